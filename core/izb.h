@@ -1,0 +1,121 @@
+/* izb.h — the backend seam: app/ and render/ see only this. A backend turns a linear view-depth
+ * image into a per-pixel shadow mask for one light, given the scene's triangles (uploaded once).
+ * Two backends implement it: the CPU reference (core/izb_cpu.c, multi-threaded, also the test
+ * oracle for CUDA) and CUDA (cuda/, with GL interop). izb_create() picks one.
+ */
+#ifndef IZB_H
+#define IZB_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "izb_math.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum izb_backend_kind {
+    IZB_BACKEND_AUTO = 0, /* CUDA when a device answers, else CPU (and say so) */
+    IZB_BACKEND_CPU,
+    IZB_BACKEND_CUDA,
+} izb_backend_kind;
+
+typedef enum izb_kernel {
+    IZB_KERNEL_DEFAULT = 0, /* kernel1 */
+    IZB_KERNEL1,            /* one unit per triangle, loop over the rows it covers (thesis §5.1) */
+    IZB_KERNEL2,            /* each unit owns interleaved cells, loops over triangles (§5.2) */
+} izb_kernel;
+
+typedef enum izb_binning {
+    IZB_BINNING_DEFAULT = 0, /* radix */
+    IZB_BINNING_RADIX,       /* cell hash -> radix sort -> reorder (§4.2.1) */
+    IZB_BINNING_ATOMIC,      /* counters, scan, offsets, scatter (§4.2.2) */
+} izb_binning;
+
+/* Stages whose time the backend reports (CUDA events on the GPU, wall clock on the CPU). */
+typedef enum izb_stage {
+    IZB_STAGE_RECONSTRUCT, /* points + bbox reduction + grid size */
+    IZB_STAGE_BINNING,     /* points into the grid, cell start/end */
+    IZB_STAGE_CULLING,     /* triangle transform, cull, compact, setup */
+    IZB_STAGE_RASTER,      /* irregular rasterisation into the mask */
+    IZB_STAGE_COUNT
+} izb_stage;
+
+extern const char *const izb_stage_names[IZB_STAGE_COUNT]; /* "reconstruct", "binning", ... */
+
+/* Backend creation. Defaults (zero fields): backend = auto, threads = all cores. */
+typedef struct izb_desc {
+    izb_backend_kind backend;
+    int threads; /* CPU backend worker threads */
+    bool quiet;  /* no message when auto falls back to the CPU */
+} izb_desc;
+
+/* Per-frame choices. Defaults (zero fields): kernel1, radix binning, unit size auto, adaptive
+ * grid, back-face culling on, bias IZB_DEFAULT_BIAS. */
+typedef struct izb_settings {
+    izb_kernel kernel;
+    izb_binning binning;
+    int unit_size;       /* threads per unit: 32, 64, 128, 256; 0 = auto */
+    int grid_w, grid_h;  /* 0 = adaptive (izb_grid_make) */
+    bool no_cull;        /* keep triangles facing away from the light */
+    float bias;          /* 0 = IZB_DEFAULT_BIAS */
+} izb_settings;
+
+/* What the last frame did. */
+typedef struct izb_stats {
+    float stage_ms[IZB_STAGE_COUNT];
+    float total_ms;
+    int points;          /* sample points (covered pixels inside the light) */
+    int tris_in;         /* scene triangles */
+    int tris_after_cull; /* triangles left for the rasteriser */
+    int grid_w, grid_h;
+    int unit_size; /* resolved unit size (CPU backend: 0) */
+    izb_kernel kernel;
+    izb_binning binning;
+    izb_bbox bbox;  /* points' bbox on the light image plane */
+    int overflows;  /* capacity overflows detected (and recovered from) this frame */
+} izb_stats;
+
+typedef struct izb_backend izb_backend;
+
+/* Create a backend; NULL (with a message on stderr) when the asked-for one cannot run. */
+izb_backend *izb_create(const izb_desc *desc);
+void izb_destroy(izb_backend *b);
+const char *izb_name(const izb_backend *b); /* "cpu" or "cuda" */
+
+/* Fill the zero fields of s with the defaults listed above. */
+izb_settings izb_settings_resolve(izb_settings s);
+
+/* Give the backend the scene: tri_count triangles as 9 floats each (3 world-space xyz vertices).
+ * The backend copies what it needs; the caller keeps ownership of `xyz`. */
+bool izb_set_scene(izb_backend *b, const float *xyz, int tri_count);
+
+/* Array path (tests, CPU fallback). depth: width*height linear view depths (0 = sky), row 0 at the
+ * bottom. mask (out): width*height bytes, 255 = lit, 0 = in shadow or outside the light; sky
+ * pixels get 255. stats may be NULL. */
+bool izb_shade_arrays(izb_backend *b, const izb_recon *frame, const izb_settings *s, const float *depth,
+                      uint8_t *mask, izb_stats *stats);
+
+/* GL path: depth_tex is the depth pass's GL_R32F texture, mask_tex a GL_R8 texture, both
+ * frame->width x frame->height. Only backends that can read GL textures directly (CUDA interop)
+ * implement it; render/ falls back to read-back + izb_shade_arrays otherwise. */
+bool izb_supports_gl(const izb_backend *b);
+bool izb_shade_gl(izb_backend *b, const izb_recon *frame, const izb_settings *s, unsigned depth_tex,
+                  unsigned mask_tex, izb_stats *stats);
+
+/* Intermediate results of the last frame, for debug views and tests (NULL where not kept).
+ * Pointers stay valid until the next frame. points: binned, grouped by cell; cell_start/cell_end:
+ * grid_w*grid_h entries each. */
+typedef struct izb_debug {
+    const izb_point *points;
+    int point_count;
+    const uint32_t *cell_start, *cell_end;
+    izb_grid grid;
+} izb_debug;
+bool izb_get_debug(izb_backend *b, izb_debug *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

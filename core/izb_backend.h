@@ -1,0 +1,34 @@
+/* izb_backend.h — private to backends: the function table behind izb.h. A backend struct starts
+ * with `izb_backend base;` and fills in the table; izb.c dispatches. */
+#ifndef IZB_BACKEND_H
+#define IZB_BACKEND_H
+
+#include "izb.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct izb_backend_vtbl {
+    const char *name;
+    void (*destroy)(izb_backend *b);
+    bool (*set_scene)(izb_backend *b, const float *xyz, int tri_count);
+    bool (*shade_arrays)(izb_backend *b, const izb_recon *f, const izb_settings *s, const float *depth,
+                         uint8_t *mask, izb_stats *stats);
+    /* NULL when the backend cannot read GL textures itself */
+    bool (*shade_gl)(izb_backend *b, const izb_recon *f, const izb_settings *s, unsigned depth_tex,
+                     unsigned mask_tex, izb_stats *stats);
+    bool (*get_debug)(izb_backend *b, izb_debug *out); /* may be NULL */
+} izb_backend_vtbl;
+
+struct izb_backend {
+    const izb_backend_vtbl *vt;
+};
+
+/* The CPU reference backend (core/izb_cpu.c). Never fails but for out-of-memory. */
+izb_backend *izb_cpu_create(const izb_desc *desc);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,229 @@
+/* izb_math.h — the per-element math of the irregular Z-buffer, shared by the CPU reference (C11)
+ * and the CUDA backend (nvcc). One copy of every formula: reconstruction of a sample point, the
+ * grid and its cell hash, triangle setup (homogeneous edge functions + depth plane) and the
+ * point-in-triangle / nearer-the-light test.
+ *
+ * Conventions (see README "How it works"):
+ * - Depth input: linear view depth (distance along the camera's -Z), 0 (or non-finite) = sky.
+ * - Pixel (px, py) is GL's: py = 0 is the bottom row; pixel index = py * width + px.
+ * - Light clip space comes from the light's IZB matrix (light.h). Its x/w, y/w are the light's
+ *   image plane; its z/w is the depth key: it grows with distance from the light and is affine in
+ *   light screen space (orthographic: NDC z; spot: -1/w), so a triangle's key at a point is an
+ *   exact plane equation in (x, y) — no perspective error in the depth compare.
+ * - Triangles are rasterised with homogeneous (2DH) edge functions, so vertices behind the light
+ *   (w <= 0) need no clipping: the inside test itself rejects the part of the plane behind it.
+ * - Every multiply-add is an explicit fmaf() so the CPU and the GPU round identically: the CUDA
+ *   mask must equal the CPU mask bit for bit, not "nearly". Both compilers are told not to fuse
+ *   on their own (-ffp-contract=off, nvcc -fmad=false); divisions and sqrtf are IEEE on both.
+ */
+#ifndef IZB_MATH_H
+#define IZB_MATH_H
+
+#include <math.h>
+#include <stdint.h>
+#include <stdbool.h>
+
+#ifdef __CUDACC__
+#define IZB_HD static inline __host__ __device__
+#else
+#define IZB_HD static inline
+#endif
+
+/* Grid tunables: adaptive size aims at 2^IZB_GRID_PPC_LOG2 points per cell, each side at most
+ * IZB_GRID_MAX_DIM cells. */
+#define IZB_GRID_PPC_LOG2 3
+#define IZB_GRID_MAX_DIM 1024
+/* Default depth bias (thesis §6.1.2), in units of the light's depth range for an orthographic
+ * light and relative to the distance from the light for a spot light. */
+#define IZB_DEFAULT_BIAS 2e-4f
+
+/* A sample point: light image-plane position, biased depth key, original pixel index.
+ * 16 bytes so CUDA loads it as one float4 (thesis §4.1.2). */
+typedef struct izb_point {
+    float x, y, z;
+    uint32_t pixel;
+} izb_point;
+
+typedef struct izb_bbox {
+    float min_x, min_y, max_x, max_y;
+} izb_bbox;
+
+/* Uniform 2D grid over the points' bbox (thesis §4.1.1). Cell (cx, cy) has index cy * w + cx. */
+typedef struct izb_grid {
+    float min_x, min_y;
+    float inv_cell_w, inv_cell_h; /* cells per unit of x / y; 0 when the bbox is flat */
+    int w, h;
+} izb_grid;
+
+/* Per-frame parameters: camera view space -> light clip space, and the light. Built by
+ * izb_frame_make() (core/view.h). */
+typedef struct izb_recon {
+    float light[16];        /* column-major 4x4: world -> light clip (the light's IZB matrix) */
+    float cam_to_light[16]; /* column-major 4x4: light IZB matrix * inverse camera view */
+    float ray_sx, ray_sy;   /* view ray at NDC (1,1): (tan(fovy/2) * aspect, tan(fovy/2)) */
+    int width, height;
+    int light_is_spot; /* spot: points with w <= 0 or outside the cone are unlit */
+    float bias;        /* see IZB_DEFAULT_BIAS */
+} izb_recon;
+
+/* A triangle ready for the rasteriser (thesis §4.3–4.4): edge functions e_i = a*x + b*y + c
+ * (inside when all three >= 0), depth plane key = z[0]*x + z[1]*y + z[2], covered cell range. */
+typedef struct izb_tri {
+    float e[3][3];
+    float z[3];
+    int32_t cx0, cy0, cx1, cy1;
+} izb_tri;
+
+typedef enum izb_sample_kind {
+    IZB_SKY = 0,   /* no geometry: no point, mask value irrelevant */
+    IZB_UNLIT = 1, /* outside the spot light's cone or behind it: no point, mask = shadow */
+    IZB_SAMPLE = 2 /* a sample point for the rasteriser */
+} izb_sample_kind;
+
+IZB_HD float izb_clampf(float v, float lo, float hi) { return fminf(fmaxf(v, lo), hi); }
+
+/* Reconstruct the world position of pixel (px, py) with linear view depth `depth` and project it
+ * into light space (thesis §3.2). Writes *out only for IZB_SAMPLE. */
+IZB_HD izb_sample_kind izb_reconstruct(const izb_recon *r, int px, int py, float depth, izb_point *out)
+{
+    if (!(depth > 0.0f) || !(depth <= 3.0e38f)) /* sky, NaN, Inf */
+        return IZB_SKY;
+    float ndc_x = (float)(2 * px + 1) / (float)r->width - 1.0f;
+    float ndc_y = (float)(2 * py + 1) / (float)r->height - 1.0f;
+    float vx = ndc_x * r->ray_sx * depth;
+    float vy = ndc_y * r->ray_sy * depth;
+    float vz = -depth;
+    const float *m = r->cam_to_light;
+    float cx = fmaf(m[0], vx, fmaf(m[4], vy, fmaf(m[8], vz, m[12])));
+    float cy = fmaf(m[1], vx, fmaf(m[5], vy, fmaf(m[9], vz, m[13])));
+    float cz = fmaf(m[2], vx, fmaf(m[6], vy, fmaf(m[10], vz, m[14])));
+    float cw = fmaf(m[3], vx, fmaf(m[7], vy, fmaf(m[11], vz, m[15])));
+    if (r->light_is_spot && !(cw > 0.0f))
+        return IZB_UNLIT;
+    float x = cx / cw, y = cy / cw, key = cz / cw;
+    if (r->light_is_spot && !(x >= -1.0f && x <= 1.0f && y >= -1.0f && y <= 1.0f))
+        return IZB_UNLIT;
+    /* Bias moves the point toward the light: by bias * depth range (ortho, key in [-1, 1]) or by
+     * bias * distance (spot, key = -1/distance). */
+    out->x = x;
+    out->y = y;
+    out->z = r->light_is_spot ? fmaf(-r->bias, fabsf(key), key) : key - r->bias;
+    out->pixel = (uint32_t)(py * r->width + px);
+    return IZB_SAMPLE;
+}
+
+/* Grid dimensions for n points in `b`: the requested size where given (> 0), else about
+ * 2^IZB_GRID_PPC_LOG2 points per cell with square-ish cells. */
+IZB_HD izb_grid izb_grid_make(izb_bbox b, int n, int req_w, int req_h)
+{
+    float ex = fmaxf(b.max_x - b.min_x, 0.0f), ey = fmaxf(b.max_y - b.min_y, 0.0f);
+    int w = req_w, h = req_h;
+    if (w <= 0 || h <= 0) {
+        float cells = fmaxf((float)(n >> IZB_GRID_PPC_LOG2), 1.0f);
+        float aspect = (ex > 0.0f && ey > 0.0f) ? ex / ey : 1.0f;
+        aspect = izb_clampf(aspect, 1.0f / IZB_GRID_MAX_DIM, (float)IZB_GRID_MAX_DIM);
+        w = (int)izb_clampf(floorf(sqrtf(cells * aspect) + 0.5f), 1.0f, (float)IZB_GRID_MAX_DIM);
+        h = (int)izb_clampf(floorf(cells / (float)w + 0.5f), 1.0f, (float)IZB_GRID_MAX_DIM);
+    }
+    izb_grid g;
+    g.min_x = b.min_x;
+    g.min_y = b.min_y;
+    g.inv_cell_w = ex > 0.0f ? (float)w / ex : 0.0f;
+    g.inv_cell_h = ey > 0.0f ? (float)h / ey : 0.0f;
+    g.w = w;
+    g.h = h;
+    return g;
+}
+
+/* Cell column / row of a coordinate, clamped into the grid (thesis §4.2.1 "overflow is avoided by
+ * clamping"). Monotonic in x, so a triangle's cell range computed from its bbox always contains
+ * the cells of the points inside it. NaN maps to 0. */
+IZB_HD int izb_cell_x(const izb_grid *g, float x)
+{
+    return (int)izb_clampf(floorf((x - g->min_x) * g->inv_cell_w), 0.0f, (float)(g->w - 1));
+}
+IZB_HD int izb_cell_y(const izb_grid *g, float y)
+{
+    return (int)izb_clampf(floorf((y - g->min_y) * g->inv_cell_h), 0.0f, (float)(g->h - 1));
+}
+IZB_HD uint32_t izb_cell_hash(const izb_grid *g, float x, float y)
+{
+    return (uint32_t)(izb_cell_y(g, y) * g->w + izb_cell_x(g, x));
+}
+
+/* Set up a triangle given its vertices in light clip space (x, y, z, w each) for the grid `g`
+ * over the points' bbox `pb`. Returns false when the triangle is culled: degenerate (its plane
+ * contains the light), back-facing when cull_back (clockwise from the light), behind a spot light,
+ * or outside the points' bbox. Homogeneous edge functions (Olano & Greer 1997): with the vertices
+ * as columns of M = [X; Y; W], row i of adj(M) is V_j x V_k, and a point p = (x, y, 1) lies in the
+ * triangle, on the part in front of the light, iff every e_i(p) has the sign of det(M). */
+IZB_HD bool izb_tri_setup(const float v[3][4], const izb_grid *g, const izb_bbox *pb, bool cull_back,
+                          izb_tri *out)
+{
+    float e[3][3];
+    for (int i = 0; i < 3; i++) {
+        const float *a = v[(i + 1) % 3], *b = v[(i + 2) % 3];
+        e[i][0] = fmaf(a[1], b[3], -a[3] * b[1]);
+        e[i][1] = fmaf(a[3], b[0], -a[0] * b[3]);
+        e[i][2] = fmaf(a[0], b[1], -a[1] * b[0]);
+    }
+    float det = fmaf(v[0][0], e[0][0], fmaf(v[0][1], e[0][1], v[0][3] * e[0][2]));
+    if (!(det != 0.0f) || (cull_back && det < 0.0f)) /* also rejects NaN */
+        return false;
+    bool all_front = v[0][3] > 0.0f && v[1][3] > 0.0f && v[2][3] > 0.0f;
+    if (!(v[0][3] > 0.0f) && !(v[1][3] > 0.0f) && !(v[2][3] > 0.0f))
+        return false; /* wholly behind the light */
+
+    /* The triangle's bbox on the light image plane; unbounded when it crosses w = 0. */
+    float x0 = pb->min_x, y0 = pb->min_y, x1 = pb->max_x, y1 = pb->max_y;
+    if (all_front) {
+        float px[3], py[3];
+        for (int i = 0; i < 3; i++) {
+            px[i] = v[i][0] / v[i][3];
+            py[i] = v[i][1] / v[i][3];
+        }
+        x0 = fminf(px[0], fminf(px[1], px[2]));
+        x1 = fmaxf(px[0], fmaxf(px[1], px[2]));
+        y0 = fminf(py[0], fminf(py[1], py[2]));
+        y1 = fmaxf(py[0], fmaxf(py[1], py[2]));
+        if (x1 < pb->min_x || x0 > pb->max_x || y1 < pb->min_y || y0 > pb->max_y)
+            return false;
+    }
+    float s = det < 0.0f ? -1.0f : 1.0f;
+    float inv_det = 1.0f / det;
+    for (int k = 0; k < 3; k++) {
+        for (int i = 0; i < 3; i++)
+            out->e[i][k] = s * e[i][k];
+        /* key(p) = sum_i e_i(p) * Z_i / det */
+        out->z[k] = fmaf(e[0][k], v[0][2], fmaf(e[1][k], v[1][2], e[2][k] * v[2][2])) * inv_det;
+    }
+    out->cx0 = izb_cell_x(g, x0);
+    out->cx1 = izb_cell_x(g, x1);
+    out->cy0 = izb_cell_y(g, y0);
+    out->cy1 = izb_cell_y(g, y1);
+    return true;
+}
+
+/* Does triangle t put point p in shadow? Inside (edges inclusive, so shared edges leak no light)
+ * and nearer the light than the point's biased depth key (thesis §5.4). */
+IZB_HD bool izb_tri_occludes(const izb_tri *t, float x, float y, float z)
+{
+    float e0 = fmaf(t->e[0][0], x, fmaf(t->e[0][1], y, t->e[0][2]));
+    float e1 = fmaf(t->e[1][0], x, fmaf(t->e[1][1], y, t->e[1][2]));
+    float e2 = fmaf(t->e[2][0], x, fmaf(t->e[2][1], y, t->e[2][2]));
+    if (e0 < 0.0f || e1 < 0.0f || e2 < 0.0f)
+        return false;
+    float key = fmaf(t->z[0], x, fmaf(t->z[1], y, t->z[2]));
+    return key < z;
+}
+
+/* Transform a world-space vertex by a column-major 4x4 matrix. */
+IZB_HD void izb_transform(const float m[16], const float p[3], float out[4])
+{
+    out[0] = fmaf(m[0], p[0], fmaf(m[4], p[1], fmaf(m[8], p[2], m[12])));
+    out[1] = fmaf(m[1], p[0], fmaf(m[5], p[1], fmaf(m[9], p[2], m[13])));
+    out[2] = fmaf(m[2], p[0], fmaf(m[6], p[1], fmaf(m[10], p[2], m[14])));
+    out[3] = fmaf(m[3], p[0], fmaf(m[7], p[1], fmaf(m[11], p[2], m[15])));
+}
+
+#endif

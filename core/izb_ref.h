@@ -1,0 +1,41 @@
+/* izb_ref.h — the CPU reference of each IZB stage, on plain host arrays. The CPU backend is these
+ * stages plus buffers and timing; the CUDA tests compare each GPU stage with them on the same
+ * input. Multi-threaded with OpenMP where it helps; results do not depend on the thread count. */
+#ifndef IZB_REF_H
+#define IZB_REF_H
+
+#include "izb.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Stage 1 (thesis §3): reconstruct every pixel of `depth` (f->width x f->height) and reduce the
+ * points' bbox. points (out): capacity width*height, written in pixel order; mask (out):
+ * width*height, 0 for IZB_UNLIT pixels, 255 for the rest. Returns the point count; *bbox is
+ * empty (min > max) when it is 0. */
+int izb_ref_reconstruct(const izb_recon *f, const float *depth, izb_point *points, uint8_t *mask,
+                        izb_bbox *bbox);
+
+/* Stage 2 (thesis §4.1–4.2): bin n points into grid g. out: n points grouped by cell in cell
+ * order, stable within a cell; cell_start/cell_end (out): g->w*g->h entries each, cell c holds
+ * out[cell_start[c] .. cell_end[c]) — empty cells have start == end. */
+void izb_ref_bin(const izb_point *in, int n, const izb_grid *g, izb_point *out, uint32_t *cell_start,
+                 uint32_t *cell_end);
+
+/* Stage 3 (thesis §4.3–4.4): transform n triangles (9 floats each, world space) by f->light, cull
+ * (degenerate, back-facing unless !cull_back, outside bbox) and compact the survivors, in input
+ * order, into out (capacity n). Returns how many survived. */
+int izb_ref_cull(const float *xyz, int n, const izb_recon *f, const izb_grid *g, const izb_bbox *bbox,
+                 bool cull_back, izb_tri *out);
+
+/* Stage 4 (thesis §5): rasterise nt triangles against the binned points; set mask[p.pixel] = 0
+ * for every occluded point. kernel selects the traversal order (kernel1: per triangle over its
+ * cell rows; kernel2: per interleaved cell group over all triangles); the mask is the same. */
+void izb_ref_raster(const izb_tri *tris, int nt, const izb_point *points, const uint32_t *cell_start,
+                    const uint32_t *cell_end, const izb_grid *g, izb_kernel kernel, uint8_t *mask);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

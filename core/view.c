@@ -1,0 +1,130 @@
+/* view.c — fly camera, light matrices, and the per-frame IZB parameters. */
+#include "view.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <cglm/cglm.h>
+
+static const float DEG = 0.017453292519943295f;
+
+/* centre and radius of the bounds' bounding sphere (radius at least a small positive value) */
+static float bounds_sphere(const float bmin[3], const float bmax[3], vec3 centre)
+{
+    vec3 d;
+    for (int i = 0; i < 3; i++) {
+        centre[i] = 0.5f * (bmin[i] + bmax[i]);
+        d[i] = bmax[i] - bmin[i];
+    }
+    float r = 0.5f * glm_vec3_norm(d);
+    return r > 1e-6f ? r : 1e-6f;
+}
+
+void camera_forward(const camera *c, float out[3])
+{
+    float cy = cosf(c->yaw * DEG), sy = sinf(c->yaw * DEG);
+    float cp = cosf(c->pitch * DEG), sp = sinf(c->pitch * DEG);
+    out[0] = cp * sy;
+    out[1] = sp;
+    out[2] = -cp * cy;
+}
+
+void camera_right(const camera *c, float out[3])
+{
+    out[0] = cosf(c->yaw * DEG);
+    out[1] = 0.0f;
+    out[2] = sinf(c->yaw * DEG);
+}
+
+void camera_view(const camera *c, float out[16])
+{
+    vec3 eye = {c->pos[0], c->pos[1], c->pos[2]}, fwd, centre, up = {0.0f, 1.0f, 0.0f};
+    camera_forward(c, fwd);
+    glm_vec3_add(eye, fwd, centre);
+    glm_lookat(eye, centre, up, (vec4 *)out);
+}
+
+void camera_proj(const camera *c, float aspect, float out[16])
+{
+    float fovy = c->fovy > 0.0f ? c->fovy : 60.0f;
+    float n = c->near > 0.0f ? c->near : 0.01f, f = c->far > n ? c->far : n * 1e4f;
+    glm_perspective(fovy * DEG, aspect > 0.0f ? aspect : 1.0f, n, f, (vec4 *)out);
+}
+
+void camera_fit_clip(camera *c, const float bmin[3], const float bmax[3])
+{
+    vec3 centre, eye = {c->pos[0], c->pos[1], c->pos[2]};
+    float r = bounds_sphere(bmin, bmax, centre);
+    c->near = 2e-3f * r;
+    c->far = glm_vec3_distance(eye, centre) + 1.5f * r;
+}
+
+/* an up vector not parallel to dir */
+static void pick_up(const vec3 dir, vec3 up)
+{
+    if (fabsf(dir[1]) > 0.99f)
+        glm_vec3_copy((vec3){0.0f, 0.0f, -1.0f}, up);
+    else
+        glm_vec3_copy((vec3){0.0f, 1.0f, 0.0f}, up);
+}
+
+void light_matrices(const light *l, const float bmin[3], const float bmax[3], float izb[16], float gl[16])
+{
+    vec3 centre, dir = {l->dir[0], l->dir[1], l->dir[2]}, up;
+    float r = bounds_sphere(bmin, bmax, centre);
+    mat4 view, proj, m;
+    if (glm_vec3_norm(dir) < 1e-12f)
+        glm_vec3_copy((vec3){0.0f, -1.0f, 0.0f}, dir);
+    glm_vec3_normalize(dir);
+    pick_up(dir, up);
+
+    if (l->type == LIGHT_SPOT) {
+        vec3 eye = {l->pos[0], l->pos[1], l->pos[2]}, target;
+        glm_vec3_add(eye, dir, target);
+        glm_lookat(eye, target, up, view);
+        float cone = l->cone_deg > 0.0f ? l->cone_deg : 60.0f;
+        float far = glm_vec3_distance(eye, centre) + r;
+        glm_perspective(cone * DEG, 1.0f, 1e-3f * far, far, proj);
+        if (gl)
+            glm_mat4_mul(proj, view, (vec4 *)gl);
+        /* IZB depth key: clip z = -1 for every point, so z/w = -1/w grows with distance and is
+         * affine on the light's image plane. No near/far: nothing between the light and the
+         * scene is clipped away. */
+        proj[0][2] = proj[1][2] = proj[2][2] = 0.0f;
+        proj[3][2] = -1.0f;
+        glm_mat4_mul(proj, view, m);
+    } else {
+        vec3 eye;
+        glm_vec3_scale(dir, -2.0f * r, eye);
+        glm_vec3_add(eye, centre, eye);
+        glm_lookat(eye, centre, up, view);
+        glm_ortho(-r, r, -r, r, r, 3.0f * r, proj);
+        glm_mat4_mul(proj, view, m);
+        if (gl)
+            glm_mat4_copy(m, (vec4 *)gl);
+    }
+    if (izb)
+        memcpy(izb, m, sizeof(mat4));
+}
+
+izb_recon izb_frame_make(const camera *c, const light *l, const float bmin[3], const float bmax[3],
+                         int width, int height)
+{
+    izb_recon f;
+    memset(&f, 0, sizeof f);
+    mat4 view, inv_view, proj, m;
+    camera_view(c, (float *)view);
+    camera_proj(c, (float)width / (float)(height > 0 ? height : 1), (float *)proj);
+    glm_mat4_inv(view, inv_view);
+    light_matrices(l, bmin, bmax, f.light, NULL);
+    glm_mat4_mul((vec4 *)f.light, inv_view, m);
+    memcpy(f.cam_to_light, m, sizeof m);
+    /* the view ray through NDC (1, 1) at unit depth: taken from the matrix the depth pass uses */
+    f.ray_sx = 1.0f / proj[0][0];
+    f.ray_sy = 1.0f / proj[1][1];
+    f.width = width;
+    f.height = height;
+    f.light_is_spot = l->type == LIGHT_SPOT;
+    f.bias = IZB_DEFAULT_BIAS;
+    return f;
+}

@@ -1,0 +1,45 @@
+/* view.h — camera and light, and the per-frame IZB parameters built from them. */
+#ifndef VIEW_H
+#define VIEW_H
+
+#include <stdbool.h>
+
+#include "izb_math.h"
+
+/* Fly camera. Looks along (cos(pitch)*sin(yaw), sin(pitch), -cos(pitch)*cos(yaw)); yaw = 0, pitch
+ * = 0 looks down -Z. Angles in degrees. */
+typedef struct camera {
+    float pos[3];
+    float yaw, pitch;
+    float fovy;       /* degrees; 0 = 60 */
+    float near, far;  /* 0 = derived from the scene bounds (camera_fit_clip) */
+} camera;
+
+typedef enum light_type { LIGHT_DIRECTIONAL = 0, LIGHT_SPOT = 1 } light_type;
+
+typedef struct light {
+    light_type type;
+    float dir[3];    /* direction the light travels (normalised on use) */
+    float pos[3];    /* spot: position */
+    float cone_deg;  /* spot: full opening angle; 0 = 60 */
+} light;
+
+void camera_forward(const camera *c, float out[3]);
+void camera_right(const camera *c, float out[3]);
+void camera_view(const camera *c, float out[16]);               /* world -> view */
+void camera_proj(const camera *c, float aspect, float out[16]); /* GL perspective */
+/* Set near/far from the scene bounds so the depth range hugs the scene (thesis §6.1.3). */
+void camera_fit_clip(camera *c, const float bmin[3], const float bmax[3]);
+
+/* The light's matrices for a scene with bounds [bmin, bmax]. izb: world -> light clip with the
+ * depth key of izb_math.h (orthographic box around the scene, or spot perspective whose z row
+ * makes z/w = -1/w). gl: the same view with a conventional GL projection for shadow maps.
+ * Either may be NULL. */
+void light_matrices(const light *l, const float bmin[3], const float bmax[3], float izb[16], float gl[16]);
+
+/* Everything the IZB needs for one frame at width x height (bias: IZB_DEFAULT_BIAS; the backend
+ * replaces it with izb_settings.bias). */
+izb_recon izb_frame_make(const camera *c, const light *l, const float bmin[3], const float bmax[3],
+                         int width, int height);
+
+#endif

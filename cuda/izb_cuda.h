@@ -1,0 +1,18 @@
+/* izb_cuda.h — the CUDA backend's C entry point (implemented in cuda/backend.cu, which includes
+ * this header so a signature drift fails to compile). */
+#ifndef IZB_CUDA_H
+#define IZB_CUDA_H
+
+#include "../core/izb_backend.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Create the CUDA backend; NULL with a one-line message when no CUDA device answers. */
+izb_backend *izb_cuda_create(const izb_desc *desc);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

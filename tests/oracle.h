@@ -1,0 +1,38 @@
+/* oracle.h — the independent ground truth (DESIGN.md "Correctness rules"): Embree ray casting.
+ * A visible pixel is in shadow iff the segment from its world position to the light hits a
+ * triangle. Also renders the camera's linear view depth by primary rays, so CPU-only tests need
+ * no GL. Built only where Embree is found (IZB_HAVE_EMBREE). */
+#ifndef ORACLE_H
+#define ORACLE_H
+
+#include <stdint.h>
+
+#include "view.h"
+
+typedef struct oracle oracle;
+
+/* Build an Embree scene over tri_count triangles (9 floats each). NULL with a message on failure. */
+oracle *oracle_create(const float *xyz, int tri_count);
+void oracle_destroy(oracle *o);
+
+/* Linear view depth (distance along the camera's -Z, 0 = sky) at each pixel centre of a
+ * width x height image, row 0 at the bottom — what the GL depth pass writes. */
+void oracle_depth(oracle *o, const camera *c, int width, int height, float *depth);
+
+/* The true mask for the points reconstructed from `depth` with frame f (izb_frame_make): 255 lit,
+ * 0 in shadow or outside the spot cone; sky 255. Positions are reconstructed in double precision
+ * from the same depth values the IZB gets. */
+void oracle_shadow(oracle *o, const izb_recon *f, const camera *c, const light *l, const float *depth,
+                   uint8_t *mask);
+
+typedef struct mask_diff {
+    long covered;      /* non-sky pixels */
+    long mismatched;   /* covered pixels where test != truth */
+    long false_shadow; /* test says shadow, truth says lit */
+    long false_light;  /* test says lit, truth says shadow */
+} mask_diff;
+
+/* Compare two masks over the covered (depth > 0) pixels of an n-pixel image. */
+mask_diff mask_compare(const float *depth, const uint8_t *test, const uint8_t *truth, long n);
+
+#endif

@@ -1,0 +1,38 @@
+/* test.h — the tiny harness every test program uses: CHECK() counts and reports failures without
+ * stopping, test_done() prints "N passed, M failed" and gives the exit code; TEST_SKIP exits 77 so
+ * Meson reports the test skipped, never passed. */
+#ifndef TEST_H
+#define TEST_H
+
+#include <stdio.h>
+#include <stdlib.h>
+
+static int test_passed_, test_failed_;
+
+#define CHECK(cond, ...)                                                                           \
+    do {                                                                                           \
+        if (cond) {                                                                                \
+            test_passed_++;                                                                        \
+        } else {                                                                                   \
+            test_failed_++;                                                                        \
+            fprintf(stderr, "%s:%d: CHECK(%s) failed: ", __FILE__, __LINE__, #cond);               \
+            fprintf(stderr, __VA_ARGS__);                                                          \
+            fputc('\n', stderr);                                                                   \
+        }                                                                                          \
+    } while (0)
+
+#define TEST_SKIP(...)                                                                             \
+    do {                                                                                           \
+        fprintf(stderr, "SKIP: ");                                                                 \
+        fprintf(stderr, __VA_ARGS__);                                                              \
+        fputc('\n', stderr);                                                                       \
+        exit(77);                                                                                  \
+    } while (0)
+
+static inline int test_done(void)
+{
+    printf("%d passed, %d failed\n", test_passed_, test_failed_);
+    return test_failed_ == 0 && test_passed_ > 0 ? 0 : 1;
+}
+
+#endif
