@@ -1,2 +1,204 @@
-/* placeholder: being written */
-typedef int placeholder_unused_;
+/* izb_cpu.c — the CPU backend behind izb.h: the reference stages (izb_ref.c) run on OpenMP
+ * threads over buffers this backend owns, timed with the monotonic wall clock. Buffers grow when
+ * the resolution, grid or scene needs more and are never reallocated otherwise. The CUDA
+ * backend's tests compare against it, and machines without an NVIDIA GPU render with it.
+ *
+ * Settings: kernel1/kernel2 are the two traversals of izb_ref.c. Radix and atomic binning share
+ * the stable counting sort (on a CPU, per-thread histograms + scan + scatter is what both GPU
+ * schemes amount to); the mode is only recorded in the stats. Threads: izb_desc.threads (0 = all
+ * OpenMP threads), passed to every parallel region, never set globally.
+ */
+#include "izb_backend.h"
+#include "izb_cpu_stages.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* A growable array: `cap` elements allocated. */
+typedef struct buffer {
+    void *data;
+    size_t cap;
+} buffer;
+
+typedef struct cpu_backend {
+    izb_backend base;
+    int threads;
+    int tri_count;
+    buffer xyz;        /* float, 9 per triangle: the scene */
+    buffer points;     /* izb_point, one per pixel: reconstructed, pixel order */
+    buffer binned;     /* izb_point, one per pixel: grouped by cell */
+    buffer cell_start; /* uint32_t, one per cell */
+    buffer cell_end;   /* uint32_t, one per cell */
+    buffer scratch;    /* uint32_t, izb_cpu_bin_scratch() */
+    buffer tris;       /* izb_tri, one per triangle: compacted survivors */
+    buffer flags;      /* uint8_t, one per triangle */
+    /* the last frame, for izb_get_debug */
+    bool have_frame;
+    int point_count;
+    izb_grid grid;
+} cpu_backend;
+
+/* make buf hold at least `need` elements of `size` bytes; false (with a message) on OOM */
+static bool reserve(buffer *buf, size_t need, size_t size, const char *what);
+static double now_ms(void);
+
+static bool reserve(buffer *buf, size_t need, size_t size, const char *what)
+{
+    if (need <= buf->cap && buf->data)
+        return true;
+    free(buf->data);
+    buf->data = malloc((need ? need : 1) * size);
+    buf->cap = buf->data ? need : 0;
+    if (!buf->data)
+        fprintf(stderr, "izb cpu: out of memory for %s (%zu x %zu bytes)\n", what, need, size);
+    return buf->data != NULL;
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+static void cpu_destroy(izb_backend *base)
+{
+    cpu_backend *b = (cpu_backend *)base;
+    buffer *all[] = {&b->xyz, &b->points, &b->binned, &b->cell_start, &b->cell_end, &b->scratch, &b->tris,
+                     &b->flags};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+        free(all[i]->data);
+    free(b);
+}
+
+static bool cpu_set_scene(izb_backend *base, const float *xyz, int tri_count)
+{
+    cpu_backend *b = (cpu_backend *)base;
+    b->have_frame = false;
+    if (tri_count < 0 || (tri_count > 0 && !xyz)) {
+        fprintf(stderr, "izb cpu: set_scene: bad triangle array (%d triangles)\n", tri_count);
+        return false;
+    }
+    const size_t n = (size_t)tri_count;
+    b->tri_count = 0;
+    if (!reserve(&b->xyz, 9 * n, sizeof(float), "scene vertices") ||
+        !reserve(&b->tris, n, sizeof(izb_tri), "triangle setup") ||
+        !reserve(&b->flags, n, sizeof(uint8_t), "triangle flags"))
+        return false;
+    if (n)
+        memcpy(b->xyz.data, xyz, 9 * n * sizeof(float));
+    b->tri_count = tri_count;
+    return true;
+}
+
+static bool cpu_shade_arrays(izb_backend *base, const izb_recon *f, const izb_settings *s, const float *depth,
+                             uint8_t *mask, izb_stats *stats)
+{
+    cpu_backend *b = (cpu_backend *)base;
+    b->have_frame = false;
+    if (!f || !s || !depth || !mask) {
+        fprintf(stderr, "izb cpu: shade_arrays: NULL argument\n");
+        return false;
+    }
+    if (f->width <= 0 || f->height <= 0 || (int64_t)f->width * f->height > INT32_MAX) {
+        fprintf(stderr, "izb cpu: shade_arrays: bad frame size %dx%d\n", f->width, f->height);
+        return false;
+    }
+    if (s->grid_w > IZB_GRID_MAX_DIM || s->grid_h > IZB_GRID_MAX_DIM) {
+        fprintf(stderr, "izb cpu: grid %dx%d: each side must be at most %d cells\n", s->grid_w, s->grid_h,
+                IZB_GRID_MAX_DIM);
+        return false;
+    }
+    const size_t npix = (size_t)f->width * (size_t)f->height;
+    if (!reserve(&b->points, npix, sizeof(izb_point), "sample points") ||
+        !reserve(&b->binned, npix, sizeof(izb_point), "binned points"))
+        return false;
+    const int T = b->threads;
+    double t[IZB_STAGE_COUNT + 1];
+
+    t[0] = now_ms();
+    izb_bbox bbox;
+    const int n = izb_cpu_reconstruct(f, depth, b->points.data, mask, &bbox, T);
+    izb_grid g = {0};
+    if (n > 0)
+        g = izb_grid_make(bbox, n, s->grid_w, s->grid_h);
+    t[1] = now_ms();
+
+    const size_t cells = (size_t)g.w * (size_t)g.h;
+    if (!reserve(&b->cell_start, cells, sizeof(uint32_t), "cell starts") ||
+        !reserve(&b->cell_end, cells, sizeof(uint32_t), "cell ends") ||
+        !reserve(&b->scratch, izb_cpu_bin_scratch(n, &g, T), sizeof(uint32_t), "binning scratch"))
+        return false;
+    if (n > 0)
+        izb_cpu_bin(b->points.data, n, &g, b->binned.data, b->cell_start.data, b->cell_end.data, T,
+                    b->scratch.data);
+    t[2] = now_ms();
+
+    int nt = 0;
+    if (n > 0)
+        nt = izb_cpu_cull(b->xyz.data, b->tri_count, f, &g, &bbox, !s->no_cull, b->tris.data, T,
+                          b->flags.data);
+    t[3] = now_ms();
+
+    if (nt > 0)
+        izb_cpu_raster(b->tris.data, nt, b->binned.data, b->cell_start.data, b->cell_end.data, &g, s->kernel,
+                       mask, T);
+    t[4] = now_ms();
+
+    b->have_frame = true;
+    b->point_count = n;
+    b->grid = g;
+    if (stats) {
+        memset(stats, 0, sizeof *stats);
+        for (int i = 0; i < IZB_STAGE_COUNT; i++)
+            stats->stage_ms[i] = (float)(t[i + 1] - t[i]);
+        stats->total_ms = (float)(t[IZB_STAGE_COUNT] - t[0]);
+        stats->points = n;
+        stats->tris_in = b->tri_count;
+        stats->tris_after_cull = nt;
+        stats->grid_w = g.w;
+        stats->grid_h = g.h;
+        stats->unit_size = 0;
+        stats->kernel = s->kernel == IZB_KERNEL2 ? IZB_KERNEL2 : IZB_KERNEL1;
+        stats->binning = s->binning == IZB_BINNING_ATOMIC ? IZB_BINNING_ATOMIC : IZB_BINNING_RADIX;
+        stats->bbox = bbox;
+        stats->overflows = 0;
+    }
+    return true;
+}
+
+static bool cpu_get_debug(izb_backend *base, izb_debug *out)
+{
+    cpu_backend *b = (cpu_backend *)base;
+    if (!b->have_frame)
+        return false;
+    out->points = b->binned.data;
+    out->point_count = b->point_count;
+    out->cell_start = b->cell_start.data;
+    out->cell_end = b->cell_end.data;
+    out->grid = b->grid;
+    return true;
+}
+
+static const izb_backend_vtbl cpu_vtbl = {
+    .name = "cpu",
+    .destroy = cpu_destroy,
+    .set_scene = cpu_set_scene,
+    .shade_arrays = cpu_shade_arrays,
+    .shade_gl = NULL,
+    .get_debug = cpu_get_debug,
+};
+
+izb_backend *izb_cpu_create(const izb_desc *desc)
+{
+    cpu_backend *b = calloc(1, sizeof *b);
+    if (!b) {
+        fprintf(stderr, "izb cpu: out of memory\n");
+        return NULL;
+    }
+    b->base.vt = &cpu_vtbl;
+    b->threads = izb_cpu_threads(desc ? desc->threads : 0);
+    return &b->base;
+}

@@ -151,24 +151,47 @@ IZB_HD uint32_t izb_cell_hash(const izb_grid *g, float x, float y)
     return (uint32_t)(izb_cell_y(g, y) * g->w + izb_cell_x(g, x));
 }
 
+/* Edge function e(p) = (a x b) . p of the edge from a to b (light clip x, y, w; z unused), so that
+ * (x, y, 1) with e >= 0 lies to its left seen from the light. Computed as first x (second - first)
+ * with the two vertices in a canonical order, for two reasons:
+ * - accuracy: a and b are nearly parallel when the edge is small and far from the light, and
+ *   a x b cancels catastrophically (relative error ~ distance / edge length); the difference
+ *   does not cancel;
+ * - watertightness: a neighbour's edge b -> a gets exactly the negated coefficients, so no point
+ *   on a shared edge falls outside both triangles. */
+IZB_HD void izb_edge(const float a[4], const float b[4], float e[3])
+{
+    bool swap = a[0] > b[0] || (a[0] == b[0] && (a[1] > b[1] || (a[1] == b[1] && a[3] > b[3])));
+    const float *p = swap ? b : a, *q = swap ? a : b;
+    float dx = q[0] - p[0], dy = q[1] - p[1], dw = q[3] - p[3];
+    float s = swap ? -1.0f : 1.0f;
+    e[0] = s * fmaf(p[1], dw, -p[3] * dy);
+    e[1] = s * fmaf(p[3], dx, -p[0] * dw);
+    e[2] = s * fmaf(p[0], dy, -p[1] * dx);
+}
+
 /* Set up a triangle given its vertices in light clip space (x, y, z, w each) for the grid `g`
  * over the points' bbox `pb`. Returns false when the triangle is culled: degenerate (its plane
  * contains the light), back-facing when cull_back (clockwise from the light), behind a spot light,
  * or outside the points' bbox. Homogeneous edge functions (Olano & Greer 1997): with the vertices
  * as columns of M = [X; Y; W], row i of adj(M) is V_j x V_k, and a point p = (x, y, 1) lies in the
- * triangle, on the part in front of the light, iff every e_i(p) has the sign of det(M). */
+ * triangle, on the part in front of the light, iff every e_i(p) has the sign of det(M).
+ * The depth key at p is sum_i e_i(p) Z_i / det = (Z_0 E(p) + sum_{i>0} e_i(p) (Z_i - Z_0)) / det
+ * with E = sum_i e_i = (V_1 - V_0) x (V_2 - V_0) and det = V_0 . E, all from vertex differences:
+ * summing the e_i instead loses ~ distance / size digits for small triangles far from a spot
+ * light (measured: 1e-3 relative key error, 5x the bias, on a 60K-triangle scene). */
 IZB_HD bool izb_tri_setup(const float v[3][4], const izb_grid *g, const izb_bbox *pb, bool cull_back,
                           izb_tri *out)
 {
     float e[3][3];
-    for (int i = 0; i < 3; i++) {
-        const float *a = v[(i + 1) % 3], *b = v[(i + 2) % 3];
-        e[i][0] = fmaf(a[1], b[3], -a[3] * b[1]);
-        e[i][1] = fmaf(a[3], b[0], -a[0] * b[3]);
-        e[i][2] = fmaf(a[0], b[1], -a[1] * b[0]);
-    }
-    float det = fmaf(v[0][0], e[0][0], fmaf(v[0][1], e[0][1], v[0][3] * e[0][2]));
-    if (!(det != 0.0f) || (cull_back && det < 0.0f)) /* also rejects NaN */
+    for (int i = 0; i < 3; i++)
+        izb_edge(v[(i + 1) % 3], v[(i + 2) % 3], e[i]);
+    float ax = v[1][0] - v[0][0], ay = v[1][1] - v[0][1], aw = v[1][3] - v[0][3];
+    float bx = v[2][0] - v[0][0], by = v[2][1] - v[0][1], bw = v[2][3] - v[0][3];
+    float E[3] = {fmaf(ay, bw, -aw * by), fmaf(aw, bx, -ax * bw), fmaf(ax, by, -ay * bx)};
+    float det = fmaf(v[0][0], E[0], fmaf(v[0][1], E[1], v[0][3] * E[2]));
+    /* also rejects NaN and Inf: (det != 0) would be true for NaN */
+    if (!(fabsf(det) > 0.0f && fabsf(det) < INFINITY) || (cull_back && det < 0.0f))
         return false;
     bool all_front = v[0][3] > 0.0f && v[1][3] > 0.0f && v[2][3] > 0.0f;
     if (!(v[0][3] > 0.0f) && !(v[1][3] > 0.0f) && !(v[2][3] > 0.0f))
@@ -191,11 +214,11 @@ IZB_HD bool izb_tri_setup(const float v[3][4], const izb_grid *g, const izb_bbox
     }
     float s = det < 0.0f ? -1.0f : 1.0f;
     float inv_det = 1.0f / det;
+    float dz1 = v[1][2] - v[0][2], dz2 = v[2][2] - v[0][2];
     for (int k = 0; k < 3; k++) {
         for (int i = 0; i < 3; i++)
             out->e[i][k] = s * e[i][k];
-        /* key(p) = sum_i e_i(p) * Z_i / det */
-        out->z[k] = fmaf(e[0][k], v[0][2], fmaf(e[1][k], v[1][2], e[2][k] * v[2][2])) * inv_det;
+        out->z[k] = fmaf(E[k], v[0][2], fmaf(e[1][k], dz1, e[2][k] * dz2)) * inv_det;
     }
     out->cx0 = izb_cell_x(g, x0);
     out->cx1 = izb_cell_x(g, x1);

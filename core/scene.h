@@ -21,16 +21,28 @@ typedef struct scene {
     float light_pos[3]; /* spot light position; it looks at the bounds' centre */
 } scene;
 
-/* Load `spec`: a file path, or "builtin:NAME[:N]" (N = approximate triangle count).
+/* Largest N builtin scenes accept. */
+#define SCENE_MAX_TRIANGLES 20000000
+
+/* Load `spec`: a file path, or "builtin:NAME[:N]" (N = approximate triangle count, 1 ..
+ * SCENE_MAX_TRIANGLES, "k"/"M" suffixes allowed: builtin:grass:2M).
  * On failure returns false and writes a one-line reason naming the file into err. */
 bool scene_load(const char *spec, scene *out, char *err, size_t err_size);
 
-/* Load a file through assimp. Same contract as scene_load. */
+/* Load a file through assimp. Same contract as scene_load. Faces with NaN/Inf coordinates and
+ * degenerate faces (points, lines, height < 1e-6 of the longest edge) are skipped and counted;
+ * normals the file lacks are generated (smooth), unusable ones (NaN, zero) become the face normal.
+ * Fails when no triangle is left. The view comes from scene_frame_view. On any failure *out is
+ * left zeroed (nothing to free). */
 bool scene_load_file(const char *path, scene *out, char *err, size_t err_size);
 
-/* Built-in procedural scenes. NAME: "default" (ground, boxes, fence, slanted plane, detailed mesh),
- * "tesseract" (thesis figure 6.4), "spheres", "grass" (many thin blades: benchmark scalable).
- * N: approximate triangle count where the scene scales (10K .. 10M), 0 = the scene's default. */
+/* Built-in procedural scenes. NAME: "default" (ground, fence, lattice, slanted plate, torus knot,
+ * bumpy blob, boxes, spheres: ~20K triangles, N ignored), "tesseract" (thesis figure 6.4, default
+ * 123K), "spheres" (default 250K), "grass" (many thin blades, default 500K).
+ * N: approximate triangle count where the scene scales (10K .. 10M, within ~30%), 0 = the scene's
+ * default. Every object is closed, counter-clockwise seen from outside with outward normals,
+ * except the ground: triangles 0 and 1, one upward-facing quad at the bottom of the bounds, y up.
+ * Deterministic (fixed seeds). Builds in parallel with OpenMP where available. */
 bool scene_builtin(const char *name, long tri_target, scene *out, char *err, size_t err_size);
 
 /* Names of the built-in scenes, NULL-terminated. */
@@ -38,7 +50,9 @@ extern const char *const scene_builtin_names[];
 
 void scene_free(scene *s);
 
-/* Recompute bounds and a default camera and light from the geometry (used after loading files). */
+/* Recompute bounds and a default camera and light from the geometry (used after loading files):
+ * the camera frames the bounds from above at 30 degrees, the light slants down over its shoulder.
+ * Assumes +y is up (OBJ, glTF). */
 void scene_frame_view(scene *s);
 
 #endif

@@ -1,2 +1,61 @@
-/* placeholder: being written */
-typedef int placeholder_unused_;
+/* scene_builtin.c — the table of procedural scenes and scene_builtin(): validate the request,
+ * run the scene's builder into a triangle soup, hand the soup over and set the suggested view.
+ * The builders live in scene_default.c, scene_tesseract.c, scene_spheres.c and scene_grass.c;
+ * the shapes they share in scene_mesh.c. */
+#include "scene.h"
+#include "scene_mesh.h"
+
+#include <stdio.h>
+#include <string.h>
+
+typedef struct builtin {
+    const char *name;
+    long default_tris; /* N when the caller passes 0 */
+    void (*build)(soup *s, long n, view_desc *v);
+} builtin;
+
+static const builtin BUILTINS[] = {
+    {"default", 20000, scene_build_default},      /* fixed size: N is ignored */
+    {"tesseract", 123000, scene_build_tesseract}, /* thesis figure 6.4: "123K tris" */
+    {"spheres", 250000, scene_build_spheres},
+    {"grass", 500000, scene_build_grass},
+};
+#define BUILTIN_COUNT (int)(sizeof BUILTINS / sizeof BUILTINS[0])
+
+/* the table's names, for callers (kept in step by tests/scene/test_scene_builtin.c) */
+const char *const scene_builtin_names[] = {"default", "tesseract", "spheres", "grass", NULL};
+
+bool scene_builtin(const char *name, long tri_target, scene *out, char *err, size_t err_size)
+{
+    memset(out, 0, sizeof *out);
+    const builtin *b = NULL;
+    for (int i = 0; i < BUILTIN_COUNT && name; i++)
+        if (strcmp(name, BUILTINS[i].name) == 0) b = &BUILTINS[i];
+    if (!b) {
+        char names[256] = "";
+        for (int i = 0; i < BUILTIN_COUNT; i++)
+            snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? ", " : "",
+                     BUILTINS[i].name);
+        return scene_errorf(err, err_size, "scene 'builtin:%s': unknown built-in scene (valid: %s)",
+                            name ? name : "(null)", names);
+    }
+    if (tri_target < 0 || tri_target > SCENE_MAX_TRIANGLES)
+        return scene_errorf(err, err_size,
+                            "scene 'builtin:%s': triangle count %ld outside 1..%d (0 = default)", name,
+                            tri_target, SCENE_MAX_TRIANGLES);
+
+    long n = tri_target ? tri_target : b->default_tris;
+    char label[sizeof out->name];
+    if (tri_target)
+        snprintf(label, sizeof label, "builtin:%s:%ld", b->name, tri_target);
+    else
+        snprintf(label, sizeof label, "builtin:%s", b->name);
+
+    soup s = {0};
+    view_desc v = {0};
+    b->build(&s, n, &v);
+    if (!soup_finish(&s, out, label, err, err_size)) return false;
+    snprintf(out->name, sizeof out->name, "%s", label);
+    scene_view_focus(out, &v);
+    return true;
+}

@@ -1,4 +1,444 @@
-/* placeholder: being written */
+/* backend.cu — the CUDA backend behind izb.h: device buffers, the frame pipeline, CUDA-event
+ * timing, and the array and GL entry points. The stages live in recon.cu, cull.cu, binning.cu and
+ * raster.cu; GL interop in interop.cu.
+ *
+ * One frame on the backend's stream: reconstruct (+ bbox + grid) -> cull/compact -> one read-back
+ * of the frame info (point count, grid, triangle count: CUB and the launch sizes need them on the
+ * host) -> bin -> rasterise + resolve. Culling runs before binning so a single host round trip
+ * serves both; it needs only the bbox and grid, which the device already has.
+ *
+ * Errors: create returns NULL (with a message) when no usable device answers, so izb_create()
+ * falls back to the CPU. set_scene/shade_* return false after printing one line naming the call
+ * and the reason (out of GPU memory included); the caller decides whether to carry on, retry or
+ * switch to the CPU backend — after a kernel fault the CUDA context is unusable and every later
+ * call fails too.
+ *
+ * Buffers are allocated at create (grid arrays, at IZB_GRID_MAX_DIM^2 cells), set_scene
+ * (triangles) and on the first frame at a larger resolution (points); never shrunk, never per
+ * frame. Stage kernels read the frame matrices from __constant__ memory, one copy per process:
+ * use one backend at a time (frames of two backends must not overlap).
+ */
 #include "izb_cuda.h"
-#include <stdio.h>
-extern "C" izb_backend *izb_cuda_create(const izb_desc *desc) { (void)desc; fprintf(stderr, "izb: CUDA backend not built yet\n"); return NULL; }
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "binning.h"
+#include "cuda_check.h"
+#include "cuda_common.h"
+#include "cull.h"
+#include "interop.h"
+#include "raster.h"
+#include "recon.h"
+
+enum { EV_RECON, EV_CULL, EV_CULL_END, EV_BIN, EV_RASTER, EV_END, EV_COUNT };
+
+typedef struct cuda_backend {
+    izb_backend base;
+    int sm_count;
+    cudaStream_t stream;
+    cudaEvent_t ev[EV_COUNT];
+    cuda_frame_info *d_info, *h_info; /* h_info: pinned */
+
+    /* grid: IZB_GRID_MAX_DIM^2 cells each */
+    uint32_t *d_cell_start, *d_cell_end, *d_cell_count, *d_block_off;
+
+    /* points: npix_cap each */
+    size_t npix_cap;
+    float4 *d_points, *d_binned, *d_block_bbox;
+    uint32_t *d_keys[2], *d_vals[2];
+    uint8_t *d_shadow;
+    /* array path only: io_cap pixels */
+    size_t io_cap;
+    float *d_depth;
+    uint8_t *d_mask;
+
+    /* scene: tri_cap triangles */
+    int tri_count;
+    size_t tri_cap;
+    float *d_xyz;
+    uint32_t *d_flags, *d_offsets;
+    float4 *d_tris;
+
+    cuda_scratch temp; /* CUB */
+    interop_texture gl_depth, gl_mask;
+
+    /* the last frame, for izb_get_debug */
+    bool have_frame;
+    int point_count;
+    izb_grid grid;
+    izb_point *h_points;
+    uint32_t *h_cell_start, *h_cell_end;
+} cuda_backend;
+
+#define CELLS_MAX ((size_t)IZB_GRID_MAX_DIM * IZB_GRID_MAX_DIM)
+
+/* cudaMalloc with a message naming the buffer; *p = NULL on failure. */
+static bool dev_alloc(void **p, size_t bytes, const char *what)
+{
+    cudaError_t err = cudaMalloc(p, bytes ? bytes : 1);
+    if (err != cudaSuccess) {
+        *p = NULL;
+        fprintf(stderr, "izb cuda: out of GPU memory: %.1f MB for %s (%s)\n", (double)bytes / 1048576.0, what,
+                cudaGetErrorString(err));
+        cudaGetLastError();
+        return false;
+    }
+    return true;
+}
+#define DEV_ALLOC(ptr, count, what) dev_alloc((void **)&(ptr), (size_t)(count) * sizeof *(ptr), what)
+
+static void dev_free(void *pp)
+{
+    void **p = (void **)pp;
+    if (*p)
+        cudaFree(*p);
+    *p = NULL;
+}
+
+static void free_points(cuda_backend *b)
+{
+    dev_free(&b->d_points);
+    dev_free(&b->d_binned);
+    dev_free(&b->d_block_bbox);
+    for (int i = 0; i < 2; i++) {
+        dev_free(&b->d_keys[i]);
+        dev_free(&b->d_vals[i]);
+    }
+    dev_free(&b->d_shadow);
+    b->npix_cap = 0;
+}
+
+static void free_scene(cuda_backend *b)
+{
+    dev_free(&b->d_xyz);
+    dev_free(&b->d_flags);
+    dev_free(&b->d_offsets);
+    dev_free(&b->d_tris);
+    b->tri_cap = 0;
+}
+
+/* Room for npix sample points (every pixel may be one). */
+static bool reserve_points(cuda_backend *b, size_t npix)
+{
+    if (npix <= b->npix_cap)
+        return true;
+    free_points(b);
+    bool ok = DEV_ALLOC(b->d_points, npix, "sample points") && DEV_ALLOC(b->d_binned, npix, "binned points") &&
+              DEV_ALLOC(b->d_block_bbox, recon_block_count(npix), "block boxes") &&
+              DEV_ALLOC(b->d_keys[0], npix, "cell hashes") && DEV_ALLOC(b->d_keys[1], npix, "cell hashes") &&
+              DEV_ALLOC(b->d_vals[0], npix, "point indices") && DEV_ALLOC(b->d_vals[1], npix, "point indices") &&
+              DEV_ALLOC(b->d_shadow, npix, "shadow flags") &&
+              cuda_scratch_reserve(&b->temp, bin_temp_bytes((int)npix, (int)CELLS_MAX), "binning scratch");
+    if (!ok) {
+        free_points(b);
+        return false;
+    }
+    b->npix_cap = npix;
+    return true;
+}
+
+static bool reserve_io(cuda_backend *b, size_t npix)
+{
+    if (npix <= b->io_cap)
+        return true;
+    dev_free(&b->d_depth);
+    dev_free(&b->d_mask);
+    b->io_cap = 0;
+    if (!DEV_ALLOC(b->d_depth, npix, "depth image") || !DEV_ALLOC(b->d_mask, npix, "shadow mask")) {
+        dev_free(&b->d_depth);
+        dev_free(&b->d_mask);
+        return false;
+    }
+    b->io_cap = npix;
+    return true;
+}
+
+static void cuda_destroy(izb_backend *base)
+{
+    cuda_backend *b = (cuda_backend *)base;
+    if (b->stream)
+        cudaStreamSynchronize(b->stream);
+    interop_release(&b->gl_depth);
+    interop_release(&b->gl_mask);
+    free_points(b);
+    free_scene(b);
+    dev_free(&b->d_depth);
+    dev_free(&b->d_mask);
+    dev_free(&b->d_cell_start);
+    dev_free(&b->d_cell_end);
+    dev_free(&b->d_cell_count);
+    dev_free(&b->d_block_off);
+    dev_free(&b->d_info);
+    if (b->h_info)
+        cudaFreeHost(b->h_info);
+    cuda_scratch_free(&b->temp);
+    for (int i = 0; i < EV_COUNT; i++)
+        if (b->ev[i])
+            cudaEventDestroy(b->ev[i]);
+    if (b->stream)
+        cudaStreamDestroy(b->stream);
+    free(b->h_points);
+    free(b->h_cell_start);
+    free(b->h_cell_end);
+    free(b);
+}
+
+static bool cuda_set_scene(izb_backend *base, const float *xyz, int tri_count)
+{
+    cuda_backend *b = (cuda_backend *)base;
+    b->tri_count = 0;
+    b->have_frame = false;
+    if (tri_count < 0 || tri_count >= (1 << 28) || (tri_count > 0 && !xyz)) {
+        fprintf(stderr, "izb cuda: set_scene: bad triangle count %d\n", tri_count);
+        return false;
+    }
+    if (tri_count == 0)
+        return true;
+    const size_t n = (size_t)tri_count;
+    if (n > b->tri_cap) {
+        free_scene(b);
+        if (!DEV_ALLOC(b->d_xyz, 9 * n, "scene triangles") || !DEV_ALLOC(b->d_flags, n + 1, "cull flags") ||
+            !DEV_ALLOC(b->d_offsets, n + 1, "cull offsets") || !DEV_ALLOC(b->d_tris, 4 * n, "set-up triangles") ||
+            !cuda_scratch_reserve(&b->temp, cull_temp_bytes(tri_count), "culling scratch")) {
+            free_scene(b);
+            return false;
+        }
+        b->tri_cap = n;
+    }
+    /* 9 planes of n floats (cull.h): each of the cull kernels' 9 loads is coalesced. */
+    float *soa = (float *)malloc(9 * n * sizeof(float));
+    if (!soa) {
+        fprintf(stderr, "izb cuda: set_scene: out of host memory for %d triangles\n", tri_count);
+        return false;
+    }
+    for (size_t i = 0; i < n; i++)
+        for (int k = 0; k < 9; k++)
+            soa[(size_t)k * n + i] = xyz[9 * i + (size_t)k];
+    cudaError_t err = cudaMemcpyAsync(b->d_xyz, soa, 9 * n * sizeof(float), cudaMemcpyHostToDevice, b->stream);
+    if (err == cudaSuccess)
+        err = cudaStreamSynchronize(b->stream);
+    free(soa);
+    if (err != cudaSuccess)
+        return cuda_report(err, "set_scene upload", __FILE__, __LINE__);
+    b->tri_count = tri_count;
+    return true;
+}
+
+static float elapsed(const cuda_backend *b, int from, int to)
+{
+    float ms = 0.0f;
+    return cudaEventElapsedTime(&ms, b->ev[from], b->ev[to]) == cudaSuccess ? ms : 0.0f;
+}
+
+/* The frame pipeline on img (device buffers or mapped GL objects). */
+static bool run_frame(cuda_backend *b, const izb_recon *f, const izb_settings *s, const cuda_image *img,
+                      izb_stats *stats)
+{
+    cudaStream_t st = b->stream;
+    const size_t npix = (size_t)f->width * (size_t)f->height;
+    b->have_frame = false;
+
+    CUDA_TRY(cudaEventRecord(b->ev[EV_RECON], st));
+    const recon_buffers rb = {b->d_points, (uint32_t)npix, b->d_block_bbox, b->d_info};
+    if (!recon_run(f, img, s->grid_w, s->grid_h, &rb, st))
+        return false;
+
+    CUDA_TRY(cudaEventRecord(b->ev[EV_CULL], st));
+    if (b->tri_count > 0) {
+        const cull_buffers cb = {b->d_xyz, b->d_flags, b->d_offsets, b->d_tris, (uint32_t)b->tri_cap, b->d_info, &b->temp};
+        if (!cull_run(f->light, b->tri_count, !s->no_cull, &cb, st))
+            return false;
+    }
+    CUDA_TRY(cudaEventRecord(b->ev[EV_CULL_END], st));
+
+    /* The frame's only host round trip. */
+    CUDA_TRY(cudaMemcpyAsync(b->h_info, b->d_info, sizeof *b->h_info, cudaMemcpyDeviceToHost, st));
+    CUDA_TRY(cudaStreamSynchronize(st));
+    const cuda_frame_info info = *b->h_info;
+    const int n = (int)(info.points < npix ? info.points : npix);
+    const int ntri = (int)info.tris;
+    const izb_grid g = info.grid;
+    const int cells = g.w * g.h;
+
+    CUDA_TRY(cudaEventRecord(b->ev[EV_BIN], st));
+    if (n > 0) {
+        const bin_buffers bb = {b->d_points, b->d_binned, b->d_cell_start, b->d_cell_end, b->d_cell_count,
+                                {b->d_keys[0], b->d_keys[1]}, {b->d_vals[0], b->d_vals[1]}, b->d_block_off, &b->temp};
+        if (!bin_run(s->binning, &g, n, &bb, st))
+            return false;
+    }
+
+    CUDA_TRY(cudaEventRecord(b->ev[EV_RASTER], st));
+    const int unit = raster_unit_size(s->unit_size, ntri, n, cells);
+    if (n > 0 && ntri > 0) {
+        const raster_args ra = {b->d_tris, (uint32_t)b->tri_cap, ntri, b->d_binned, n, b->d_cell_start, b->d_cell_end,
+                                g, b->d_shadow, b->sm_count};
+        if (!raster_run(s->kernel, unit, &ra, img, st))
+            return false;
+    }
+    CUDA_TRY(cudaEventRecord(b->ev[EV_END], st));
+    CUDA_TRY(cudaStreamSynchronize(st));
+
+    const uint32_t overflows = b->h_info->overflows; /* recon/cull are done: final */
+    if (overflows)
+        fprintf(stderr, "izb cuda: %u writes past a buffer's capacity were refused (a bug: capacities are exact)\n",
+                overflows);
+    b->have_frame = true;
+    b->point_count = n;
+    b->grid = g;
+    if (stats) {
+        memset(stats, 0, sizeof *stats);
+        stats->stage_ms[IZB_STAGE_RECONSTRUCT] = elapsed(b, EV_RECON, EV_CULL);
+        stats->stage_ms[IZB_STAGE_CULLING] = elapsed(b, EV_CULL, EV_CULL_END);
+        stats->stage_ms[IZB_STAGE_BINNING] = elapsed(b, EV_BIN, EV_RASTER);
+        stats->stage_ms[IZB_STAGE_RASTER] = elapsed(b, EV_RASTER, EV_END);
+        stats->total_ms = elapsed(b, EV_RECON, EV_END); /* includes the read-back round trip */
+        stats->points = n;
+        stats->tris_in = b->tri_count;
+        stats->tris_after_cull = ntri;
+        stats->grid_w = g.w;
+        stats->grid_h = g.h;
+        stats->unit_size = unit;
+        stats->kernel = s->kernel == IZB_KERNEL2 ? IZB_KERNEL2 : IZB_KERNEL1;
+        stats->binning = s->binning == IZB_BINNING_ATOMIC ? IZB_BINNING_ATOMIC : IZB_BINNING_RADIX;
+        stats->bbox = info.bbox;
+        stats->overflows = (int)overflows;
+    }
+    return true;
+}
+
+/* Frame size and settings checks shared by both paths (the CPU backend's limits). */
+static bool check_frame(const izb_recon *f, const izb_settings *s, const char *who)
+{
+    if (f->width <= 0 || f->height <= 0 || (size_t)f->width * (size_t)f->height > ((size_t)1 << 30)) {
+        fprintf(stderr, "izb cuda: %s: bad frame size %dx%d\n", who, f->width, f->height);
+        return false;
+    }
+    if (s->grid_w > IZB_GRID_MAX_DIM || s->grid_h > IZB_GRID_MAX_DIM) {
+        fprintf(stderr, "izb cuda: grid %dx%d: each side must be at most %d cells\n", s->grid_w, s->grid_h,
+                IZB_GRID_MAX_DIM);
+        return false;
+    }
+    return true;
+}
+
+static bool cuda_shade_arrays(izb_backend *base, const izb_recon *f, const izb_settings *s, const float *depth,
+                              uint8_t *mask, izb_stats *stats)
+{
+    cuda_backend *b = (cuda_backend *)base;
+    b->have_frame = false;
+    if (!check_frame(f, s, "shade_arrays"))
+        return false;
+    const size_t npix = (size_t)f->width * (size_t)f->height;
+    if (!reserve_points(b, npix) || !reserve_io(b, npix))
+        return false;
+    CUDA_TRY(cudaMemcpyAsync(b->d_depth, depth, npix * sizeof(float), cudaMemcpyHostToDevice, b->stream));
+    const cuda_image img = {b->d_depth, 0, b->d_mask, 0, f->width, f->height};
+    if (!run_frame(b, f, s, &img, stats))
+        return false;
+    CUDA_TRY(cudaMemcpyAsync(mask, b->d_mask, npix, cudaMemcpyDeviceToHost, b->stream));
+    CUDA_TRY(cudaStreamSynchronize(b->stream));
+    return true;
+}
+
+static bool cuda_shade_gl(izb_backend *base, const izb_recon *f, const izb_settings *s, unsigned depth_tex,
+                          unsigned mask_tex, izb_stats *stats)
+{
+    cuda_backend *b = (cuda_backend *)base;
+    b->have_frame = false;
+    if (!check_frame(f, s, "shade_gl"))
+        return false;
+    if (!reserve_points(b, (size_t)f->width * (size_t)f->height) ||
+        !interop_bind(&b->gl_depth, depth_tex, f->width, f->height, false) ||
+        !interop_bind(&b->gl_mask, mask_tex, f->width, f->height, true))
+        return false;
+    cuda_image img;
+    if (!interop_map(&b->gl_depth, &b->gl_mask, b->stream, &img))
+        return false;
+    bool ok = run_frame(b, f, s, &img, stats);
+    ok = interop_unmap(&b->gl_depth, &b->gl_mask, b->stream, &img) && ok;
+    return ok;
+}
+
+/* Copies the last frame's binned points and cell ranges to the host on request. */
+static bool cuda_get_debug(izb_backend *base, izb_debug *out)
+{
+    cuda_backend *b = (cuda_backend *)base;
+    if (!b->have_frame)
+        return false;
+    memset(out, 0, sizeof *out);
+    out->grid = b->grid;
+    out->point_count = b->point_count;
+    if (b->point_count == 0)
+        return true;
+    const size_t n = (size_t)b->point_count, cells = (size_t)b->grid.w * (size_t)b->grid.h;
+    free(b->h_points);
+    free(b->h_cell_start);
+    free(b->h_cell_end);
+    b->h_points = (izb_point *)malloc(n * sizeof(izb_point));
+    b->h_cell_start = (uint32_t *)malloc(cells * sizeof(uint32_t));
+    b->h_cell_end = (uint32_t *)malloc(cells * sizeof(uint32_t));
+    if (!b->h_points || !b->h_cell_start || !b->h_cell_end) {
+        fprintf(stderr, "izb cuda: get_debug: out of host memory\n");
+        return false;
+    }
+    CUDA_TRY(cudaMemcpy(b->h_points, b->d_binned, n * sizeof(izb_point), cudaMemcpyDeviceToHost));
+    CUDA_TRY(cudaMemcpy(b->h_cell_start, b->d_cell_start, cells * sizeof(uint32_t), cudaMemcpyDeviceToHost));
+    CUDA_TRY(cudaMemcpy(b->h_cell_end, b->d_cell_end, cells * sizeof(uint32_t), cudaMemcpyDeviceToHost));
+    out->points = b->h_points;
+    out->cell_start = b->h_cell_start;
+    out->cell_end = b->h_cell_end;
+    return true;
+}
+
+static const izb_backend_vtbl cuda_vtbl = {
+    "cuda", cuda_destroy, cuda_set_scene, cuda_shade_arrays, cuda_shade_gl, cuda_get_debug,
+};
+
+/* Device, stream, events and the fixed-size buffers; false with a message. */
+static bool init(cuda_backend *b)
+{
+    int dev = 0;
+    cudaDeviceProp prop;
+    CUDA_TRY(cudaGetDevice(&dev));
+    CUDA_TRY(cudaGetDeviceProperties(&prop, dev));
+    if (prop.major < 8) {
+        fprintf(stderr, "izb cuda: %s has compute capability %d.%d; this build needs 8.0 or newer\n", prop.name,
+                prop.major, prop.minor);
+        return false;
+    }
+    b->sm_count = prop.multiProcessorCount;
+    CUDA_TRY(cudaStreamCreateWithFlags(&b->stream, cudaStreamNonBlocking));
+    for (int i = 0; i < EV_COUNT; i++)
+        CUDA_TRY(cudaEventCreate(&b->ev[i]));
+    CUDA_TRY(cudaMallocHost((void **)&b->h_info, sizeof *b->h_info));
+    return DEV_ALLOC(b->d_info, 1, "frame info") && DEV_ALLOC(b->d_cell_start, CELLS_MAX, "cell starts") &&
+           DEV_ALLOC(b->d_cell_end, CELLS_MAX, "cell ends") && DEV_ALLOC(b->d_cell_count, CELLS_MAX, "cell counts") &&
+           DEV_ALLOC(b->d_block_off, bin_block_off_capacity(), "binning block offsets");
+}
+
+extern "C" izb_backend *izb_cuda_create(const izb_desc *desc)
+{
+    const bool quiet = desc && desc->quiet && desc->backend == IZB_BACKEND_AUTO;
+    int count = 0;
+    cudaError_t err = cudaGetDeviceCount(&count);
+    if (err != cudaSuccess || count == 0) {
+        if (!quiet)
+            fprintf(stderr, "izb cuda: no CUDA device (%s)\n",
+                    err != cudaSuccess ? cudaGetErrorString(err) : "none found");
+        cudaGetLastError();
+        return NULL;
+    }
+    cuda_backend *b = (cuda_backend *)calloc(1, sizeof *b);
+    if (!b) {
+        fprintf(stderr, "izb cuda: out of host memory\n");
+        return NULL;
+    }
+    b->base.vt = &cuda_vtbl;
+    if (!init(b)) {
+        cuda_destroy(&b->base);
+        return NULL;
+    }
+    return &b->base;
+}

@@ -1,2 +1,272 @@
-/* placeholder: being written */
-typedef int placeholder_unused_;
+/* oracle.c — the Embree ray-cast ground truth of tests/oracle.h: primary rays for the camera's
+ * linear view depth, occlusion rays toward the light for the shadow mask. Independent of the IZB
+ * code: it shares only the camera/light matrices (core/view.c) and the frame's float parameters,
+ * and reconstructs positions in double precision.
+ *
+ * Bias: an occlusion ray starts at tnear, the distance by which the IZB's bias moves a sample
+ * point toward the light (izb_reconstruct). Spot: the biased key -(1 + bias)/w is the point moved
+ * toward the light by bias / (1 + bias) of its distance, so with dir = light - point, tnear =
+ * bias / (1 + bias). Orthographic: the key moves by `bias`, i.e. by bias / |grad key| along the
+ * light direction, where grad key is the z row of the light matrix (|grad| = 1 / scene radius).
+ * With the same offset the oracle and the IZB answer the same question exactly, so a mismatch
+ * measures rasterisation and rounding error only, not a difference of definitions; the offset
+ * (2e-4 of the distance, or of the scene radius) stays well above Embree's float self-hit error.
+ */
+#include "oracle.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <embree3/rtcore.h>
+
+struct oracle {
+    RTCDevice device;
+    RTCScene scene;
+};
+
+/* Camera frame in double: view matrix m (world -> view, column-major, as camera_view gives it),
+ * the view ray scale at NDC (1, 1), and the clip range of the GL depth pass. */
+typedef struct cam_frame {
+    double m[16];
+    double sx, sy;
+    double near, far;
+} cam_frame;
+
+static void embree_error(void *user, enum RTCError code, const char *str);
+static cam_frame cam_frame_make(const camera *c, int width, int height);
+/* view-space point -> world (inverse of the rigid view matrix) */
+static void view_to_world(const cam_frame *cf, const double v[3], double w[3]);
+/* view-space direction -> world and back (rotation part only) */
+static void view_dir_to_world(const cam_frame *cf, const double v[3], double d[3]);
+static void world_dir_to_view(const cam_frame *cf, const double d[3], double v[3]);
+
+static void embree_error(void *user, enum RTCError code, const char *str)
+{
+    (void)user;
+    fprintf(stderr, "oracle: embree error %d: %s\n", (int)code, str ? str : "");
+}
+
+static cam_frame cam_frame_make(const camera *c, int width, int height)
+{
+    cam_frame cf;
+    float view[16], proj[16];
+    camera_view(c, view);
+    camera_proj(c, (float)width / (float)(height > 0 ? height : 1), proj);
+    for (int i = 0; i < 16; i++)
+        cf.m[i] = view[i];
+    cf.sx = 1.0 / (double)proj[0];
+    cf.sy = 1.0 / (double)proj[5];
+    /* the same defaults as camera_proj */
+    cf.near = c->near > 0.0f ? c->near : 0.01f;
+    cf.far = c->far > (float)cf.near ? c->far : (float)cf.near * 1e4f;
+    return cf;
+}
+
+static void view_to_world(const cam_frame *cf, const double v[3], double w[3])
+{
+    const double *m = cf->m;
+    double d[3] = {v[0] - m[12], v[1] - m[13], v[2] - m[14]};
+    for (int j = 0; j < 3; j++)
+        w[j] = m[4 * j + 0] * d[0] + m[4 * j + 1] * d[1] + m[4 * j + 2] * d[2];
+}
+
+static void view_dir_to_world(const cam_frame *cf, const double v[3], double d[3])
+{
+    const double *m = cf->m;
+    for (int j = 0; j < 3; j++)
+        d[j] = m[4 * j + 0] * v[0] + m[4 * j + 1] * v[1] + m[4 * j + 2] * v[2];
+}
+
+static void world_dir_to_view(const cam_frame *cf, const double d[3], double v[3])
+{
+    const double *m = cf->m;
+    for (int i = 0; i < 3; i++)
+        v[i] = m[i] * d[0] + m[4 + i] * d[1] + m[8 + i] * d[2];
+}
+
+oracle *oracle_create(const float *xyz, int tri_count)
+{
+    if (tri_count < 0 || (tri_count > 0 && !xyz)) {
+        fprintf(stderr, "oracle: bad triangle array (%d triangles)\n", tri_count);
+        return NULL;
+    }
+    oracle *o = calloc(1, sizeof *o);
+    if (!o)
+        return NULL;
+    o->device = rtcNewDevice(NULL);
+    if (!o->device) {
+        fprintf(stderr, "oracle: rtcNewDevice failed (error %d)\n", (int)rtcGetDeviceError(NULL));
+        free(o);
+        return NULL;
+    }
+    rtcSetDeviceErrorFunction(o->device, embree_error, NULL);
+    o->scene = rtcNewScene(o->device);
+    rtcSetSceneFlags(o->scene, RTC_SCENE_FLAG_ROBUST);
+    rtcSetSceneBuildQuality(o->scene, RTC_BUILD_QUALITY_HIGH);
+    if (tri_count > 0) {
+        RTCGeometry geom = rtcNewGeometry(o->device, RTC_GEOMETRY_TYPE_TRIANGLE);
+        float *vb = rtcSetNewGeometryBuffer(geom, RTC_BUFFER_TYPE_VERTEX, 0, RTC_FORMAT_FLOAT3,
+                                            3 * sizeof(float), 3 * (size_t)tri_count);
+        unsigned *ib = rtcSetNewGeometryBuffer(geom, RTC_BUFFER_TYPE_INDEX, 0, RTC_FORMAT_UINT3,
+                                               3 * sizeof(unsigned), (size_t)tri_count);
+        if (!vb || !ib) {
+            rtcReleaseGeometry(geom);
+            oracle_destroy(o);
+            return NULL;
+        }
+        memcpy(vb, xyz, 9 * (size_t)tri_count * sizeof(float));
+        for (size_t i = 0; i < 3 * (size_t)tri_count; i++)
+            ib[i] = (unsigned)i;
+        rtcCommitGeometry(geom);
+        rtcAttachGeometry(o->scene, geom);
+        rtcReleaseGeometry(geom);
+    }
+    rtcCommitScene(o->scene);
+    if (rtcGetDeviceError(o->device) != RTC_ERROR_NONE) {
+        oracle_destroy(o);
+        return NULL;
+    }
+    return o;
+}
+
+void oracle_destroy(oracle *o)
+{
+    if (!o)
+        return;
+    if (o->scene)
+        rtcReleaseScene(o->scene);
+    if (o->device)
+        rtcReleaseDevice(o->device);
+    free(o);
+}
+
+void oracle_depth(oracle *o, const camera *c, int width, int height, float *depth)
+{
+    const cam_frame cf = cam_frame_make(c, width, height);
+    const double zero[3] = {0.0, 0.0, 0.0};
+    double origin[3];
+    view_to_world(&cf, zero, origin);
+
+#pragma omp parallel for schedule(dynamic, 4)
+    for (int py = 0; py < height; py++) {
+        struct RTCIntersectContext ctx;
+        rtcInitIntersectContext(&ctx);
+        for (int px = 0; px < width; px++) {
+            /* GL pixel centre, row 0 at the bottom; view ray with z = -1 */
+            double v[3] = {((2.0 * px + 1.0) / width - 1.0) * cf.sx, ((2.0 * py + 1.0) / height - 1.0) * cf.sy,
+                           -1.0};
+            double d[3], vd[3];
+            view_dir_to_world(&cf, v, d);
+            struct RTCRayHit rh;
+            memset(&rh, 0, sizeof rh);
+            rh.ray.org_x = (float)origin[0];
+            rh.ray.org_y = (float)origin[1];
+            rh.ray.org_z = (float)origin[2];
+            rh.ray.dir_x = (float)d[0];
+            rh.ray.dir_y = (float)d[1];
+            rh.ray.dir_z = (float)d[2];
+            /* depth per unit t of the float direction actually traced */
+            const double fd[3] = {rh.ray.dir_x, rh.ray.dir_y, rh.ray.dir_z};
+            world_dir_to_view(&cf, fd, vd);
+            const double along = -vd[2];
+            rh.ray.tnear = (float)(cf.near / along);
+            rh.ray.tfar = (float)(cf.far / along);
+            rh.ray.mask = 0xFFFFFFFFu;
+            rh.hit.geomID = RTC_INVALID_GEOMETRY_ID;
+            rh.hit.instID[0] = RTC_INVALID_GEOMETRY_ID;
+            rtcIntersect1(o->scene, &ctx, &rh);
+            depth[(size_t)py * width + px] =
+                rh.hit.geomID != RTC_INVALID_GEOMETRY_ID ? (float)((double)rh.ray.tfar * along) : 0.0f;
+        }
+    }
+}
+
+void oracle_shadow(oracle *o, const izb_recon *f, const camera *c, const light *l, const float *depth,
+                   uint8_t *mask)
+{
+    const int width = f->width, height = f->height;
+    const cam_frame cf = cam_frame_make(c, width, height);
+    const double sx = f->ray_sx, sy = f->ray_sy, bias = f->bias;
+    const float *L = f->light;
+    const bool spot = f->light_is_spot != 0;
+
+    double to_light[3] = {-l->dir[0], -l->dir[1], -l->dir[2]}; /* directional: toward the light */
+    double len = sqrt(to_light[0] * to_light[0] + to_light[1] * to_light[1] + to_light[2] * to_light[2]);
+    if (len < 1e-12) { /* light_matrices' default direction (0, -1, 0) */
+        to_light[0] = 0.0, to_light[1] = 1.0, to_light[2] = 0.0, len = 1.0;
+    }
+    for (int k = 0; k < 3; k++)
+        to_light[k] /= len;
+    const double key_grad = sqrt((double)L[2] * L[2] + (double)L[6] * L[6] + (double)L[10] * L[10]);
+    const float tnear_spot = (float)(bias / (1.0 + bias));
+    const float tnear_dir = key_grad > 0.0 ? (float)(bias / key_grad) : 0.0f;
+
+#pragma omp parallel for schedule(dynamic, 4)
+    for (int py = 0; py < height; py++) {
+        struct RTCIntersectContext ctx;
+        rtcInitIntersectContext(&ctx);
+        for (int px = 0; px < width; px++) {
+            const size_t i = (size_t)py * width + px;
+            const double d = depth[i];
+            if (!(d > 0.0) || !(d <= 3.0e38)) {
+                mask[i] = 255;
+                continue;
+            }
+            const double v[3] = {((2.0 * px + 1.0) / width - 1.0) * sx * d,
+                                 ((2.0 * py + 1.0) / height - 1.0) * sy * d, -d};
+            double p[3];
+            view_to_world(&cf, v, p);
+            if (spot) {
+                double q[4];
+                for (int r = 0; r < 4; r++)
+                    q[r] = L[r] * p[0] + L[4 + r] * p[1] + L[8 + r] * p[2] + L[12 + r];
+                if (!(q[3] > 0.0) || fabs(q[0] / q[3]) > 1.0 || fabs(q[1] / q[3]) > 1.0) {
+                    mask[i] = 0;
+                    continue;
+                }
+            }
+            struct RTCRay ray;
+            memset(&ray, 0, sizeof ray);
+            ray.org_x = (float)p[0];
+            ray.org_y = (float)p[1];
+            ray.org_z = (float)p[2];
+            if (spot) {
+                ray.dir_x = (float)(l->pos[0] - p[0]);
+                ray.dir_y = (float)(l->pos[1] - p[1]);
+                ray.dir_z = (float)(l->pos[2] - p[2]);
+                ray.tnear = tnear_spot;
+                ray.tfar = 1.0f - 1e-4f;
+            } else {
+                ray.dir_x = (float)to_light[0];
+                ray.dir_y = (float)to_light[1];
+                ray.dir_z = (float)to_light[2];
+                ray.tnear = tnear_dir;
+                ray.tfar = INFINITY;
+            }
+            ray.mask = 0xFFFFFFFFu;
+            rtcOccluded1(o->scene, &ctx, &ray);
+            mask[i] = ray.tfar < 0.0f ? 0 : 255; /* Embree sets tfar = -inf when occluded */
+        }
+    }
+}
+
+mask_diff mask_compare(const float *depth, const uint8_t *test, const uint8_t *truth, long n)
+{
+    mask_diff r = {0, 0, 0, 0};
+    for (long i = 0; i < n; i++) {
+        if (!(depth[i] > 0.0f) || !(depth[i] <= 3.0e38f))
+            continue;
+        r.covered++;
+        bool lit_test = test[i] != 0, lit_truth = truth[i] != 0;
+        if (lit_test != lit_truth) {
+            r.mismatched++;
+            if (lit_truth)
+                r.false_shadow++;
+            else
+                r.false_light++;
+        }
+    }
+    return r;
+}

@@ -1,0 +1,182 @@
+/* controls.c — key table, fly camera, light movement. */
+#include "controls.h"
+
+#include <math.h>
+
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+
+static const float DEG = 0.017453292519943295f;
+
+/* What a key does: a toggle (action bit, on press), or while held a camera move (move: right, up,
+ * forward) or a light move (light: directional azimuth / elevation, or spot x, y, z). */
+typedef struct binding {
+    int key;
+    const char *name;
+    const char *help;
+    unsigned action;
+    float move[3];
+    float light[3];
+} binding;
+
+/* THE key table. */
+static const binding BINDINGS[] = {
+    {GLFW_KEY_W, "W", "move forward", 0, {0, 0, 1}, {0, 0, 0}},
+    {GLFW_KEY_S, "S", "move back", 0, {0, 0, -1}, {0, 0, 0}},
+    {GLFW_KEY_A, "A", "move left", 0, {-1, 0, 0}, {0, 0, 0}},
+    {GLFW_KEY_D, "D", "move right", 0, {1, 0, 0}, {0, 0, 0}},
+    {GLFW_KEY_E, "E", "move up", 0, {0, 1, 0}, {0, 0, 0}},
+    {GLFW_KEY_Q, "Q", "move down", 0, {0, -1, 0}, {0, 0, 0}},
+    {GLFW_KEY_LEFT, "Left", "light: turn left (spot: move left)", 0, {0, 0, 0}, {-1, 0, 0}},
+    {GLFW_KEY_RIGHT, "Right", "light: turn right (spot: move right)", 0, {0, 0, 0}, {1, 0, 0}},
+    {GLFW_KEY_UP, "Up", "light: higher (spot: move forward)", 0, {0, 0, 0}, {0, 0, 1}},
+    {GLFW_KEY_DOWN, "Down", "light: lower (spot: move back)", 0, {0, 0, 0}, {0, 0, -1}},
+    {GLFW_KEY_PAGE_UP, "PageUp", "spot light: move up", 0, {0, 0, 0}, {0, 1, 0}},
+    {GLFW_KEY_PAGE_DOWN, "PageDown", "spot light: move down", 0, {0, 0, 0}, {0, -1, 0}},
+    {GLFW_KEY_K, "K", "rasteriser kernel 1 / 2", CONTROL_KERNEL, {0}, {0}},
+    {GLFW_KEY_B, "B", "binning radix / atomic", CONTROL_BINNING, {0}, {0}},
+    {GLFW_KEY_U, "U", "unit size auto, 32, 64, 128, 256", CONTROL_UNIT, {0}, {0}},
+    {GLFW_KEY_C, "C", "back-face culling on / off", CONTROL_CULL, {0}, {0}},
+    {GLFW_KEY_T, "T", "light directional / spot", CONTROL_LIGHT_TYPE, {0}, {0}},
+    {GLFW_KEY_V, "V", "vsync on / off", CONTROL_VSYNC, {0}, {0}},
+    {GLFW_KEY_M, "M", "view: shaded, shadow overlay, mask, depth", CONTROL_VIEW, {0}, {0}},
+    {GLFW_KEY_R, "R", "reset camera and light to the scene's", CONTROL_RESET, {0}, {0}},
+    {GLFW_KEY_F1, "F1 or ?", "print this list", CONTROL_HELP, {0}, {0}},
+    {GLFW_KEY_ESCAPE, "Esc", "quit", CONTROL_QUIT, {0}, {0}},
+};
+enum { BINDING_COUNT = sizeof BINDINGS / sizeof BINDINGS[0] };
+
+static void key_callback(GLFWwindow *w, int key, int scancode, int action, int mods);
+static void char_callback(GLFWwindow *w, unsigned codepoint);
+static void scroll_callback(GLFWwindow *w, double dx, double dy);
+
+static void key_callback(GLFWwindow *w, int key, int scancode, int action, int mods)
+{
+    (void)scancode;
+    (void)mods;
+    controls *c = glfwGetWindowUserPointer(w);
+    if (action != GLFW_PRESS || !c) return;
+    for (int i = 0; i < BINDING_COUNT; i++)
+        if (BINDINGS[i].key == key) c->pending |= BINDINGS[i].action;
+}
+
+static void char_callback(GLFWwindow *w, unsigned codepoint)
+{
+    controls *c = glfwGetWindowUserPointer(w);
+    if (c && codepoint == '?') c->pending |= CONTROL_HELP;
+}
+
+static void scroll_callback(GLFWwindow *w, double dx, double dy)
+{
+    (void)dx;
+    controls *c = glfwGetWindowUserPointer(w);
+    if (!c) return;
+    c->speed *= powf(1.25f, (float)dy);
+    float lo = 0.01f * c->radius, hi = 20.0f * c->radius;
+    c->speed = c->speed < lo ? lo : c->speed > hi ? hi : c->speed;
+}
+
+void controls_init(controls *c, GLFWwindow *window, const float bmin[3], const float bmax[3])
+{
+    *c = (controls){.window = window};
+    float d2 = 0.0f;
+    for (int i = 0; i < 3; i++) {
+        c->centre[i] = 0.5f * (bmin[i] + bmax[i]);
+        d2 += (bmax[i] - bmin[i]) * (bmax[i] - bmin[i]);
+    }
+    c->radius = fmaxf(0.5f * sqrtf(d2), 1e-3f);
+    c->speed = 0.25f * c->radius;
+    if (window) {
+        glfwSetWindowUserPointer(window, c);
+        glfwSetKeyCallback(window, key_callback);
+        glfwSetCharCallback(window, char_callback);
+        glfwSetScrollCallback(window, scroll_callback);
+    }
+}
+
+unsigned controls_update(controls *c, float dt, camera *cam, light *l)
+{
+    unsigned toggles = c->pending;
+    c->pending = 0;
+    GLFWwindow *w = c->window;
+    if (!w) return toggles;
+
+    bool fast =
+        glfwGetKey(w, GLFW_KEY_LEFT_SHIFT) == GLFW_PRESS || glfwGetKey(w, GLFW_KEY_RIGHT_SHIFT) == GLFW_PRESS;
+    float boost = fast ? 4.0f : 1.0f;
+    float move[3] = {0, 0, 0}, lmove[3] = {0, 0, 0};
+    for (int i = 0; i < BINDING_COUNT; i++) {
+        if (BINDINGS[i].action || glfwGetKey(w, BINDINGS[i].key) != GLFW_PRESS) continue;
+        for (int k = 0; k < 3; k++) {
+            move[k] += BINDINGS[i].move[k];
+            lmove[k] += BINDINGS[i].light[k];
+        }
+    }
+
+    /* camera: right, world up, forward */
+    float fwd[3], right[3], step = c->speed * boost * dt;
+    camera_forward(cam, fwd);
+    camera_right(cam, right);
+    for (int k = 0; k < 3; k++)
+        cam->pos[k] += step * (move[0] * right[k] + move[2] * fwd[k]) + (k == 1 ? step * move[1] : 0.0f);
+
+    /* mouse look while the right button is held */
+    double mx, my;
+    glfwGetCursorPos(w, &mx, &my);
+    bool held = glfwGetMouseButton(w, GLFW_MOUSE_BUTTON_RIGHT) == GLFW_PRESS;
+    if (held && c->looking) {
+        const float sens = 0.15f; /* degrees per screen unit */
+        cam->yaw += sens * (float)(mx - c->last_x);
+        cam->pitch -= sens * (float)(my - c->last_y);
+        cam->pitch = fminf(fmaxf(cam->pitch, -89.0f), 89.0f);
+        cam->yaw = fmodf(cam->yaw, 360.0f);
+    }
+    c->looking = held;
+    c->last_x = mx;
+    c->last_y = my;
+
+    /* light */
+    if (lmove[0] != 0.0f || lmove[1] != 0.0f || lmove[2] != 0.0f) {
+        if (l->type == LIGHT_SPOT) {
+            float lstep = 0.5f * c->radius * boost * dt;
+            float fx = fwd[0], fz = fwd[2], n = sqrtf(fx * fx + fz * fz);
+            if (n > 1e-6f) fx /= n, fz /= n;
+            l->pos[0] += lstep * (lmove[0] * right[0] + lmove[2] * fx);
+            l->pos[1] += lstep * lmove[1];
+            l->pos[2] += lstep * (lmove[0] * right[2] + lmove[2] * fz);
+            float d[3], len = 0.0f;
+            for (int k = 0; k < 3; k++) {
+                d[k] = c->centre[k] - l->pos[k];
+                len += d[k] * d[k];
+            }
+            len = sqrtf(len);
+            if (len > 1e-6f)
+                for (int k = 0; k < 3; k++)
+                    l->dir[k] = d[k] / len;
+        } else {
+            /* azimuth about +Y and elevation above the horizon of the direction light comes from */
+            float from[3] = {-l->dir[0], -l->dir[1], -l->dir[2]};
+            float n = sqrtf(from[0] * from[0] + from[1] * from[1] + from[2] * from[2]);
+            if (n < 1e-6f) from[1] = n = 1.0f;
+            float az = atan2f(from[0], from[2]);
+            float el = asinf(fminf(fmaxf(from[1] / n, -1.0f), 1.0f));
+            float rate = 45.0f * DEG * boost * dt;
+            az += rate * lmove[0];
+            el = fminf(fmaxf(el + rate * lmove[2], 2.0f * DEG), 89.5f * DEG);
+            l->dir[0] = -cosf(el) * sinf(az);
+            l->dir[1] = -sinf(el);
+            l->dir[2] = -cosf(el) * cosf(az);
+        }
+    }
+    return toggles;
+}
+
+void controls_print_keys(FILE *f)
+{
+    fprintf(f, "keys:\n");
+    for (int i = 0; i < BINDING_COUNT; i++)
+        fprintf(f, "  %-9s %s\n", BINDINGS[i].name, BINDINGS[i].help);
+    fprintf(f, "  %-9s %s\n", "Shift", "hold: 4x faster camera and light");
+    fprintf(f, "  %-9s %s\n", "RMB drag", "look around");
+    fprintf(f, "  %-9s %s\n", "wheel", "camera speed");
+}

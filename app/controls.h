@@ -1,0 +1,48 @@
+/* controls.h — the window's keys and mouse: fly camera (WASD + QE, right-drag to look, Shift
+ * faster, wheel sets the speed), light movement (arrows, PageUp/PageDown), and toggles (kernel,
+ * binning, unit size, culling, light type, vsync, view, help, quit). All bindings live in one table
+ * in controls.c; controls_print_keys() prints it. Movement is scaled by the frame time. */
+#ifndef CONTROLS_H
+#define CONTROLS_H
+
+#include <stdio.h>
+
+#include "view.h"
+
+struct GLFWwindow;
+
+/* Toggles pressed since the last controls_update(), as bits. */
+enum {
+    CONTROL_KERNEL = 1u << 0,     /* K: kernel1 <-> kernel2 */
+    CONTROL_BINNING = 1u << 1,    /* B: radix <-> atomic */
+    CONTROL_UNIT = 1u << 2,       /* U: auto -> 32 -> 64 -> 128 -> 256 -> auto */
+    CONTROL_CULL = 1u << 3,       /* C: back-face culling on/off */
+    CONTROL_LIGHT_TYPE = 1u << 4, /* T: directional <-> spot */
+    CONTROL_VSYNC = 1u << 5,      /* V */
+    CONTROL_VIEW = 1u << 6,       /* M: shaded -> overlay -> mask -> depth */
+    CONTROL_RESET = 1u << 7,      /* R: camera and light back to the scene's */
+    CONTROL_HELP = 1u << 8,       /* F1 or ? */
+    CONTROL_QUIT = 1u << 9,       /* Esc */
+};
+
+typedef struct controls {
+    struct GLFWwindow *window;
+    float speed;     /* camera speed, scene units per second (wheel scales it) */
+    float centre[3]; /* scene centre: the spot light keeps looking at it */
+    float radius;    /* scene bounding-sphere radius: scales speeds */
+    bool looking;    /* right button held */
+    double last_x, last_y;
+    unsigned pending; /* CONTROL_* bits queued by the key callbacks */
+} controls;
+
+/* Install the callbacks on `window` (its user pointer becomes c). Speeds follow the scene size. */
+void controls_init(controls *c, struct GLFWwindow *window, const float bmin[3], const float bmax[3]);
+
+/* Apply held keys and the mouse to the camera and light for a frame of dt seconds; return the
+ * toggles pressed since the last call. */
+unsigned controls_update(controls *c, float dt, camera *cam, light *l);
+
+/* The key table, one binding a line. */
+void controls_print_keys(FILE *f);
+
+#endif

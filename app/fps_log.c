@@ -1,0 +1,61 @@
+/* fps_log.c — CSV frame log. */
+#include "fps_log.h"
+
+#include <errno.h>
+#include <string.h>
+
+bool fps_log_open(fps_log *l, const char *path, bool force, char *err, size_t err_size)
+{
+    *l = (fps_log){0};
+    /* "x": fail if the file exists, atomically (C11) */
+    l->f = fopen(path, force ? "w" : "wx");
+    if (!l->f) {
+        if (errno == EEXIST)
+            snprintf(err, err_size, "--log '%s': file exists (add --force to overwrite it)", path);
+        else
+            snprintf(err, err_size, "--log '%s': cannot create: %s", path, strerror(errno));
+        return false;
+    }
+    fputs("frame,wall_s,frame_ms,depth_pass_ms", l->f);
+    for (int s = 0; s < IZB_STAGE_COUNT; s++)
+        fprintf(l->f, ",%s_ms", izb_stage_names[s]);
+    fputs(",izb_total_ms,transfer_ms,shading_ms,tris_in,tris_after_cull,points,backend,kernel,binning,"
+          "unit_size,grid_w,grid_h,width_px,height_px,cam_x,cam_y,cam_z,cam_yaw_deg,cam_pitch_deg,light_type,"
+          "light_dir_x,light_dir_y,light_dir_z,light_pos_x,light_pos_y,light_pos_z,cone_deg\n",
+          l->f);
+    fflush(l->f);
+    return true;
+}
+
+void fps_log_write(fps_log *l, const fps_log_row *r)
+{
+    if (!l->f) return;
+    const izb_stats *z = &r->izb;
+    fprintf(l->f, "%ld,%.6f,%.4f,%.4f", r->frame, r->wall_s, r->frame_ms, (double)r->gl.depth_ms);
+    for (int s = 0; s < IZB_STAGE_COUNT; s++)
+        fprintf(l->f, ",%.4f", (double)z->stage_ms[s]);
+    /* unit: what the backend resolved (CUDA), else the setting ("auto" = 0) */
+    int unit = z->unit_size > 0 ? z->unit_size : r->unit_setting;
+    char unit_s[16] = "auto";
+    if (unit > 0) snprintf(unit_s, sizeof unit_s, "%d", unit);
+    fprintf(l->f, ",%.4f,%.4f,%.4f,%d,%d,%d,%s,%d,%s,%s,%d,%d,%d,%d", (double)z->total_ms,
+            (double)r->gl.transfer_ms, (double)r->gl.shade_ms, z->tris_in, z->tris_after_cull, z->points,
+            r->backend, z->kernel == IZB_KERNEL2 ? 2 : 1,
+            z->binning == IZB_BINNING_ATOMIC ? "atomic" : "radix", unit_s, z->grid_w, z->grid_h, r->width,
+            r->height);
+    const camera *c = r->cam;
+    const light *li = r->light;
+    fprintf(l->f, ",%.5f,%.5f,%.5f,%.3f,%.3f,%s,%.5f,%.5f,%.5f,%.5f,%.5f,%.5f,%.2f\n", (double)c->pos[0],
+            (double)c->pos[1], (double)c->pos[2], (double)c->yaw, (double)c->pitch,
+            li->type == LIGHT_SPOT ? "spot" : "directional", (double)li->dir[0], (double)li->dir[1],
+            (double)li->dir[2], (double)li->pos[0], (double)li->pos[1], (double)li->pos[2],
+            (double)(li->cone_deg > 0.0f ? li->cone_deg : 60.0f));
+    fflush(l->f);
+    l->rows++;
+}
+
+void fps_log_close(fps_log *l)
+{
+    if (l->f) fclose(l->f);
+    *l = (fps_log){0};
+}

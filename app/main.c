@@ -1,0 +1,364 @@
+/* main.c — izb-shadows: load a scene, then per frame: input -> update -> draw (depth pass, IZB,
+ * shading pass), in a window or headless, with an optional CSV log and a final screenshot. */
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "controls.h"
+#include "fps_log.h"
+#include "gl_context.h"
+#include "izb.h"
+#include "options.h"
+#include "render.h"
+#include "scene.h"
+#include "view.h"
+
+enum { EXIT_RUNTIME = 1, EXIT_USAGE = 2 };
+
+typedef struct app {
+    app_options opt;
+    scene scn;
+    gl_context gl;
+    render *r;
+    izb_backend *izb;
+    izb_settings settings;
+    izb_stats stats;
+    camera cam;
+    light light;
+    controls ctl;
+    fps_log log;
+    render_view view;
+    long frame;        /* frames drawn */
+    double t0, t_prev; /* wall clock at start-up / end of the previous frame (s) */
+    double t_input;    /* last input time, for dt */
+    double title_t;    /* last title update */
+    long title_frame;
+    float frame_ms;
+    double *frame_times; /* opt.frames entries when a count is given (ms) */
+    bool quit;
+    int rc;
+} app;
+
+static volatile sig_atomic_t interrupted;
+
+/* wall clock in seconds */
+static double now_s(void);
+static void on_signal(int sig);
+/* one-line failure message; returns the exit code */
+static int failf(int rc, const char *fmt, ...);
+/* camera and light from the scene's suggestions and the options */
+static void reset_view(app *a);
+/* init: everything up to the first frame; 0 to go on, else the exit code */
+static int app_init(app *a, int argc, char **argv);
+/* per frame */
+static void app_input(app *a);
+static bool app_update(app *a);
+static bool app_draw(app *a);
+static void app_end_frame(app *a);
+/* after the loop: screenshot, summary; the exit code */
+static int app_finish(app *a);
+static void app_shutdown(app *a);
+static void apply_toggles(app *a, unsigned t);
+static void update_title(app *a);
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    interrupted = 1;
+}
+
+static int failf(int rc, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("izb-shadows: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return rc;
+}
+
+static void reset_view(app *a)
+{
+    const app_options *o = &a->opt;
+    const scene *s = &a->scn;
+    a->cam = (camera){0};
+    memcpy(a->cam.pos, o->has_cam_pos ? o->cam_pos : s->cam_pos, sizeof a->cam.pos);
+    a->cam.yaw = o->has_cam_yaw ? o->cam_yaw : s->cam_yaw;
+    a->cam.pitch = o->has_cam_pitch ? o->cam_pitch : s->cam_pitch;
+
+    light l = {.type = o->light, .cone_deg = o->cone_deg > 0.0f ? o->cone_deg : 60.0f};
+    memcpy(l.pos, o->has_light_pos ? o->light_pos : s->light_pos, sizeof l.pos);
+    if (o->has_light_dir) {
+        memcpy(l.dir, o->light_dir, sizeof l.dir);
+    } else if (l.type == LIGHT_SPOT) {
+        for (int k = 0; k < 3; k++) /* the spot looks at the scene's centre */
+            l.dir[k] = 0.5f * (s->bounds_min[k] + s->bounds_max[k]) - l.pos[k];
+    } else {
+        memcpy(l.dir, s->light_dir, sizeof l.dir);
+    }
+    float n = sqrtf(l.dir[0] * l.dir[0] + l.dir[1] * l.dir[1] + l.dir[2] * l.dir[2]);
+    for (int k = 0; k < 3; k++)
+        l.dir[k] = n > 1e-12f ? l.dir[k] / n : (k == 1 ? -1.0f : 0.0f);
+    a->light = l;
+}
+
+static int app_init(app *a, int argc, char **argv)
+{
+    char err[1024];
+    switch (parse_options(argc, argv, &a->opt, err, sizeof err)) {
+    case OPTIONS_HELP:
+        options_usage(stdout);
+        return -1; /* exit 0 */
+    case OPTIONS_ERROR:
+        fprintf(stderr, "izb-shadows: %s\n", err);
+        options_synopsis(stderr);
+        return EXIT_USAGE;
+    case OPTIONS_OK:
+        break;
+    }
+    const app_options *o = &a->opt;
+    a->view = o->view;
+    a->settings = (izb_settings){.kernel = o->kernel,
+                                 .binning = o->binning,
+                                 .unit_size = o->unit_size,
+                                 .grid_w = o->grid_w,
+                                 .grid_h = o->grid_h,
+                                 .no_cull = o->no_cull,
+                                 .bias = o->bias};
+    if (o->log_path && !fps_log_open(&a->log, o->log_path, o->force, err, sizeof err))
+        return failf(EXIT_USAGE, "%s", err);
+    if (o->frames > 0 && !(a->frame_times = calloc((size_t)o->frames, sizeof *a->frame_times)))
+        return failf(EXIT_RUNTIME, "out of memory for %ld frame times", o->frames);
+
+    if (!scene_load(o->scene, &a->scn, err, sizeof err)) return failf(EXIT_RUNTIME, "%s", err);
+#ifdef NDEBUG
+    const bool debug = false;
+#else
+    const bool debug = true;
+#endif
+    if (!gl_context_init(&a->gl,
+                         &(gl_context_desc){.width = o->width,
+                                            .height = o->height,
+                                            .headless = o->headless,
+                                            .vsync = o->vsync,
+                                            .debug = debug},
+                         err, sizeof err))
+        return failf(EXIT_RUNTIME, "%s", err);
+    int w = o->headless ? o->width : a->gl.fb_width, h = o->headless ? o->height : a->gl.fb_height;
+    a->r = render_create(
+        &(render_desc){.width = w > 0 ? w : 1, .height = h > 0 ? h : 1, .shader_dir = o->shader_dir}, err,
+        sizeof err);
+    if (!a->r) return failf(EXIT_RUNTIME, "%s", err);
+    if (!render_set_scene(a->r, &a->scn, err, sizeof err))
+        return failf(EXIT_RUNTIME, "scene '%s': %s", o->scene, err);
+    a->izb = izb_create(&(izb_desc){.backend = o->backend, .threads = o->threads});
+    if (!a->izb) return failf(EXIT_RUNTIME, "no IZB backend (see above)");
+    if (!izb_set_scene(a->izb, a->scn.xyz, a->scn.tri_count))
+        return failf(EXIT_RUNTIME, "scene '%s': the %s backend cannot take %d triangles", o->scene,
+                     izb_name(a->izb), a->scn.tri_count);
+    reset_view(a);
+    controls_init(&a->ctl, a->gl.window, a->scn.bounds_min, a->scn.bounds_max);
+
+    struct sigaction sa = {.sa_handler = on_signal};
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+
+    printf("izb-shadows: scene %s: %d triangles (%d degenerate, %d non-finite dropped); %dx%d %s; GL: %s; "
+           "IZB backend: %s\n",
+           a->scn.name[0] ? a->scn.name : o->scene, a->scn.tri_count, a->scn.dropped_degenerate,
+           a->scn.dropped_nonfinite, render_width(a->r), render_height(a->r),
+           o->headless ? "headless" : "window", a->gl.renderer, izb_name(a->izb));
+    if (a->gl.window) printf("izb-shadows: press F1 or ? for the keys\n");
+    fflush(stdout);
+    a->t0 = a->t_prev = a->t_input = a->title_t = now_s();
+    return 0;
+}
+
+static void apply_toggles(app *a, unsigned t)
+{
+    izb_settings *s = &a->settings;
+    if (t & CONTROL_KERNEL) s->kernel = s->kernel == IZB_KERNEL2 ? IZB_KERNEL1 : IZB_KERNEL2;
+    if (t & CONTROL_BINNING)
+        s->binning = s->binning == IZB_BINNING_ATOMIC ? IZB_BINNING_RADIX : IZB_BINNING_ATOMIC;
+    if (t & CONTROL_UNIT) s->unit_size = s->unit_size == 0 ? 32 : s->unit_size >= 256 ? 0 : 2 * s->unit_size;
+    if (t & CONTROL_CULL) s->no_cull = !s->no_cull;
+    if (t & CONTROL_LIGHT_TYPE) {
+        a->opt.light = a->light.type == LIGHT_SPOT ? LIGHT_DIRECTIONAL : LIGHT_SPOT;
+        camera keep = a->cam;
+        reset_view(a);
+        a->cam = keep;
+    }
+    if (t & CONTROL_VSYNC) gl_context_set_vsync(&a->gl, !a->gl.vsync);
+    if (t & CONTROL_VIEW) a->view = (render_view)((a->view + 1) % RENDER_VIEW_COUNT);
+    if (t & CONTROL_RESET) reset_view(a);
+    if (t & CONTROL_HELP) controls_print_keys(stdout);
+    if (t & CONTROL_QUIT) a->quit = true;
+    if (t & ~(CONTROL_HELP | CONTROL_QUIT)) {
+        izb_settings r = izb_settings_resolve(*s);
+        char unit[16] = "auto";
+        if (r.unit_size > 0) snprintf(unit, sizeof unit, "%d", r.unit_size);
+        printf("izb-shadows: kernel %d, %s binning, unit %s, culling %s, %s light, vsync %s, %s view\n",
+               r.kernel == IZB_KERNEL2 ? 2 : 1, r.binning == IZB_BINNING_ATOMIC ? "atomic" : "radix", unit,
+               r.no_cull ? "off" : "on", a->light.type == LIGHT_SPOT ? "spot" : "directional",
+               a->gl.vsync ? "on" : "off", render_view_names[a->view]);
+    }
+}
+
+static void app_input(app *a)
+{
+    gl_context_poll(&a->gl);
+    double t = now_s();
+    float dt = (float)(t - a->t_input);
+    a->t_input = t;
+    apply_toggles(a, controls_update(&a->ctl, dt > 0.25f ? 0.25f : dt, &a->cam, &a->light));
+    if (interrupted || gl_context_should_close(&a->gl)) a->quit = true;
+}
+
+/* false when there is nothing to draw this time (minimised window) */
+static bool app_update(app *a)
+{
+    if (!a->gl.headless) {
+        int w = a->gl.fb_width, h = a->gl.fb_height;
+        if (w <= 0 || h <= 0) {
+            gl_context_wait(&a->gl, 0.1); /* minimised: sleep until something happens */
+            return false;
+        }
+        char err[256];
+        if (!render_resize(a->r, w, h, err, sizeof err)) {
+            a->rc = failf(EXIT_RUNTIME, "%s", err);
+            a->quit = true;
+            return false;
+        }
+    }
+    camera_fit_clip(&a->cam, a->scn.bounds_min, a->scn.bounds_max);
+    return true;
+}
+
+static bool app_draw(app *a)
+{
+    if (!render_frame(a->r, &(render_frame_desc){.cam = &a->cam,
+                                                 .light = &a->light,
+                                                 .backend = a->izb,
+                                                 .settings = &a->settings,
+                                                 .stats = &a->stats,
+                                                 .view = a->view})) {
+        a->rc = failf(EXIT_RUNTIME, "the %s IZB backend failed on frame %ld", izb_name(a->izb), a->frame);
+        a->quit = true;
+        return false;
+    }
+    if (a->gl.window) render_present(a->r, a->gl.fb_width, a->gl.fb_height);
+    return true;
+}
+
+static void app_end_frame(app *a)
+{
+    if (a->gl.window)
+        gl_context_swap(&a->gl);
+    else
+        gl_context_finish(&a->gl); /* headless: the frame is done when the GPU is */
+    double t = now_s();
+    a->frame_ms = (float)((t - a->t_prev) * 1e3);
+    a->t_prev = t;
+    fps_log_write(&a->log, &(fps_log_row){.frame = a->frame,
+                                          .wall_s = t - a->t0,
+                                          .frame_ms = a->frame_ms,
+                                          .gl = render_get_timings(a->r),
+                                          .izb = a->stats,
+                                          .backend = izb_name(a->izb),
+                                          .unit_setting = a->settings.unit_size,
+                                          .width = render_width(a->r),
+                                          .height = render_height(a->r),
+                                          .cam = &a->cam,
+                                          .light = &a->light});
+    if (a->frame_times) a->frame_times[a->frame] = a->frame_ms;
+    a->frame++;
+    if (a->gl.window && t - a->title_t >= 0.5) update_title(a);
+    if (a->opt.frames > 0 && a->frame >= a->opt.frames) a->quit = true;
+}
+
+static void update_title(app *a)
+{
+    double t = now_s();
+    double fps = (double)(a->frame - a->title_frame) / (t - a->title_t);
+    a->title_t = t;
+    a->title_frame = a->frame;
+    izb_settings s = izb_settings_resolve(a->settings);
+    char unit[16] = "auto";
+    if (a->stats.unit_size > 0 || s.unit_size > 0)
+        snprintf(unit, sizeof unit, "%d", a->stats.unit_size > 0 ? a->stats.unit_size : s.unit_size);
+    char title[256];
+    snprintf(
+        title, sizeof title,
+        "izb-shadows | %.1f fps %.2f ms | %s kernel%d %s unit %s | tris %d / %d after cull | points %d | %s",
+        fps, (double)a->frame_ms, izb_name(a->izb), s.kernel == IZB_KERNEL2 ? 2 : 1,
+        s.binning == IZB_BINNING_ATOMIC ? "atomic" : "radix", unit, a->stats.tris_in,
+        a->stats.tris_after_cull, a->stats.points, render_view_names[a->view]);
+    gl_context_set_title(&a->gl, title);
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+static int app_finish(app *a)
+{
+    char err[512];
+    if (a->rc == 0 && a->opt.screenshot && a->frame > 0) {
+        if (!render_screenshot(a->r, a->opt.screenshot, err, sizeof err))
+            a->rc = failf(EXIT_RUNTIME, "%s", err);
+        else
+            printf("izb-shadows: wrote %s\n", a->opt.screenshot);
+    }
+    if (a->frame_times && a->frame > 0) {
+        long n = a->frame;
+        qsort(a->frame_times, (size_t)n, sizeof *a->frame_times, cmp_double);
+        printf("izb-shadows: %ld frames, frame ms: min %.2f median %.2f p95 %.2f max %.2f\n", n,
+               a->frame_times[0], a->frame_times[n / 2], a->frame_times[(long)floor(0.95 * (double)(n - 1))],
+               a->frame_times[n - 1]);
+    }
+    if (interrupted) printf("izb-shadows: interrupted after %ld frames\n", a->frame);
+    return a->rc;
+}
+
+static void app_shutdown(app *a)
+{
+    fps_log_close(&a->log);
+    izb_destroy(a->izb);
+    render_destroy(a->r);
+    if (a->gl.window || a->gl.egl_display) gl_context_shutdown(&a->gl);
+    scene_free(&a->scn);
+    free(a->frame_times);
+}
+
+int main(int argc, char **argv)
+{
+    static app a;
+    int rc = app_init(&a, argc, argv);
+    if (rc != 0) {
+        app_shutdown(&a);
+        return rc < 0 ? 0 : rc;
+    }
+    while (!a.quit) {
+        app_input(&a);
+        if (a.quit || !app_update(&a)) continue;
+        if (app_draw(&a)) app_end_frame(&a);
+    }
+    rc = app_finish(&a);
+    app_shutdown(&a);
+    return rc;
+}

@@ -1,0 +1,55 @@
+/* options.h — the command line: `izb-shadows [scene-file] [options]`. parse_options() only reads
+ * and checks (numbers, ranges, names, files that must or must not exist); it opens nothing. */
+#ifndef OPTIONS_H
+#define OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "izb.h"
+#include "render.h"
+#include "view.h"
+
+/* Defaults: scene builtin:default, 1280x720, windowed until closed (headless: 60 frames), backend
+ * auto, kernel1, radix binning, unit auto, adaptive grid, culling on, the scene's camera and
+ * directional light, 60 degree spot cone, vsync off, embedded shaders, all cores. */
+typedef struct app_options {
+    const char *scene;
+    int width, height;
+    bool headless;
+    long frames; /* 0: until the window closes */
+    const char *screenshot;
+    const char *log_path;
+    bool force; /* --log may overwrite */
+    izb_backend_kind backend;
+    izb_kernel kernel;
+    izb_binning binning;
+    int unit_size; /* 0 = auto */
+    int grid_w, grid_h;
+    bool no_cull;
+    float bias; /* 0 = IZB_DEFAULT_BIAS */
+    light_type light;
+    bool has_light_dir, has_light_pos, has_cam_pos, has_cam_yaw, has_cam_pitch;
+    float light_dir[3], light_pos[3], cone_deg;
+    float cam_pos[3], cam_yaw, cam_pitch;
+    bool vsync;
+    render_view view;
+    const char *shader_dir;
+    int threads; /* 0 = all cores */
+} app_options;
+
+typedef enum options_result {
+    OPTIONS_OK = 0,
+    OPTIONS_HELP,  /* --help: print options_usage(stdout), exit 0 */
+    OPTIONS_ERROR, /* err holds one line naming the option and the reason: exit 2 */
+} options_result;
+
+/* Parse argv[1..argc-1] into *o (filled with the defaults first). Strings in *o point into argv. */
+options_result parse_options(int argc, char **argv, app_options *o, char *err, size_t err_size);
+
+/* The synopsis line (what follows an error message) and the full option list (--help). */
+void options_synopsis(FILE *f);
+void options_usage(FILE *f);
+
+#endif

@@ -1,0 +1,106 @@
+/* cull.cu — triangle culling and compaction (thesis §4.4, figure 4.18): flags -> exclusive scan
+ * (cub::DeviceScan) -> scatter. The scatter sets each surviving triangle up again instead of
+ * reading a full-size array of set-up triangles: the setup is a few dozen flops per triangle, the
+ * array would be 64 bytes written and read per input triangle. izb_tri_setup is deterministic, so
+ * both passes agree. */
+#include "cull.h"
+
+#include <cub/device/device_scan.cuh>
+
+#include "cuda_check.h"
+#include "cuda_device.cuh"
+#include "cuda_tune.h"
+
+#define THREADS (1 << IZB_CUDA_THREADS_LOG2)
+
+/* world -> light clip (frame->light); broadcast to every thread from the constant cache */
+__constant__ float c_light[16];
+
+struct cull_view { /* what every thread needs from the frame, loaded once */
+    izb_grid grid;
+    izb_bbox bbox;
+    bool any_points;
+};
+
+static __device__ __forceinline__ cull_view view_load(const cuda_frame_info *info)
+{
+    cull_view v;
+    v.grid = info->grid;
+    v.bbox = info->bbox;
+    v.any_points = info->points > 0;
+    return v;
+}
+
+static __device__ __forceinline__ bool setup(const float *__restrict__ xyz, size_t n, uint32_t i, const cull_view &v,
+                                             bool cull_back, izb_tri *t)
+{
+    float clip[3][4];
+#pragma unroll
+    for (int k = 0; k < 3; k++) {
+        const float p[3] = {xyz[(3 * k + 0) * n + i], xyz[(3 * k + 1) * n + i], xyz[(3 * k + 2) * n + i]};
+        izb_transform(c_light, p, clip[k]);
+    }
+    return izb_tri_setup(clip, &v.grid, &v.bbox, cull_back, t);
+}
+
+/* flags[i] = triangle i survives; flags[n] = 0 so the scan's last entry is the total. */
+__global__ void cull_flag_kernel(const float *__restrict__ xyz, uint32_t n, bool cull_back, // in
+                                 const cuda_frame_info *__restrict__ info,                  // in
+                                 uint32_t *__restrict__ flags)                              // out: n + 1
+{
+    const uint32_t i = blockIdx.x * THREADS + threadIdx.x;
+    if (i > n)
+        return;
+    const cull_view v = view_load(info);
+    izb_tri t;
+    flags[i] = i < n && v.any_points && setup(xyz, n, i, v, cull_back, &t) ? 1u : 0u;
+}
+
+__global__ void cull_scatter_kernel(const float *__restrict__ xyz, uint32_t n, bool cull_back, // in
+                                    const uint32_t *__restrict__ flags,                        // in
+                                    const uint32_t *__restrict__ offsets,                      // in: exclusive scan
+                                    cuda_frame_info *__restrict__ info,                        // in; out: tris
+                                    float4 *__restrict__ tris, uint32_t capacity)              // out
+{
+    const uint32_t i = blockIdx.x * THREADS + threadIdx.x;
+    if (i == 0)
+        info->tris = min(offsets[n], capacity);
+    if (i >= n || !flags[i])
+        return;
+    const cull_view v = view_load(info);
+    izb_tri t;
+    setup(xyz, n, i, v, cull_back, &t);
+    const uint32_t j = offsets[i];
+    if (j < capacity)
+        tri_store(tris, capacity, j, t);
+    else
+        atomicAdd(&info->overflows, 1u);
+}
+
+extern "C" size_t cull_temp_bytes(int n)
+{
+    size_t bytes = 0;
+    if (cub::DeviceScan::ExclusiveSum(nullptr, bytes, (uint32_t *)nullptr, (uint32_t *)nullptr, n + 1) != cudaSuccess)
+        return 0;
+    return bytes;
+}
+
+extern "C" bool cull_run(const float light[16], int n, bool cull_back, const cull_buffers *b, cudaStream_t s)
+{
+    if (n <= 0 || n >= (1 << 30)) {
+        fprintf(stderr, "izb cuda: culling: bad triangle count %d\n", n);
+        return false;
+    }
+    size_t need = cull_temp_bytes(n);
+    if (!need || !cuda_scratch_reserve(b->temp, need, "culling scratch"))
+        return false;
+    CUDA_TRY(cudaMemcpyToSymbolAsync(c_light, light, 16 * sizeof(float), 0, cudaMemcpyHostToDevice, s));
+    const uint32_t un = (uint32_t)n;
+    CUDA_LAUNCH(cull_flag_kernel, cuda_blocks(un + 1, THREADS), THREADS, 0, s, b->xyz, un, cull_back, b->info,
+                b->flags);
+    size_t bytes = b->temp->bytes;
+    CUDA_TRY(cub::DeviceScan::ExclusiveSum(b->temp->ptr, bytes, b->flags, b->offsets, n + 1, s));
+    CUDA_LAUNCH(cull_scatter_kernel, cuda_blocks(un, THREADS), THREADS, 0, s, b->xyz, un, cull_back, b->flags,
+                b->offsets, b->info, b->tris, b->capacity);
+    return true;
+}

@@ -1,0 +1,94 @@
+/* interop.cu — registration, mapping and texture/surface objects for the GL path. */
+#include "interop.h"
+
+#include <string.h>
+
+#include <cuda_gl_interop.h>
+
+#include "cuda_check.h"
+
+extern "C" void interop_release(interop_texture *t)
+{
+    if (t->res)
+        cudaGraphicsUnregisterResource(t->res); /* also fine when the GL context is gone */
+    memset(t, 0, sizeof *t);
+}
+
+extern "C" bool interop_bind(interop_texture *t, unsigned name, int width, int height, bool writable)
+{
+    if (t->res && t->name == name && t->width == width && t->height == height && t->writable == writable)
+        return true;
+    interop_release(t);
+    const unsigned flags = writable ? cudaGraphicsRegisterFlagsSurfaceLoadStore : cudaGraphicsRegisterFlagsReadOnly;
+    cudaError_t err = cudaGraphicsGLRegisterImage(&t->res, name, GL_TEXTURE_2D, flags);
+    if (err != cudaSuccess) {
+        t->res = NULL;
+        fprintf(stderr, "izb cuda: cannot register GL texture %u (%dx%d, %s) with CUDA: %s\n", name, width, height,
+                writable ? "mask" : "depth", cudaGetErrorString(err));
+        cudaGetLastError();
+        return false;
+    }
+    t->name = name;
+    t->width = width;
+    t->height = height;
+    t->writable = writable;
+    return true;
+}
+
+static bool make_objects(interop_texture *depth, interop_texture *mask, cuda_image *img)
+{
+    cudaArray_t depth_array, mask_array;
+    CUDA_TRY(cudaGraphicsSubResourceGetMappedArray(&depth_array, depth->res, 0, 0));
+    CUDA_TRY(cudaGraphicsSubResourceGetMappedArray(&mask_array, mask->res, 0, 0));
+
+    cudaResourceDesc rd;
+    memset(&rd, 0, sizeof rd);
+    rd.resType = cudaResourceTypeArray;
+    rd.res.array.array = depth_array;
+    cudaTextureDesc td;
+    memset(&td, 0, sizeof td);
+    td.addressMode[0] = td.addressMode[1] = cudaAddressModeClamp;
+    td.filterMode = cudaFilterModePoint; /* the texel itself: no filtering */
+    td.readMode = cudaReadModeElementType;
+    td.normalizedCoords = 0;
+    CUDA_TRY(cudaCreateTextureObject(&img->depth_tex, &rd, &td, NULL));
+
+    memset(&rd, 0, sizeof rd);
+    rd.resType = cudaResourceTypeArray;
+    rd.res.array.array = mask_array;
+    CUDA_TRY(cudaCreateSurfaceObject(&img->mask_surf, &rd));
+    return true;
+}
+
+extern "C" bool interop_map(interop_texture *depth, interop_texture *mask, cudaStream_t s, cuda_image *img)
+{
+    memset(img, 0, sizeof *img);
+    img->width = depth->width;
+    img->height = depth->height;
+    cudaGraphicsResource_t res[2] = {depth->res, mask->res};
+    CUDA_TRY(cudaGraphicsMapResources(2, res, s));
+    if (!make_objects(depth, mask, img)) {
+        interop_unmap(depth, mask, s, img);
+        return false;
+    }
+    return true;
+}
+
+extern "C" bool interop_unmap(interop_texture *depth, interop_texture *mask, cudaStream_t s, cuda_image *img)
+{
+    /* Destroying a texture/surface object is not stream-ordered: no kernel may still use them. An
+     * error here is reported, but the unmap below still runs so GL gets its textures back. */
+    bool ok = true;
+    cudaError_t err = cudaStreamSynchronize(s);
+    if (err != cudaSuccess)
+        ok = cuda_report(err, "cudaStreamSynchronize(s)", __FILE__, __LINE__);
+    if (img->depth_tex)
+        cudaDestroyTextureObject(img->depth_tex);
+    if (img->mask_surf)
+        cudaDestroySurfaceObject(img->mask_surf);
+    img->depth_tex = 0;
+    img->mask_surf = 0;
+    cudaGraphicsResource_t res[2] = {depth->res, mask->res};
+    CUDA_TRY(cudaGraphicsUnmapResources(2, res, s));
+    return ok;
+}

@@ -1,0 +1,39 @@
+/* interop.h — CUDA–GL interop for the GL path (thesis §3.1.2): the depth pass's GL_R32F colour
+ * texture is read through a texture object, the GL_R8 mask texture written through a surface
+ * object; no host copies. A texture is registered once per (name, size) and re-registered when
+ * either changes (resize); it is mapped and unmapped around every frame. The GL context that owns
+ * the textures must be current on the calling thread, on the same device as CUDA.
+ * A texture re-specified in place (glTexImage2D on the same name at the same size) must be
+ * released with interop_release first: its registration would point at the old storage.
+ */
+#ifndef IZB_CUDA_INTEROP_H
+#define IZB_CUDA_INTEROP_H
+
+#include "cuda_common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct interop_texture {
+    unsigned name; /* GL texture name; 0 = not registered */
+    int width, height;
+    bool writable;                 /* registered for surface load/store (the mask) */
+    cudaGraphicsResource_t res;
+} interop_texture;
+
+/* Register `name` (GL_TEXTURE_2D, width x height) unless t already holds it. writable: the mask
+ * (surface load/store); else read-only (depth). */
+bool interop_bind(interop_texture *t, unsigned name, int width, int height, bool writable);
+void interop_release(interop_texture *t);
+
+/* Map depth and mask on stream s and describe them as img (texture + surface objects). On failure
+ * nothing stays mapped. */
+bool interop_map(interop_texture *depth, interop_texture *mask, cudaStream_t s, cuda_image *img);
+/* Wait for s, destroy img's objects and unmap (GL may use the textures again afterwards). */
+bool interop_unmap(interop_texture *depth, interop_texture *mask, cudaStream_t s, cuda_image *img);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

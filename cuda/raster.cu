@@ -1,0 +1,209 @@
+/* raster.cu — the irregular rasterisers of thesis §5 and the shadow-flag resolve.
+ *
+ * kernel1 (§5.1): one unit of UNIT threads per triangle; it loops over the triangle's cell rows
+ * cy0..cy1, and each row's cells cx0..cx1 are contiguous in binned order, so the whole row is one
+ * point range [cell_start[row + cx0], cell_end[row + cx1]) spread over the unit's lanes (§5.1.1).
+ *
+ * kernel2 (§5.2): unit (x, y) of an ux x uy layout owns the cells with cx % ux == x and
+ * cy % uy == y (interleaved, §5.2.1) and loops over all triangles. A block stages the cell ranges
+ * of 2^K2_TILE_LOG2 triangles in shared memory; each warp tests 32 of them at once against its
+ * unit's cells (O(1): the first owned column/row inside the range) and walks only the hits.
+ *
+ * Both store shadow[j] = 1 for an occluded point j (binned order): several units may store to the
+ * same flag for different triangles, with no synchronisation. That is a benign race: every store
+ * writes the same value, a byte store never touches its neighbours, and nothing reads the flags
+ * before the kernel ends. The resolve pass then writes mask[pixel] = 0 once per shadowed point.
+ */
+#include "raster.h"
+
+#include <math.h>
+
+#include "cuda_check.h"
+#include "cuda_device.cuh"
+#include "cuda_tune.h"
+
+#define RASTER_THREADS (1 << IZB_CUDA_RASTER_THREADS_LOG2)
+#define K2_TILE (1 << IZB_CUDA_K2_TILE_LOG2)
+#define THREADS (1 << IZB_CUDA_THREADS_LOG2)
+
+template <int UNIT>
+__global__ void __launch_bounds__(RASTER_THREADS)
+raster_k1(const float4 *__restrict__ tris, uint32_t tri_capacity, uint32_t ntri,       // in
+          const float4 *__restrict__ points,                                           // in
+          const uint32_t *__restrict__ cell_start, const uint32_t *__restrict__ cell_end, // in
+          uint32_t grid_w,                                                             // in
+          uint8_t *__restrict__ shadow)                                                // out
+{
+    static_assert(UNIT >= 32 && UNIT <= RASTER_THREADS && RASTER_THREADS % UNIT == 0, "unit size");
+    constexpr uint32_t UNITS = RASTER_THREADS / UNIT;
+    const uint32_t t = blockIdx.x * UNITS + threadIdx.x / UNIT, lane = threadIdx.x % UNIT;
+    if (t >= ntri) /* tail guard; kernel1 has no barriers */
+        return;
+    const izb_tri tri = tri_load(tris, tri_capacity, t);
+    for (int cy = tri.cy0; cy <= tri.cy1; cy++) {
+        const uint32_t row = (uint32_t)cy * grid_w;
+        const uint32_t end = cell_end[row + (uint32_t)tri.cx1];
+        for (uint32_t j = cell_start[row + (uint32_t)tri.cx0] + lane; j < end; j += UNIT) {
+            const izb_point p = point_load(points, j);
+            if (izb_tri_occludes(&tri, p.x, p.y, p.z))
+                shadow[j] = 1;
+        }
+    }
+}
+
+/* The smallest c >= lo with c % m == own (lo >= 0, 0 <= own < m). */
+static __device__ __forceinline__ int first_owned(int lo, int own, int m)
+{
+    int d = (own - lo) % m;
+    return lo + (d < 0 ? d + m : d);
+}
+
+/* Enough resident blocks per SM for the unit count raster_k2_units aims at (without the minimum,
+ * ptxas squeezed kernel2 into 32 registers and spilled). */
+#define K2_MIN_BLOCKS (1 << (IZB_CUDA_K2_THREADS_PER_SM_LOG2 - IZB_CUDA_RASTER_THREADS_LOG2))
+
+template <int UNIT>
+__global__ void __launch_bounds__(RASTER_THREADS, K2_MIN_BLOCKS)
+raster_k2(const float4 *__restrict__ tris, uint32_t tri_capacity, uint32_t ntri,       // in
+          const float4 *__restrict__ points,                                           // in
+          const uint32_t *__restrict__ cell_start, const uint32_t *__restrict__ cell_end, // in
+          uint32_t grid_w, int ux_count, int uy_count,                                 // in: unit layout
+          uint8_t *__restrict__ shadow)                                                // out
+{
+    static_assert(UNIT >= 32 && UNIT <= RASTER_THREADS && RASTER_THREADS % UNIT == 0, "unit size");
+    constexpr uint32_t UNITS = RASTER_THREADS / UNIT;
+    __shared__ int4 s_range[K2_TILE]; /* (cx0, cy0, cx1, cy1) of the tile's triangles */
+    const uint32_t u = blockIdx.x * UNITS + threadIdx.x / UNIT, lane = threadIdx.x % UNIT;
+    const uint32_t warp_lane = threadIdx.x & 31u;
+    /* Units are whole warps (UNIT >= 32), so `active` is warp-uniform and the ballots below see
+     * full warps. Inactive units (the last block's spare ones) still join every barrier. */
+    const bool active = u < (uint32_t)ux_count * (uint32_t)uy_count;
+    const int ux = (int)(u % (uint32_t)ux_count), uy = (int)(u / (uint32_t)ux_count);
+    const float4 *__restrict__ ranges = tris + 3 * (size_t)tri_capacity; /* plane 3 */
+
+    for (uint32_t base = 0; base < ntri; base += K2_TILE) {
+        const uint32_t count = min((uint32_t)K2_TILE, ntri - base);
+        __syncthreads(); /* the previous tile is consumed */
+        for (uint32_t k = threadIdx.x; k < count; k += RASTER_THREADS) {
+            const float4 r = ranges[base + k];
+            s_range[k] = make_int4(__float_as_int(r.x), __float_as_int(r.y), __float_as_int(r.z), __float_as_int(r.w));
+        }
+        __syncthreads();
+        if (!active)
+            continue;
+        for (uint32_t jb = 0; jb < count; jb += 32) {
+            const uint32_t j = jb + warp_lane;
+            bool hit = false;
+            if (j < count) {
+                const int4 r = s_range[j];
+                hit = first_owned(r.x, ux, ux_count) <= r.z && first_owned(r.y, uy, uy_count) <= r.w;
+            }
+            uint32_t hits = __ballot_sync(IZB_FULL_WARP, hit);
+            while (hits) { /* the same hits in every warp of the unit */
+                const uint32_t jt = jb + (uint32_t)(__ffs(hits) - 1);
+                hits &= hits - 1u;
+                const int4 r = s_range[jt];
+                const izb_tri tri = tri_load(tris, tri_capacity, base + jt);
+                const int x0 = first_owned(r.x, ux, ux_count);
+                for (int cy = first_owned(r.y, uy, uy_count); cy <= r.w; cy += uy_count) {
+                    for (int cx = x0; cx <= r.z; cx += ux_count) {
+                        const uint32_t c = (uint32_t)cy * grid_w + (uint32_t)cx;
+                        const uint32_t end = cell_end[c];
+                        for (uint32_t p = cell_start[c] + lane; p < end; p += UNIT) {
+                            const izb_point pt = point_load(points, p);
+                            if (izb_tri_occludes(&tri, pt.x, pt.y, pt.z))
+                                shadow[p] = 1;
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/* mask[pixel] = 0 for every shadowed point: one scattered store per shadowed pixel per frame. */
+template <class Mask>
+__global__ void raster_resolve(const float4 *__restrict__ points, const uint8_t *__restrict__ shadow, // in
+                               uint32_t n, uint32_t width,                                            // in
+                               Mask mask)                                                             // out
+{
+    const uint32_t i = blockIdx.x * THREADS + threadIdx.x;
+    if (i >= n || !shadow[i])
+        return;
+    const uint32_t pixel = point_load(points, i).pixel;
+    const uint32_t py = pixel / width;
+    mask((int)(pixel - py * width), (int)py, pixel, 0);
+}
+
+extern "C" int raster_unit_size(int requested, int ntri, int n, int cells)
+{
+    if (requested == 32 || requested == 64 || requested == 128 || requested == 256)
+        return requested;
+    if (ntri < IZB_CUDA_AUTO_FEW_TRIS)
+        return 256;
+    if (cells > 0 && n / cells >= (1 << IZB_CUDA_AUTO_DENSE_PPC_LOG2))
+        return 128;
+    return 64;
+}
+
+extern "C" void raster_k2_units(const izb_grid *g, int unit, int sm_count, int *ux, int *uy)
+{
+    const double target = (double)(sm_count > 0 ? sm_count : 1) * (double)(1 << IZB_CUDA_K2_THREADS_PER_SM_LOG2) / unit;
+    const int w = g->w > 0 ? g->w : 1, h = g->h > 0 ? g->h : 1;
+    int x = (int)floor(sqrt(target * w / h) + 0.5);
+    x = x < 1 ? 1 : x > w ? w : x;
+    int y = (int)floor(target / x + 0.5);
+    y = y < 1 ? 1 : y > h ? h : y;
+    *ux = x;
+    *uy = y;
+}
+
+template <int UNIT>
+static bool launch_raster(izb_kernel kernel, const raster_args *a, cudaStream_t s)
+{
+    constexpr uint32_t UNITS = RASTER_THREADS / UNIT;
+    const uint32_t ntri = (uint32_t)a->ntri, w = (uint32_t)a->grid.w;
+    if (kernel == IZB_KERNEL2) {
+        int ux, uy;
+        raster_k2_units(&a->grid, UNIT, a->sm_count, &ux, &uy);
+        auto k = raster_k2<UNIT>;
+        CUDA_LAUNCH(k, cuda_blocks((size_t)ux * uy, UNITS), RASTER_THREADS, 0, s, a->tris, a->tri_capacity, ntri,
+                    a->points, a->cell_start, a->cell_end, w, ux, uy, a->shadow);
+    } else {
+        auto k = raster_k1<UNIT>;
+        CUDA_LAUNCH(k, cuda_blocks(ntri, UNITS), RASTER_THREADS, 0, s, a->tris, a->tri_capacity, ntri, a->points,
+                    a->cell_start, a->cell_end, w, a->shadow);
+    }
+    return true;
+}
+
+extern "C" bool raster_run(izb_kernel kernel, int unit, const raster_args *a, const cuda_image *img, cudaStream_t s)
+{
+    if (a->ntri <= 0 || a->n <= 0 || a->grid.w <= 0 || a->grid.h <= 0 || img->width <= 0) {
+        fprintf(stderr, "izb cuda: raster: bad input (%d triangles, %d points)\n", a->ntri, a->n);
+        return false;
+    }
+    CUDA_TRY(cudaMemsetAsync(a->shadow, 0, (size_t)a->n, s));
+    bool ok;
+    switch (unit) {
+    case 32: ok = launch_raster<32>(kernel, a, s); break;
+    case 64: ok = launch_raster<64>(kernel, a, s); break;
+    case 128: ok = launch_raster<128>(kernel, a, s); break;
+    case 256: ok = launch_raster<256>(kernel, a, s); break;
+    default:
+        fprintf(stderr, "izb cuda: raster: unit size %d is not 32, 64, 128 or 256\n", unit);
+        return false;
+    }
+    if (!ok)
+        return false;
+    const uint32_t n = (uint32_t)a->n, width = (uint32_t)img->width;
+    if (img->mask) {
+        auto k = raster_resolve<mask_to_buffer>;
+        CUDA_LAUNCH(k, cuda_blocks(n, THREADS), THREADS, 0, s, a->points, a->shadow, n, width, mask_to_buffer{img->mask});
+    } else {
+        auto k = raster_resolve<mask_to_surface>;
+        CUDA_LAUNCH(k, cuda_blocks(n, THREADS), THREADS, 0, s, a->points, a->shadow, n, width,
+                    mask_to_surface{img->mask_surf});
+    }
+    return true;
+}

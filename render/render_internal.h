@@ -1,0 +1,43 @@
+/* render_internal.h — the renderer's state, shared by render.c (passes, targets, read-back) and
+ * render_izb.c (the IZB bridge). Private to render/. */
+#ifndef RENDER_INTERNAL_H
+#define RENDER_INTERNAL_H
+
+#include <glad/gl.h>
+
+#include "gl_timer.h"
+#include "render.h"
+
+struct render {
+    int width, height;
+
+    /* programs and their uniforms */
+    GLuint prog_depth, prog_shade, prog_sky, prog_debug;
+    struct {
+        GLint view, proj;
+    } u_depth;
+    struct {
+        GLint view, proj, light_type, light_dir, light_pos, cos_outer, cos_inner, cam_pos, bounds_min,
+            bounds_max, show_mask;
+    } u_shade;
+    struct {
+        GLint mode, far;
+    } u_debug;
+
+    /* scene: positions and normals in two buffers, one VAO */
+    GLuint vao, vbo_pos, vbo_normal, vao_empty;
+    int tri_count;
+    float bounds_min[3], bounds_max[3];
+
+    /* targets (re-made on resize): the depth FBO and the colour FBO share depth_ds */
+    GLuint fbo_depth, tex_depth, tex_depth_ds, fbo_colour, tex_colour, tex_mask;
+
+    /* host buffers (re-made on resize): width*height elements each */
+    float *host_depth;
+    uint8_t *host_mask;
+
+    gl_timer timer_depth, timer_shade;
+    float transfer_ms;
+};
+
+#endif

@@ -1,0 +1,42 @@
+/* render_izb.c — the bridge between the depth pass and the shading pass: the IZB turns the depth
+ * target into the mask texture, on GL textures directly when the backend does interop (CUDA),
+ * else through host memory (read-back, izb_shade_arrays, upload) with buffers made at resize. */
+#include "render_internal.h"
+
+#include <stdio.h>
+#include <time.h>
+
+/* monotonic wall clock in ms */
+static double now_ms(void);
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+bool render_shade_izb(render *r, izb_backend *b, const izb_recon *f, const izb_settings *s, izb_stats *stats)
+{
+    if (f->width != r->width || f->height != r->height) {
+        fprintf(stderr, "render: IZB frame is %dx%d but the targets are %dx%d\n", f->width, f->height,
+                r->width, r->height);
+        return false;
+    }
+    if (izb_supports_gl(b)) {
+        r->transfer_ms = 0.0f;
+        return izb_shade_gl(b, f, s, r->tex_depth, r->tex_mask, stats);
+    }
+    size_t pixels = (size_t)r->width * (size_t)r->height;
+    double t0 = now_ms();
+    glGetTextureImage(r->tex_depth, 0, GL_RED, GL_FLOAT, (GLsizei)(pixels * sizeof(float)), r->host_depth);
+    double t1 = now_ms();
+    bool ok = izb_shade_arrays(b, f, s, r->host_depth, r->host_mask, stats);
+    double t2 = now_ms();
+    if (ok)
+        glTextureSubImage2D(r->tex_mask, 0, 0, 0, r->width, r->height, GL_RED, GL_UNSIGNED_BYTE,
+                            r->host_mask);
+    double t3 = now_ms();
+    r->transfer_ms = (float)((t1 - t0) + (t3 - t2));
+    return ok;
+}

@@ -1,0 +1,67 @@
+#version 450 core
+// shade.frag — diffuse (N.L, spot cone falloff) + hemisphere ambient, with the direct term
+// multiplied by the IZB shadow mask (R8: 1 lit, 0 in shadow or outside the spot). Output is
+// gamma-encoded (the colour target is plain RGBA8, read back as is for screenshots).
+
+in vec3 v_world;
+in vec3 v_normal;
+
+uniform sampler2D u_mask;      // GL_R8, one texel per pixel, row 0 at the bottom
+uniform int u_light_type;      // 0 directional, 1 spot
+uniform vec3 u_light_dir;      // direction the light travels, normalised
+uniform vec3 u_light_pos;      // spot position
+uniform float u_cos_outer;     // spot: cos(half cone); points outside are unlit
+uniform float u_cos_inner;     // spot: where the falloff starts
+uniform vec3 u_cam_pos;
+uniform vec3 u_bounds_min;
+uniform vec3 u_bounds_max;
+uniform int u_show_mask;       // 1: tint shadowed pixels red (debug overlay)
+
+layout(location = 0) out vec4 o_colour;
+
+const vec3 LIGHT_COLOUR = vec3(1.0, 0.95, 0.86);
+const vec3 AMBIENT_SKY = vec3(0.22, 0.26, 0.34);
+const vec3 AMBIENT_GROUND = vec3(0.12, 0.11, 0.10);
+
+// A tint from height and orientation: a grey ground with faint tiles (they show scale and
+// motion), warm low objects turning cooler with height.
+vec3 albedo(vec3 p, vec3 n)
+{
+    vec3 ext = max(u_bounds_max - u_bounds_min, vec3(1e-6));
+    float h = clamp((p.y - u_bounds_min.y) / ext.y, 0.0, 1.0);
+    if (h < 0.01 && n.y > 0.9) {
+        vec2 tile = floor((p.xz - u_bounds_min.xz) / (max(ext.x, ext.z) / 24.0));
+        return vec3(0.50, 0.50, 0.48) * (mod(tile.x + tile.y, 2.0) < 1.0 ? 1.0 : 0.92);
+    }
+    vec3 low = vec3(0.80, 0.48, 0.32);
+    vec3 high = vec3(0.34, 0.52, 0.80);
+    vec3 c = mix(low, high, smoothstep(0.05, 0.7, h));
+    return mix(c, vec3(0.80, 0.78, 0.74), 0.25 * max(n.y, 0.0));
+}
+
+void main()
+{
+    vec3 n = normalize(v_normal);
+    // Two-sided: a face seen from behind is shaded with its normal turned to the camera.
+    if (dot(n, u_cam_pos - v_world) < 0.0)
+        n = -n;
+
+    vec3 l;
+    float spot = 1.0;
+    if (u_light_type == 1) {
+        vec3 d = normalize(v_world - u_light_pos);
+        l = -d;
+        spot = smoothstep(u_cos_outer, u_cos_inner, dot(d, u_light_dir));
+    } else {
+        l = -u_light_dir;
+    }
+    float lit = texelFetch(u_mask, ivec2(gl_FragCoord.xy), 0).r;
+    float ndl = max(dot(n, l), 0.0);
+
+    vec3 a = albedo(v_world, n);
+    vec3 ambient = a * mix(AMBIENT_GROUND, AMBIENT_SKY, 0.5 + 0.5 * n.y);
+    vec3 c = ambient + a * LIGHT_COLOUR * (ndl * spot * lit);
+    if (u_show_mask == 1 && lit < 0.5)
+        c = mix(c, vec3(0.9, 0.1, 0.1), 0.5);
+    o_colour = vec4(pow(clamp(c, 0.0, 1.0), vec3(1.0 / 2.2)), 1.0);
+}

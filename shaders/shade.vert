@@ -1,0 +1,22 @@
+#version 450 core
+// shade.vert — camera shading pass over the scene geometry. gl_Position must match depth.vert
+// bit for bit (same expression, `invariant`): the pass tests GL_LEQUAL against its depth.
+
+layout(location = 0) in vec3 a_pos;
+layout(location = 1) in vec3 a_normal;
+
+uniform mat4 u_view;
+uniform mat4 u_proj;
+
+out vec3 v_world;
+out vec3 v_normal;
+
+invariant gl_Position;
+
+void main()
+{
+    vec4 p = u_view * vec4(a_pos, 1.0);
+    v_world = a_pos;
+    v_normal = a_normal;
+    gl_Position = u_proj * p;
+}

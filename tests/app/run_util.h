@@ -1,0 +1,97 @@
+/* run_util.h — run the izb-shadows binary from a test: argv in, exit status and captured
+ * stdout/stderr out. The binary's path comes from the test's command line (meson passes the
+ * built target). */
+#ifndef RUN_UTIL_H
+#define RUN_UTIL_H
+
+#include <signal.h>
+#include <spawn.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+typedef struct run_result {
+    int code; /* exit code, or 128 + signal when killed by one */
+    char out[65536];
+    char err[65536];
+} run_result;
+
+typedef struct run_proc {
+    pid_t pid;
+    FILE *out, *err;
+} run_proc;
+
+/* Start argv (argv[0] = the binary) with stdout/stderr into temporary files. no_display: remove
+ * DISPLAY and WAYLAND_DISPLAY from its environment. */
+static inline bool run_start(char *const argv[], bool no_display, run_proc *p)
+{
+    p->out = tmpfile();
+    p->err = tmpfile();
+    if (!p->out || !p->err) return false;
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, fileno(p->out), 1);
+    posix_spawn_file_actions_adddup2(&fa, fileno(p->err), 2);
+    char *env[512];
+    int n = 0;
+    for (char **e = environ; *e && n < 510; e++)
+        if (!no_display || (strncmp(*e, "DISPLAY=", 8) != 0 && strncmp(*e, "WAYLAND_DISPLAY=", 16) != 0))
+            env[n++] = *e;
+    env[n] = NULL;
+    int rc = posix_spawn(&p->pid, argv[0], &fa, NULL, argv, env);
+    posix_spawn_file_actions_destroy(&fa);
+    if (rc != 0) {
+        fprintf(stderr, "posix_spawn %s: %s\n", argv[0], strerror(rc));
+        return false;
+    }
+    return true;
+}
+
+/* Wait for p, fill r and close p's files. */
+static inline void run_wait(run_proc *p, run_result *r)
+{
+    int status = 0;
+    waitpid(p->pid, &status, 0);
+    r->code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+    FILE *fs[2] = {p->out, p->err};
+    char *bufs[2] = {r->out, r->err};
+    for (int i = 0; i < 2; i++) {
+        rewind(fs[i]);
+        size_t got = fread(bufs[i], 1, sizeof r->out - 1, fs[i]);
+        bufs[i][got] = '\0';
+        fclose(fs[i]);
+    }
+}
+
+/* Run to completion. The output goes to our stderr too, for the test log. */
+static inline bool run_program(char *const argv[], bool no_display, run_result *r)
+{
+    run_proc p;
+    memset(r, 0, sizeof *r);
+    if (!run_start(argv, no_display, &p)) {
+        r->code = -1;
+        return false;
+    }
+    run_wait(&p, r);
+    fprintf(stderr, "$");
+    for (int i = 0; argv[i]; i++)
+        fprintf(stderr, " %s", argv[i]);
+    fprintf(stderr, "\n  -> exit %d\n  stdout: %s\n  stderr: %s\n", r->code, r->out, r->err);
+    return true;
+}
+
+/* Lines in s (a final line without '\n' counts). */
+static inline int count_lines(const char *s)
+{
+    int n = 0;
+    for (const char *c = s; *c; c++)
+        n += *c == '\n';
+    return n + (s[0] && s[strlen(s) - 1] != '\n');
+}
+
+#endif

@@ -1,0 +1,206 @@
+/* test_app_run.c — headless runs of the built binary (suite gl; exit 77 without a GL 4.5
+ * context):
+ *  - --frames N --screenshot --log: exit 0, a PNG of the requested size, a CSV with a header of
+ *    unit-named columns and N complete rows with the run's settings;
+ *  - SIGINT in the middle of a long run: exits 0 soon, every log row complete;
+ *  - --shader-dir with a broken shader: exit 1, the file name and the GL info log on stderr;
+ *    with a shader missing: exit 1, one line naming the path.
+ * usage: test_app_run PATH-TO-izb-shadows */
+#undef NDEBUG
+#include <errno.h>
+#include <stdint.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "gl_context.h"
+#include "gl_shader.h"
+#include "run_util.h"
+#include "test.h"
+
+static char *exe;
+static run_result res;
+static char tmpdir[] = "/tmp/izb-app-run-XXXXXX";
+
+/* the CSV: header columns, and per data row the column count; returns rows, -1 on error */
+static long check_csv(const char *path, int *columns, char *header, size_t header_size, char *last,
+                      size_t last_size);
+static uint32_t be32(const uint8_t *p);
+
+static uint32_t be32(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static long check_csv(const char *path, int *columns, char *header, size_t header_size, char *last,
+                      size_t last_size)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) return -1;
+    static char line[4000];
+    long rows = 0;
+    int bad = 0;
+    *columns = 0;
+    while (fgets(line, sizeof line, f)) {
+        size_t len = strlen(line);
+        int cols = 1;
+        for (size_t i = 0; i < len; i++)
+            cols += line[i] == ',';
+        if (len == 0 || line[len - 1] != '\n') bad++; /* a torn last line */
+        if (*columns == 0) {
+            *columns = cols;
+            snprintf(header, header_size, "%s", line);
+            continue;
+        }
+        if (cols != *columns) bad++;
+        snprintf(last, last_size, "%s", line);
+        rows++;
+    }
+    fclose(f);
+    return bad ? -1 : rows;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: test_app_run PATH-TO-izb-shadows\n");
+        return 1;
+    }
+    exe = argv[1];
+    {
+        gl_context ctx;
+        char err[256];
+        if (!gl_context_init(&ctx, &(gl_context_desc){.headless = true}, err, sizeof err))
+            TEST_SKIP("%s", err);
+        gl_context_shutdown(&ctx);
+    }
+    CHECK(mkdtemp(tmpdir) != NULL, "mkdtemp");
+    char png[256], csv[256], csv2[256], header[4096], last[4096];
+    snprintf(png, sizeof png, "%s/shot.png", tmpdir);
+    snprintf(csv, sizeof csv, "%s/log.csv", tmpdir);
+    snprintf(csv2, sizeof csv2, "%s/log2.csv", tmpdir);
+
+    /* 1. a short headless run with screenshot and log */
+    {
+        char *args[] = {exe,         "--headless", "--frames",
+                        "4",         "--width",    "320",
+                        "--height",  "200",        "--screenshot",
+                        png,         "--log",      csv,
+                        "--backend", "cpu",        "--kernel",
+                        "2",         "--binning",  "atomic",
+                        "--threads", "2",          NULL};
+        run_program(args, false, &res);
+        CHECK(res.code == 0, "headless run: exit %d: %s", res.code, res.err);
+        FILE *f = fopen(png, "rb");
+        uint8_t head[24] = {0};
+        CHECK(f && fread(head, 1, sizeof head, f) == sizeof head, "screenshot written");
+        if (f) fclose(f);
+        CHECK(memcmp(head, "\x89PNG\r\n\x1a\n", 8) == 0 && memcmp(head + 12, "IHDR", 4) == 0,
+              "PNG signature + IHDR");
+        CHECK(be32(head + 16) == 320 && be32(head + 20) == 200, "PNG is %ux%u", be32(head + 16),
+              be32(head + 20));
+
+        int cols = 0;
+        long rows = check_csv(csv, &cols, header, sizeof header, last, sizeof last);
+        CHECK(rows == 4, "4 complete rows, got %ld", rows);
+        static const char *const named[] = {
+            "frame",      "wall_s",      "frame_ms",     "depth_pass_ms", "reconstruct_ms", "binning_ms",
+            "culling_ms", "raster_ms",   "izb_total_ms", "shading_ms",    "tris_in",        "tris_after_cull",
+            "points",     "backend",     "kernel",       "binning",       "unit_size",      "grid_w",
+            "grid_h",     "width_px",    "height_px",    "cam_x",         "cam_yaw_deg",    "cam_pitch_deg",
+            "light_type", "light_dir_x", "light_pos_z"};
+        for (size_t i = 0; i < sizeof named / sizeof named[0]; i++) {
+            char key[64], row[4200];
+            snprintf(key, sizeof key, ",%s,", named[i]);
+            snprintf(row, sizeof row, ",%s", header);
+            CHECK(strstr(row, key) != NULL, "header has %s: %s", named[i], header);
+        }
+        CHECK(cols >= 30, "%d columns", cols);
+        CHECK(strncmp(last, "3,", 2) == 0, "last row is frame 3: %s", last);
+        CHECK(strstr(last, ",cpu,2,atomic,") != NULL, "row records backend, kernel, binning: %s", last);
+        CHECK(strstr(last, ",320,200,") != NULL, "row records the size: %s", last);
+        CHECK(strstr(last, ",directional,") != NULL, "row records the light: %s", last);
+        /* the counts are real: points > 0, triangles after culling <= triangles in */
+        long frame, tris_in = -1, tris_cull = -1, points = -1;
+        double wall, fms, dms, st[4], tot, xfer, sms;
+        int n =
+            sscanf(last, "%ld,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%ld,%ld,%ld", &frame, &wall, &fms, &dms,
+                   &st[0], &st[1], &st[2], &st[3], &tot, &xfer, &sms, &tris_in, &tris_cull, &points);
+        CHECK(n == 14, "parsed %d fields of %s", n, last);
+        CHECK(fms > 0.0 && tot > 0.0 && tris_in > 0 && tris_cull > 0 && tris_cull <= tris_in && points > 0,
+              "frame %g ms, izb %g ms, tris %ld -> %ld, points %ld", fms, tot, tris_in, tris_cull, points);
+    }
+
+    /* 2. Ctrl-C: the run stops at the next frame, the log is complete */
+    {
+        char *args[] = {exe,        "--headless", "--frames", "100000", "--width", "160",
+                        "--height", "100",        "--log",    csv2,     NULL};
+        run_proc p;
+        CHECK(run_start(args, false, &p), "start");
+        /* wait for a few rows */
+        int cols = 0;
+        long rows = 0;
+        for (int i = 0; i < 600 && rows < 3; i++) {
+            nanosleep(&(struct timespec){.tv_nsec = 50000000}, NULL);
+            rows = check_csv(csv2, &cols, header, sizeof header, last, sizeof last);
+            if (rows < 0) rows = 0; /* caught mid-write: read again */
+        }
+        CHECK(rows >= 3, "rows appear while running (%ld)", rows);
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        kill(p.pid, SIGINT);
+        run_wait(&p, &res);
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        double secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+        CHECK(res.code == 0, "exit %d after SIGINT: %s", res.code, res.err);
+        CHECK(secs < 10.0, "stopped %.2f s after SIGINT", secs);
+        CHECK(strstr(res.out, "interrupted") != NULL, "says it was interrupted: %s", res.out);
+        long after = check_csv(csv2, &cols, header, sizeof header, last, sizeof last);
+        CHECK(after >= rows && after < 100000, "log complete after SIGINT: %ld rows, none torn", after);
+    }
+
+    /* 3. shader directory with a broken shader, then with one missing */
+    {
+        char sdir[256];
+        snprintf(sdir, sizeof sdir, "%s/shaders", tmpdir);
+        CHECK(mkdir(sdir, 0755) == 0, "mkdir %s", sdir);
+        static const char *const files[] = {"depth.vert",      "depth.frag", "shade.vert", "shade.frag",
+                                            "fullscreen.vert", "sky.frag",   "debug.frag"};
+        for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+            char path[512];
+            snprintf(path, sizeof path, "%s/%s", sdir, files[i]);
+            FILE *f = fopen(path, "w");
+            const char *src =
+                strcmp(files[i], "shade.frag") == 0
+                    ? "#version 450 core\nout vec4 c;\nvoid main() { c = vec4(undefined_thing); }\n"
+                    : gl_shader_embedded(files[i]);
+            CHECK(f && src && fputs(src, f) >= 0, "write %s", path);
+            if (f) fclose(f);
+        }
+        char *args[] = {exe,        "--headless", "--frames",     "1",  "--width", "64",
+                        "--height", "64",         "--shader-dir", sdir, NULL};
+        run_program(args, false, &res);
+        CHECK(res.code == 1, "broken shader: exit %d, want 1", res.code);
+        CHECK(strstr(res.err, "shade.frag") != NULL, "stderr names shade.frag: %s", res.err);
+        CHECK(strstr(res.err, "undefined_thing") != NULL, "stderr holds the GL info log: %s", res.err);
+
+        char missing[512];
+        snprintf(missing, sizeof missing, "%s/shade.frag", sdir);
+        unlink(missing);
+        run_program(args, false, &res);
+        CHECK(res.code == 1, "missing shader: exit %d, want 1", res.code);
+        CHECK(strstr(res.err, missing) != NULL && count_lines(res.err) == 1, "one line naming %s: %s",
+              missing, res.err);
+        for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+            char path[512];
+            snprintf(path, sizeof path, "%s/%s", sdir, files[i]);
+            unlink(path);
+        }
+        rmdir(sdir);
+    }
+
+    unlink(png);
+    unlink(csv);
+    unlink(csv2);
+    rmdir(tmpdir);
+    return test_done();
+}

@@ -1,0 +1,75 @@
+/* test_cli.c — the built binary's exit codes and messages for a bad command line: exit 2 with
+ * exactly one error line naming the option, then the usage line; --help exits 0 with the option
+ * list on stdout; no display without --headless: exit 1 with the hint. Needs no GL.
+ * usage: test_cli PATH-TO-izb-shadows */
+#undef NDEBUG
+#include "run_util.h"
+#include "test.h"
+
+static char *exe;
+static run_result res;
+
+/* run exe with up to 8 arguments (NULL-terminated) */
+#define RUN(no_display, ...)                                                                                 \
+    do {                                                                                                     \
+        char *argv_[] = {exe, __VA_ARGS__, NULL};                                                            \
+        run_program(argv_, no_display, &res);                                                                \
+    } while (0)
+
+/* exit 2, two lines on stderr: "izb-shadows: ...needle..." and the usage line */
+#define EXPECT_USAGE(needle, ...)                                                                            \
+    do {                                                                                                     \
+        RUN(false, __VA_ARGS__);                                                                             \
+        CHECK(res.code == 2, "%s: exit %d, want 2", #__VA_ARGS__, res.code);                                 \
+        CHECK(strncmp(res.err, "izb-shadows: ", 13) == 0 && strstr(res.err, needle) != NULL,                 \
+              "%s: message names '%s': %s", #__VA_ARGS__, needle, res.err);                                  \
+        CHECK(count_lines(res.err) == 2 && strstr(res.err, "\nusage: izb-shadows") != NULL,                  \
+              "%s: one message line + usage: %s", #__VA_ARGS__, res.err);                                    \
+        CHECK(res.out[0] == '\0', "%s: nothing on stdout: %s", #__VA_ARGS__, res.out);                       \
+    } while (0)
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: test_cli PATH-TO-izb-shadows\n");
+        return 1;
+    }
+    exe = argv[1];
+
+    RUN(false, "--help");
+    CHECK(res.code == 0 && strstr(res.out, "usage: izb-shadows") && strstr(res.out, "--shader-dir"),
+          "--help: exit %d", res.code);
+
+    EXPECT_USAGE("unknown option '--frobnicate'", "--frobnicate");
+    EXPECT_USAGE("--width 'wide'", "--width", "wide");
+    EXPECT_USAGE("--width '-5'", "--width", "-5");
+    EXPECT_USAGE("--height '0'", "--height", "0");
+    EXPECT_USAGE("--width '100000'", "--width", "100000");
+    EXPECT_USAGE("--frames 'x'", "--frames", "x");
+    EXPECT_USAGE("--kernel '7'", "--kernel", "7");
+    EXPECT_USAGE("--grid", "--grid", "0x0");
+    EXPECT_USAGE("needs a value", "--scene");
+    EXPECT_USAGE("/no/such/file.obj", "/no/such/file.obj");
+    EXPECT_USAGE("--shader-dir", "--headless", "--shader-dir", "/no/such/dir");
+    EXPECT_USAGE("unknown builtin scene", "builtin:nothing");
+
+    /* an existing --log is refused (exit 2) and left alone */
+    char path[] = "/tmp/izb-cli-log-XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0 && write(fd, "keep\n", 5) == 5, "temp log");
+    close(fd);
+    EXPECT_USAGE("file exists", "--headless", "--frames", "1", "--log", path);
+    FILE *f = fopen(path, "r");
+    char line[16] = "";
+    CHECK(f && fgets(line, sizeof line, f) && strcmp(line, "keep\n") == 0, "the existing file is untouched");
+    if (f) fclose(f);
+    unlink(path);
+
+    /* windowed without a display: runtime failure, exit 1, one line with the hint */
+    RUN(true, "--frames", "1");
+    CHECK(res.code == 1, "no display: exit %d, want 1", res.code);
+    CHECK(strstr(res.err, "no display: run with --headless") != NULL && count_lines(res.err) == 1,
+          "no display message: %s", res.err);
+
+    return test_done();
+}

@@ -1,0 +1,176 @@
+/* test_cuda_backend.c — the CUDA backend end to end through izb.h against the CPU backend on the
+ * same scene and depth images: the same mask (0 mismatches, see test_cuda_raster.c for why) for
+ * kernel1/kernel2 x radix/atomic x every unit size, with adaptive and fixed grids and back-face
+ * culling on and off; the same stats (points, triangles after culling, grid, bbox); the same cell
+ * ranges and per-cell points from izb_get_debug; frames without points (all sky) and without
+ * triangles; resolution changes up and down (buffer growth); bad settings rejected.
+ * The GL path (izb_shade_gl, CUDA-GL interop) needs a GL context on the NVIDIA driver: the lead
+ * adds that test with the renderer (tests/render). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu_fixture.h"
+#include "izb.h"
+#include "test.h"
+
+static size_t mask_diff(const uint8_t *a, const uint8_t *b, size_t n)
+{
+    size_t d = 0;
+    for (size_t i = 0; i < n; i++)
+        d += a[i] != b[i];
+    return d;
+}
+
+/* The debug views of both backends: same grid and cell ranges, same points per cell. */
+static void compare_debug(const char *what, izb_backend *cpu, izb_backend *gpu)
+{
+    izb_debug c, g;
+    const bool ok = izb_get_debug(cpu, &c) && izb_get_debug(gpu, &g);
+    CHECK(ok, "%s: izb_get_debug failed", what);
+    if (!ok)
+        return;
+    CHECK(c.point_count == g.point_count && grid_eq(&c.grid, &g.grid), "%s: debug %d points grid %dx%d vs %d %dx%d",
+          what, g.point_count, g.grid.w, g.grid.h, c.point_count, c.grid.w, c.grid.h);
+    if (c.point_count != g.point_count || c.point_count == 0 || !grid_eq(&c.grid, &g.grid))
+        return;
+    const size_t cells = (size_t)c.grid.w * (size_t)c.grid.h, n = (size_t)c.point_count;
+    size_t bad_cells = 0;
+    for (size_t i = 0; i < cells; i++)
+        bad_cells += c.cell_start[i] != g.cell_start[i] || c.cell_end[i] != g.cell_end[i];
+    CHECK(bad_cells == 0, "%s: %zu cells differ", what, bad_cells);
+    if (bad_cells)
+        return;
+    izb_point *a = xmalloc(n * sizeof *a), *b = xmalloc(n * sizeof *b);
+    memcpy(a, c.points, n * sizeof *a);
+    memcpy(b, g.points, n * sizeof *b);
+    for (size_t i = 0; i < cells; i++) {
+        qsort(a + c.cell_start[i], c.cell_end[i] - c.cell_start[i], sizeof *a, point_by_pixel);
+        qsort(b + c.cell_start[i], c.cell_end[i] - c.cell_start[i], sizeof *b, point_by_pixel);
+    }
+    size_t bad = 0;
+    for (size_t i = 0; i < n; i++)
+        bad += !point_eq(&a[i], &b[i]);
+    CHECK(bad == 0, "%s: %zu binned points differ", what, bad);
+    free(a);
+    free(b);
+}
+
+/* One frame on both backends with settings s; the masks and stats must agree. */
+static void compare_frame(const char *what, izb_backend *cpu, izb_backend *gpu, const izb_recon *f, const float *depth,
+                          const izb_settings *s, bool debug)
+{
+    const size_t npix = (size_t)f->width * (size_t)f->height;
+    uint8_t *cm = xmalloc(npix), *gm = xmalloc(npix);
+    memset(gm, 77, npix); /* every pixel must be written */
+    izb_stats cs, gs;
+    const bool cok = izb_shade_arrays(cpu, f, s, depth, cm, &cs);
+    const bool gok = izb_shade_arrays(gpu, f, s, depth, gm, &gs);
+    CHECK(cok && gok, "%s: shade failed (cpu %d, cuda %d)", what, cok, gok);
+    if (cok && gok) {
+        const size_t diff = mask_diff(cm, gm, npix);
+        CHECK(diff == 0, "%s: %zu of %zu pixels differ", what, diff, npix);
+        CHECK(gs.points == cs.points && gs.tris_in == cs.tris_in && gs.tris_after_cull == cs.tris_after_cull,
+              "%s: stats points %d/%d tris %d/%d after cull %d/%d", what, gs.points, cs.points, gs.tris_in,
+              cs.tris_in, gs.tris_after_cull, cs.tris_after_cull);
+        CHECK(gs.grid_w == cs.grid_w && gs.grid_h == cs.grid_h, "%s: grid %dx%d vs %dx%d", what, gs.grid_w, gs.grid_h,
+              cs.grid_w, cs.grid_h);
+        CHECK(gs.points == 0 || bbox_eq(&gs.bbox, &cs.bbox), "%s: bbox differs", what);
+        CHECK(gs.overflows == 0, "%s: %d overflows", what, gs.overflows);
+        CHECK(gs.kernel == cs.kernel && gs.binning == cs.binning, "%s: kernel/binning stats", what);
+        CHECK(s->unit_size == 0 ? (gs.unit_size == 32 || gs.unit_size == 64 || gs.unit_size == 128 ||
+                                   gs.unit_size == 256)
+                                : gs.unit_size == s->unit_size,
+              "%s: unit size %d", what, gs.unit_size);
+        float sum = 0.0f;
+        for (int i = 0; i < IZB_STAGE_COUNT; i++)
+            sum += gs.stage_ms[i] >= 0.0f ? gs.stage_ms[i] : 1e9f;
+        CHECK(gs.total_ms >= 0.0f && sum <= gs.total_ms * 1.01f + 0.01f, "%s: stage times %g > total %g", what, sum,
+              gs.total_ms);
+        if (debug)
+            compare_debug(what, cpu, gpu);
+    }
+    free(cm);
+    free(gm);
+}
+
+static void run_scene(const fixture *fx, izb_backend *cpu, izb_backend *gpu)
+{
+    CHECK(izb_set_scene(cpu, fx->xyz, fx->tri_count) && izb_set_scene(gpu, fx->xyz, fx->tri_count),
+          "%s: set_scene failed", fx->name);
+    static const int sizes[][2] = {{640, 360}, {1280, 720}, {331, 199}, {1, 1}};
+    static const int units[] = {0, 32, 64, 128, 256};
+    char what[512];
+    for (int s = 0; s < 4; s++)
+        for (int spot = 0; spot < 2; spot++) {
+            const int w = sizes[s][0], h = sizes[s][1];
+            const float yaw = -15.0f + 15.0f * (float)s;
+            float *depth = fixture_depth(fx, yaw, w, h);
+            const izb_recon f = fixture_frame(fx, spot, yaw, w, h);
+            for (int kernel = IZB_KERNEL1; kernel <= IZB_KERNEL2; kernel++)
+                for (int bin = IZB_BINNING_RADIX; bin <= IZB_BINNING_ATOMIC; bin++)
+                    for (int u = 0; u < 5; u++) {
+                        const izb_settings st = {.kernel = (izb_kernel)kernel, .binning = (izb_binning)bin,
+                                                 .unit_size = units[u]};
+                        snprintf(what, sizeof what, "%s %dx%d %s kernel%d %s unit %d", fx->name, w, h,
+                                 spot ? "spot" : "sun", kernel, bin == IZB_BINNING_ATOMIC ? "atomic" : "radix", units[u]);
+                        compare_frame(what, cpu, gpu, &f, depth, &st, u == 0);
+                    }
+            const izb_settings fixed = {.grid_w = 16, .grid_h = 9, .binning = IZB_BINNING_ATOMIC};
+            snprintf(what, sizeof what, "%s %dx%d %s grid 16x9", fx->name, w, h, spot ? "spot" : "sun");
+            compare_frame(what, cpu, gpu, &f, depth, &fixed, true);
+            const izb_settings nocull = {.no_cull = true, .kernel = IZB_KERNEL2, .bias = 1e-3f};
+            snprintf(what, sizeof what, "%s %dx%d %s no cull, bias 1e-3", fx->name, w, h, spot ? "spot" : "sun");
+            compare_frame(what, cpu, gpu, &f, depth, &nocull, true);
+            free(depth);
+        }
+}
+
+int main(void)
+{
+    fixture_require_device("cuda_backend");
+    izb_backend *gpu = izb_create(&(izb_desc){.backend = IZB_BACKEND_CUDA});
+    izb_backend *cpu = izb_create(&(izb_desc){.backend = IZB_BACKEND_CPU});
+    CHECK(gpu && strcmp(izb_name(gpu), "cuda") == 0, "izb_create(CUDA) failed with a device present");
+    CHECK(cpu != NULL, "izb_create(CPU) failed");
+    if (!gpu || !cpu)
+        return test_done();
+    CHECK(izb_supports_gl(gpu), "the CUDA backend must implement shade_gl");
+
+    fixture fx;
+    fixture_synthetic(&fx);
+    run_scene(&fx, cpu, gpu);
+
+    /* no points: all sky */
+    const izb_recon f = fixture_frame(&fx, false, 0.0f, 300, 200);
+    float *sky = calloc(300 * 200, sizeof *sky);
+    const izb_settings def = {0};
+    compare_frame("all sky", cpu, gpu, &f, sky, &def, true);
+    free(sky);
+    /* no triangles */
+    float *depth = fixture_depth(&fx, 0.0f, 300, 200);
+    CHECK(izb_set_scene(cpu, NULL, 0) && izb_set_scene(gpu, NULL, 0), "empty set_scene failed");
+    compare_frame("no triangles", cpu, gpu, &f, depth, &def, true);
+    /* bad settings: a grid side over the maximum is refused, like on the CPU */
+    uint8_t *m = xmalloc(300 * 200);
+    const izb_settings huge = {.grid_w = IZB_GRID_MAX_DIM + 1, .grid_h = 4};
+    CHECK(!izb_shade_arrays(gpu, &f, &huge, depth, m, NULL), "a %dx4 grid must be refused", IZB_GRID_MAX_DIM + 1);
+    /* the backend still works after refusing */
+    CHECK(izb_set_scene(cpu, fx.xyz, fx.tri_count) && izb_set_scene(gpu, fx.xyz, fx.tri_count), "set_scene failed");
+    compare_frame("after a refused frame", cpu, gpu, &f, depth, &def, false);
+    free(m);
+    free(depth);
+    fixture_free(&fx);
+
+    static const char *const names[] = {"default", "tesseract", "spheres"};
+    for (int i = 0; i < 3; i++) {
+        const bool ok = fixture_builtin(&fx, names[i], i == 0 ? 0 : 60000);
+        CHECK(ok, "builtin:%s unavailable", names[i]);
+        if (ok) {
+            run_scene(&fx, cpu, gpu);
+            fixture_free(&fx);
+        }
+    }
+    izb_destroy(gpu);
+    izb_destroy(cpu);
+    return test_done();
+}

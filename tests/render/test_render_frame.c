@@ -1,0 +1,172 @@
+/* test_render_frame.c — whole headless frames of the built-in default scene through the GL path:
+ * depth pass -> IZB (render_shade_izb: read-back, izb_shade_arrays, upload) -> shading pass.
+ *  - the mask read back from GL equals izb_shade_arrays on the depth read back from GL, bit for
+ *    bit (the bridge loses nothing; the odd width catches row-alignment bugs);
+ *  - that mask matches the Embree oracle (oracle_shadow on the same GL depth) on all but 0.01% of
+ *    the covered pixels — the bound tests/core/test_oracle.c holds the CPU backend to: the oracle
+ *    answers the same question (same bias offset), so what is left is float rounding at
+ *    silhouette edges and contacts;
+ *  - the GL depth agrees with the oracle's primary rays (independent depth);
+ *  - the shaded image is darker in shadow than in light, and sky where depth is 0.
+ * Skipped (77) without a GL 4.5 context or without Embree. */
+#undef NDEBUG
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gl_test.h"
+#include "izb.h"
+#include "izb_config.h"
+#include "render.h"
+#include "scene.h"
+
+#if IZB_HAVE_EMBREE
+#include "oracle.h"
+#endif
+
+enum { W = 641, H = 361 };
+#define MAX_MISMATCH 1e-4 /* fraction of covered pixels */
+
+#if IZB_HAVE_EMBREE
+static float gl_depth[W * H], ray_depth[W * H];
+static uint8_t gl_mask[W * H], arr_mask[W * H], truth[W * H], rgba[W * H * 4];
+
+/* mean luma (0..255) of the covered pixels with mask == m on surfaces facing up (the ground) */
+static double mean_luma(const uint8_t *mask_, uint8_t m)
+{
+    double sum = 0.0;
+    long n = 0;
+    for (int i = 0; i < W * H; i++)
+        if (gl_depth[i] > 0.0f && mask_[i] == m) {
+            sum += 0.299 * rgba[4 * i] + 0.587 * rgba[4 * i + 1] + 0.114 * rgba[4 * i + 2];
+            n++;
+        }
+    return n ? sum / (double)n : -1.0;
+}
+
+static void run(render *r, izb_backend *b, oracle *o, const scene *s, const camera *cam_in, const light *l,
+                const char *what)
+{
+    camera cam = *cam_in;
+    camera_fit_clip(&cam, s->bounds_min, s->bounds_max);
+    izb_stats st;
+    memset(&st, 0, sizeof st);
+    bool ok = render_frame(r, &(render_frame_desc){.cam = &cam, .light = l, .backend = b, .stats = &st});
+    CHECK(ok, "%s: render_frame", what);
+    render_read_depth(r, gl_depth);
+    render_read_mask(r, gl_mask);
+    render_read_colour(r, rgba);
+
+    /* the bridge: same answer as the array path on the same depth */
+    izb_recon f = izb_frame_make(&cam, l, s->bounds_min, s->bounds_max, W, H);
+    CHECK(izb_shade_arrays(b, &f, NULL, gl_depth, arr_mask, NULL), "%s: izb_shade_arrays", what);
+    long bridge_diff = 0;
+    for (int i = 0; i < W * H; i++)
+        bridge_diff += gl_mask[i] != arr_mask[i];
+    CHECK(bridge_diff == 0, "%s: GL mask differs from the array path at %ld pixels", what, bridge_diff);
+
+    /* against the oracle */
+    oracle_shadow(o, &f, &cam, l, gl_depth, truth);
+    mask_diff d = mask_compare(gl_depth, gl_mask, truth, (long)W * H);
+    long shadowed = 0;
+    for (int i = 0; i < W * H; i++)
+        shadowed += gl_depth[i] > 0.0f && truth[i] == 0;
+    double frac = d.covered ? (double)d.mismatched / (double)d.covered : 1.0;
+    printf("%s: covered %ld, in shadow %ld, mismatched %ld (%.4f%%: %ld false shadow, %ld false light), "
+           "points %d, tris %d -> %d\n",
+           what, d.covered, shadowed, d.mismatched, 100.0 * frac, d.false_shadow, d.false_light, st.points,
+           st.tris_in, st.tris_after_cull);
+    CHECK(d.covered > W * H / 10, "%s: the view shows the scene (%ld covered pixels)", what, d.covered);
+    CHECK(shadowed > d.covered / 100, "%s: a real shadow to compare (%ld pixels)", what, shadowed);
+    CHECK(frac < MAX_MISMATCH, "%s: mismatch %.4f%% of covered pixels (bound %.4f%%)", what, 100.0 * frac,
+          100.0 * MAX_MISMATCH);
+    CHECK(st.points > 0 && st.tris_in == s->tri_count, "%s: stats: %d points, %d triangles in", what,
+          st.points, st.tris_in);
+
+    /* GL depth vs ray-cast depth: coverage may differ only along silhouettes (a pixel centre
+     * within float error of an edge); where both hit, the depths agree to 1e-4 relative except
+     * at those same edges (a neighbouring surface). Both bounds: 0.5% of the pixels. */
+    oracle_depth(o, &cam, W, H, ray_depth);
+    long cover_diff = 0, depth_diff = 0, both = 0;
+    for (int i = 0; i < W * H; i++) {
+        bool a = gl_depth[i] > 0.0f, c = ray_depth[i] > 0.0f;
+        cover_diff += a != c;
+        if (a && c) {
+            both++;
+            depth_diff += fabsf(gl_depth[i] - ray_depth[i]) > 1e-4f * ray_depth[i];
+        }
+    }
+    printf("%s: GL vs ray-cast depth: coverage differs at %ld pixels, depth at %ld of %ld\n", what,
+           cover_diff, depth_diff, both);
+    CHECK(cover_diff < W * H / 200, "%s: coverage differs at %ld pixels", what, cover_diff);
+    CHECK(depth_diff < both / 200, "%s: depth differs at %ld of %ld pixels", what, depth_diff, both);
+
+    /* the picture: shadowed pixels darker on average; sky pixels blue */
+    double lit = mean_luma(gl_mask, 255), dark = mean_luma(gl_mask, 0);
+    printf("%s: mean luma lit %.1f, shadow %.1f\n", what, lit, dark);
+    CHECK(lit > 0.0 && dark >= 0.0 && dark < 0.75 * lit, "%s: shadow luma %.1f vs lit %.1f", what, dark, lit);
+    long sky = 0, sky_blue = 0;
+    for (int i = 0; i < W * H; i++)
+        if (gl_depth[i] == 0.0f) {
+            sky++;
+            sky_blue += rgba[4 * i + 2] > rgba[4 * i] + 20;
+        }
+    CHECK(sky_blue == sky, "%s: %ld of %ld sky pixels have the sky colour", what, sky_blue, sky);
+}
+#endif
+
+int main(void)
+{
+#if !IZB_HAVE_EMBREE
+    TEST_SKIP("built without Embree: no oracle");
+#else
+    gl_context ctx;
+    gl_test_context(&ctx);
+    char err[512];
+    scene s;
+    if (!scene_load("builtin:default", &s, err, sizeof err)) {
+        CHECK(false, "scene_load: %s", err);
+        return test_done();
+    }
+    render *r = render_create(&(render_desc){.width = W, .height = H}, err, sizeof err);
+    CHECK(r != NULL, "render_create: %s", err);
+    bool ok = r && render_set_scene(r, &s, err, sizeof err);
+    CHECK(ok, "render_set_scene: %s", err);
+    izb_backend *b = izb_create(&(izb_desc){.backend = IZB_BACKEND_AUTO, .quiet = true});
+    CHECK(b != NULL, "izb_create");
+    oracle *o = oracle_create(s.xyz, s.tri_count);
+    CHECK(o != NULL, "oracle_create");
+    if (!ok || !b || !o) return test_done();
+    CHECK(izb_set_scene(b, s.xyz, s.tri_count), "izb_set_scene");
+    printf("backend %s, scene %s: %d triangles, %dx%d\n", izb_name(b), s.name, s.tri_count, W, H);
+
+    camera cam = {.pos = {s.cam_pos[0], s.cam_pos[1], s.cam_pos[2]}, .yaw = s.cam_yaw, .pitch = s.cam_pitch};
+    light dir = {.type = LIGHT_DIRECTIONAL, .dir = {s.light_dir[0], s.light_dir[1], s.light_dir[2]}};
+    light spot = {
+        .type = LIGHT_SPOT, .pos = {s.light_pos[0], s.light_pos[1], s.light_pos[2]}, .cone_deg = 60.0f};
+    for (int k = 0; k < 3; k++)
+        spot.dir[k] = 0.5f * (s.bounds_min[k] + s.bounds_max[k]) - s.light_pos[k];
+    run(r, b, o, &s, &cam, &dir, "directional");
+    run(r, b, o, &s, &cam, &spot, "spot");
+    /* a closer view from another side */
+    camera near_cam = cam;
+    float c[3];
+    for (int k = 0; k < 3; k++)
+        c[k] = 0.5f * (s.bounds_min[k] + s.bounds_max[k]);
+    near_cam.yaw = cam.yaw + 120.0f;
+    near_cam.pitch = -25.0f;
+    float fwd[3];
+    camera_forward(&near_cam, fwd);
+    float dist = 0.35f * (s.bounds_max[0] - s.bounds_min[0]);
+    for (int k = 0; k < 3; k++)
+        near_cam.pos[k] = c[k] - dist * fwd[k];
+    run(r, b, o, &s, &near_cam, &dir, "close directional");
+
+    oracle_destroy(o);
+    izb_destroy(b);
+    render_destroy(r);
+    scene_free(&s);
+    gl_context_shutdown(&ctx);
+    return test_done();
+#endif
+}

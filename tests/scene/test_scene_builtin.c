@@ -1,0 +1,122 @@
+/* test_scene_builtin.c — the procedural scenes: each builds valid geometry with a ground quad first
+ * and closed, outward-wound objects after it; scalable scenes land within 30% of N from 10K to 1M
+ * (10M is left to the benchmark: memory and time); building is deterministic. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "scene.h"
+#include "scene_check.h"
+#include "test.h"
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* triangles 0 and 1: one upward quad at the bottom of the bounds, under everything */
+static int check_ground(const scene *s, const char *what)
+{
+    int bad = 0;
+    for (int t = 0; t < 2; t++) {
+        const float *p = s->xyz + 9 * t, *n = s->normals + 9 * t;
+        float e1[3], e2[3];
+        for (int k = 0; k < 3; k++)
+            e1[k] = p[3 + k] - p[k], e2[k] = p[6 + k] - p[k];
+        float up = e1[2] * e2[0] - e1[0] * e2[2]; /* y of the geometric normal */
+        if (!(up > 0.0f) || p[1] != s->bounds_min[1] || p[4] != p[1] || p[7] != p[1] || n[1] != 1.0f)
+            bad++, fprintf(stderr, "  %s: triangle %d is not an upward ground quad at the bottom\n", what, t);
+    }
+    return bad;
+}
+
+/* Build, time, validate; closedness too when `closed`. Returns the triangle count (0 on failure). */
+static int build(const char *name, long n, bool closed)
+{
+    char err[512] = "", what[96];
+    snprintf(what, sizeof what, "%s:%ld", name, n);
+    scene s;
+    double t0 = now();
+    bool ok = scene_builtin(name, n, &s, err, sizeof err);
+    double t1 = now();
+    CHECK(ok, "%s: %s", what, err);
+    if (!ok) return 0;
+    printf("%-18s %9d triangles (target %ld) in %.3f s\n", what, s.tri_count, n, t1 - t0);
+    CHECK(s.dropped_nonfinite == 0 && s.dropped_degenerate == 0, "%s: drop counters set", what);
+    CHECK(strncmp(s.name, "builtin:", 8) == 0, "%s: name '%s'", what, s.name);
+    CHECK(check_scene_valid(&s, what) == 0, "%s: invalid scene", what);
+    CHECK(check_ground(&s, what) == 0, "%s: no ground quad first", what);
+    if (closed) CHECK(check_closed(&s, 2, what) == 0, "%s: objects not closed/outward", what);
+    /* the camera sits above the ground */
+    CHECK(s.cam_pos[1] > s.bounds_min[1], "%s: camera below the ground", what);
+    int count = s.tri_count;
+    scene_free(&s);
+    return count;
+}
+
+int main(void)
+{
+    /* every listed name builds at its default size, closed */
+    int names = 0;
+    for (int i = 0; scene_builtin_names[i]; i++, names++)
+        CHECK(build(scene_builtin_names[i], 0, true) > 0, "%s does not build", scene_builtin_names[i]);
+    CHECK(names >= 4, "only %d built-in scenes", names);
+    /* the names list and the table behind the error message agree */
+    {
+        char err[512] = "", want[512] = "";
+        scene s;
+        for (int i = 0; scene_builtin_names[i]; i++)
+            snprintf(want + strlen(want), sizeof want - strlen(want), "%s%s",
+                     i ? ", " : "(valid: ", scene_builtin_names[i]);
+        strcat(want, ")");
+        CHECK(!scene_builtin("nope", 0, &s, err, sizeof err) && strstr(err, want), "'%s' lacks '%s'", err,
+              want);
+    }
+
+    int def = build("default", 0, false);
+    CHECK(def >= 10000 && def <= 50000, "default has %d triangles, expected 10K..50K", def);
+
+    /* scalable scenes: within 30% of N; closed at the small sizes (the check is O(N log N)) */
+    static const char *const scalable[] = {"tesseract", "spheres", "grass"};
+    static const long sizes[] = {10000, 100000, 1000000};
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) {
+            int got = build(scalable[i], sizes[j], sizes[j] <= 100000);
+            CHECK(got >= 0.7 * (double)sizes[j] && got <= 1.3 * (double)sizes[j], "%s:%ld gave %d triangles",
+                  scalable[i], sizes[j], got);
+        }
+
+    /* deterministic: the same request gives the same bits */
+    for (int i = 0; i < names; i++) {
+        scene a, b;
+        char err[256];
+        bool ok = scene_builtin(scene_builtin_names[i], 20000, &a, err, sizeof err) &&
+                  scene_builtin(scene_builtin_names[i], 20000, &b, err, sizeof err);
+        CHECK(ok && a.tri_count == b.tri_count &&
+                  memcmp(a.xyz, b.xyz, (size_t)a.tri_count * 9 * sizeof(float)) == 0 &&
+                  memcmp(a.normals, b.normals, (size_t)a.tri_count * 9 * sizeof(float)) == 0 &&
+                  memcmp(a.cam_pos, b.cam_pos, sizeof a.cam_pos) == 0,
+              "%s is not deterministic", scene_builtin_names[i]);
+        scene_free(&a);
+        scene_free(&b);
+    }
+
+    /* scene_frame_view on a built scene keeps the bounds and gives a valid view */
+    scene s;
+    char err[256];
+    if (scene_builtin("tesseract", 10000, &s, err, sizeof err)) {
+        float lo[3], hi[3];
+        memcpy(lo, s.bounds_min, sizeof lo);
+        memcpy(hi, s.bounds_max, sizeof hi);
+        s.bounds_min[0] = 1e9f; /* recomputed */
+        scene_frame_view(&s);
+        CHECK(memcmp(lo, s.bounds_min, sizeof lo) == 0 && memcmp(hi, s.bounds_max, sizeof hi) == 0,
+              "scene_frame_view changed the bounds");
+        CHECK(check_scene_valid(&s, "frame_view") == 0, "scene_frame_view gave an invalid view");
+        scene_free(&s);
+    }
+    return test_done();
+}
