@@ -38,9 +38,18 @@ static const binding BINDINGS[] = {
     {GLFW_KEY_U, "U", "unit size auto, 32, 64, 128, 256", CONTROL_UNIT, {0}, {0}},
     {GLFW_KEY_C, "C", "back-face culling on / off", CONTROL_CULL, {0}, {0}},
     {GLFW_KEY_T, "T", "light directional / spot", CONTROL_LIGHT_TYPE, {0}, {0}},
-    {GLFW_KEY_V, "V", "vsync on / off", CONTROL_VSYNC, {0}, {0}},
-    {GLFW_KEY_M, "M", "view: shaded, shadow overlay, mask, depth", CONTROL_VIEW, {0}, {0}},
-    {GLFW_KEY_R, "R", "reset camera and light to the scene's", CONTROL_RESET, {0}, {0}},
+    {GLFW_KEY_Y, "Y", "vsync on / off", CONTROL_VSYNC, {0}, {0}},
+    {GLFW_KEY_V, "V", "view: shaded, shadow overlay, mask, depth, points, cells", CONTROL_VIEW, {0}, {0}},
+    {GLFW_KEY_HOME, "Home", "reset camera and light to the scene's", CONTROL_RESET, {0}, {0}},
+    {GLFW_KEY_H, "H", "HUD on / off", CONTROL_HUD, {0}, {0}},
+    {GLFW_KEY_F, "F", "start / stop an FPS log (timestamped CSV)", CONTROL_LOG, {0}, {0}},
+    {GLFW_KEY_R, "R", "start / stop recording a camera path", CONTROL_RECORD, {0}, {0}},
+    {GLFW_KEY_L, "L", "WASD QE and the mouse move the light / the camera", CONTROL_LIGHT_MODE, {0}, {0}},
+    {GLFW_KEY_P, "P", "save a PNG screenshot (timestamped)", CONTROL_SCREENSHOT, {0}, {0}},
+    {GLFW_KEY_M, "M", "shadows: IZB, shadow map, difference (red: map only, blue: IZB only), none",
+     CONTROL_SHADOW_MODE, {0}, {0}},
+    {GLFW_KEY_LEFT_BRACKET, "[", "shadow map: halve the resolution", CONTROL_SM_SMALLER, {0}, {0}},
+    {GLFW_KEY_RIGHT_BRACKET, "]", "shadow map: double the resolution", CONTROL_SM_LARGER, {0}, {0}},
     {GLFW_KEY_F1, "F1 or ?", "print this list", CONTROL_HELP, {0}, {0}},
     {GLFW_KEY_ESCAPE, "Esc", "quit", CONTROL_QUIT, {0}, {0}},
 };
@@ -56,6 +65,11 @@ static void key_callback(GLFWwindow *w, int key, int scancode, int action, int m
     (void)mods;
     controls *c = glfwGetWindowUserPointer(w);
     if (action != GLFW_PRESS || !c) return;
+    controls_key(c, key);
+}
+
+void controls_key(controls *c, int key)
+{
     for (int i = 0; i < BINDING_COUNT; i++)
         if (BINDINGS[i].key == key) c->pending |= BINDINGS[i].action;
 }
@@ -98,6 +112,7 @@ unsigned controls_update(controls *c, float dt, camera *cam, light *l)
 {
     unsigned toggles = c->pending;
     c->pending = 0;
+    if (toggles & CONTROL_LIGHT_MODE) c->light_mode = !c->light_mode;
     GLFWwindow *w = c->window;
     if (!w) return toggles;
 
@@ -112,6 +127,12 @@ unsigned controls_update(controls *c, float dt, camera *cam, light *l)
             lmove[k] += BINDINGS[i].light[k];
         }
     }
+    if (c->light_mode) { /* L: the movement keys steer the light; the camera stays */
+        for (int k = 0; k < 3; k++) {
+            lmove[k] += move[k];
+            move[k] = 0.0f;
+        }
+    }
 
     /* camera: right, world up, forward */
     float fwd[3], right[3], step = c->speed * boost * dt;
@@ -124,7 +145,11 @@ unsigned controls_update(controls *c, float dt, camera *cam, light *l)
     double mx, my;
     glfwGetCursorPos(w, &mx, &my);
     bool held = glfwGetMouseButton(w, GLFW_MOUSE_BUTTON_RIGHT) == GLFW_PRESS;
-    if (held && c->looking) {
+    float look_x = 0.0f, look_y = 0.0f; /* light mode: mouse drag turns the light (degrees) */
+    if (held && c->looking && c->light_mode) {
+        look_x = 0.15f * (float)(mx - c->last_x);
+        look_y = -0.15f * (float)(my - c->last_y);
+    } else if (held && c->looking) {
         const float sens = 0.15f; /* degrees per screen unit */
         cam->yaw += sens * (float)(mx - c->last_x);
         cam->pitch -= sens * (float)(my - c->last_y);
@@ -136,7 +161,7 @@ unsigned controls_update(controls *c, float dt, camera *cam, light *l)
     c->last_y = my;
 
     /* light */
-    if (lmove[0] != 0.0f || lmove[1] != 0.0f || lmove[2] != 0.0f) {
+    if (lmove[0] != 0.0f || lmove[1] != 0.0f || lmove[2] != 0.0f || look_x != 0.0f || look_y != 0.0f) {
         if (l->type == LIGHT_SPOT) {
             float lstep = 0.5f * c->radius * boost * dt;
             float fx = fwd[0], fz = fwd[2], n = sqrtf(fx * fx + fz * fz);
@@ -161,8 +186,8 @@ unsigned controls_update(controls *c, float dt, camera *cam, light *l)
             float az = atan2f(from[0], from[2]);
             float el = asinf(fminf(fmaxf(from[1] / n, -1.0f), 1.0f));
             float rate = 45.0f * DEG * boost * dt;
-            az += rate * lmove[0];
-            el = fminf(fmaxf(el + rate * lmove[2], 2.0f * DEG), 89.5f * DEG);
+            az += rate * lmove[0] + DEG * look_x;
+            el = fminf(fmaxf(el + rate * lmove[2] + DEG * look_y, 2.0f * DEG), 89.5f * DEG);
             l->dir[0] = -cosf(el) * sinf(az);
             l->dir[1] = -sinf(el);
             l->dir[2] = -cosf(el) * cosf(az);

@@ -18,11 +18,21 @@ enum {
     CONTROL_UNIT = 1u << 2,       /* U: auto -> 32 -> 64 -> 128 -> 256 -> auto */
     CONTROL_CULL = 1u << 3,       /* C: back-face culling on/off */
     CONTROL_LIGHT_TYPE = 1u << 4, /* T: directional <-> spot */
-    CONTROL_VSYNC = 1u << 5,      /* V */
-    CONTROL_VIEW = 1u << 6,       /* M: shaded -> overlay -> mask -> depth */
-    CONTROL_RESET = 1u << 7,      /* R: camera and light back to the scene's */
+    CONTROL_VSYNC = 1u << 5,      /* Y */
+    CONTROL_VIEW = 1u << 6,       /* V: shaded -> overlay -> mask -> depth -> points -> cells */
+    CONTROL_RESET = 1u << 7,      /* Home: camera and light back to the scene's */
     CONTROL_HELP = 1u << 8,       /* F1 or ? */
     CONTROL_QUIT = 1u << 9,       /* Esc */
+    /* shadow maps beside the IZB (render/shadow_map.h) */
+    CONTROL_SHADOW_MODE = 1u << 10, /* M: IZB -> shadow map -> difference -> no shadows */
+    CONTROL_SM_SMALLER = 1u << 11,  /* [: halve the shadow map */
+    CONTROL_SM_LARGER = 1u << 12,   /* ]: double the shadow map */
+    /* the demo tools (app/session.c) */
+    CONTROL_HUD = 1u << 20,        /* H: HUD on/off */
+    CONTROL_LOG = 1u << 21,        /* F: start/stop an FPS log */
+    CONTROL_RECORD = 1u << 22,     /* R: start/stop recording a camera path */
+    CONTROL_LIGHT_MODE = 1u << 23, /* L: keys and mouse move the light instead of the camera */
+    CONTROL_SCREENSHOT = 1u << 24, /* P: PNG screenshot */
 };
 
 typedef struct controls {
@@ -33,6 +43,7 @@ typedef struct controls {
     bool looking;    /* right button held */
     double last_x, last_y;
     unsigned pending; /* CONTROL_* bits queued by the key callbacks */
+    bool light_mode;  /* L: movement keys and mouse steer the light */
 } controls;
 
 /* Install the callbacks on `window` (its user pointer becomes c). Speeds follow the scene size. */
@@ -41,6 +52,9 @@ void controls_init(controls *c, struct GLFWwindow *window, const float bmin[3], 
 /* Apply held keys and the mouse to the camera and light for a frame of dt seconds; return the
  * toggles pressed since the last call. */
 unsigned controls_update(controls *c, float dt, camera *cam, light *l);
+
+/* What the key callback does on a press of GLFW key `key`: queue its toggle (tests call it). */
+void controls_key(controls *c, int key);
 
 /* The key table, one binding a line. */
 void controls_print_keys(FILE *f);

@@ -20,8 +20,10 @@ bool fps_log_open(fps_log *l, const char *path, bool force, char *err, size_t er
     for (int s = 0; s < IZB_STAGE_COUNT; s++)
         fprintf(l->f, ",%s_ms", izb_stage_names[s]);
     fputs(",izb_total_ms,transfer_ms,shading_ms,tris_in,tris_after_cull,points,backend,kernel,binning,"
-          "unit_size,grid_w,grid_h,width_px,height_px,cam_x,cam_y,cam_z,cam_yaw_deg,cam_pitch_deg,light_type,"
-          "light_dir_x,light_dir_y,light_dir_z,light_pos_x,light_pos_y,light_pos_z,cone_deg\n",
+          "unit_size,grid_w,grid_h,width_px,height_px,cam_x,cam_y,cam_z,cam_yaw_deg,cam_pitch_deg,cam_dir_x,"
+          "cam_dir_y,cam_dir_z,light_type,"
+          "light_dir_x,light_dir_y,light_dir_z,light_pos_x,light_pos_y,light_pos_z,cone_deg,view,culling,"
+          "shadow_mode,sm_size_px,sm_ms\n",
           l->f);
     fflush(l->f);
     return true;
@@ -45,11 +47,16 @@ void fps_log_write(fps_log *l, const fps_log_row *r)
             r->height);
     const camera *c = r->cam;
     const light *li = r->light;
-    fprintf(l->f, ",%.5f,%.5f,%.5f,%.3f,%.3f,%s,%.5f,%.5f,%.5f,%.5f,%.5f,%.5f,%.2f\n", (double)c->pos[0],
-            (double)c->pos[1], (double)c->pos[2], (double)c->yaw, (double)c->pitch,
+    float fwd[3];
+    camera_forward(c, fwd);
+    fprintf(l->f, ",%.5f,%.5f,%.5f,%.3f,%.3f,%.5f,%.5f,%.5f,%s,%.5f,%.5f,%.5f,%.5f,%.5f,%.5f,%.2f,%s,%s,%s,%d,%.4f\n",
+            (double)c->pos[0], (double)c->pos[1], (double)c->pos[2], (double)c->yaw, (double)c->pitch,
+            (double)fwd[0], (double)fwd[1], (double)fwd[2],
             li->type == LIGHT_SPOT ? "spot" : "directional", (double)li->dir[0], (double)li->dir[1],
             (double)li->dir[2], (double)li->pos[0], (double)li->pos[1], (double)li->pos[2],
-            (double)(li->cone_deg > 0.0f ? li->cone_deg : 60.0f));
+            (double)(li->cone_deg > 0.0f ? li->cone_deg : 60.0f),
+            (unsigned)r->view < RENDER_VIEW_COUNT ? render_view_names[r->view] : "?", r->no_cull ? "off" : "on",
+            r->shadow_mode ? r->shadow_mode : "izb", r->sm_size, (double)r->gl.shadow_map_ms);
     fflush(l->f);
     l->rows++;
 }

@@ -23,6 +23,10 @@ typedef struct fps_log_row {
     int width, height;
     const camera *cam;
     const light *light;
+    render_view view; /* what was shown */
+    bool no_cull;     /* back-face culling off */
+    const char *shadow_mode; /* shadow_mode_names[]: izb, map, diff, none (NULL: izb) */
+    int sm_size;             /* shadow map texels a side */
 } fps_log_row;
 
 typedef struct fps_log {

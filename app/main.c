@@ -15,6 +15,8 @@
 #include "options.h"
 #include "render.h"
 #include "scene.h"
+#include "shadow_map.h"
+#include "session.h"
 #include "view.h"
 
 enum { EXIT_RUNTIME = 1, EXIT_USAGE = 2 };
@@ -39,6 +41,9 @@ typedef struct app {
     long title_frame;
     float frame_ms;
     double *frame_times; /* opt.frames entries when a count is given (ms) */
+    session ses;         /* HUD, F/R/P files, --path replay (session.h) */
+    double hud_t;        /* last HUD text update */
+    long hud_frame;
     bool quit;
     int rc;
 } app;
@@ -64,6 +69,7 @@ static int app_finish(app *a);
 static void app_shutdown(app *a);
 static void apply_toggles(app *a, unsigned t);
 static void update_title(app *a);
+static void update_hud(app *a);
 
 static double now_s(void)
 {
@@ -139,8 +145,20 @@ static int app_init(app *a, int argc, char **argv)
                                  .bias = o->bias};
     if (o->log_path && !fps_log_open(&a->log, o->log_path, o->force, err, sizeof err))
         return failf(EXIT_USAGE, "%s", err);
-    if (o->frames > 0 && !(a->frame_times = calloc((size_t)o->frames, sizeof *a->frame_times)))
-        return failf(EXIT_RUNTIME, "out of memory for %ld frame times", o->frames);
+    if (!session_init(&a->ses,
+                      &(session_desc){.log = &a->log,
+                                      .path_file = o->path,
+                                      .path_loop = o->path_loop,
+                                      .path_fps = o->path_fps,
+                                      .headless = o->headless,
+                                      .hud = o->hud || !o->headless},
+                      err, sizeof err))
+        return failf(EXIT_USAGE, "--path %s", err);
+    long times = o->frames; /* headless replay to the path's end: its frame count */
+    if (times == 0 && o->headless && a->ses.playing)
+        times = (long)(camera_path_duration(&a->ses.play) * a->ses.desc.path_fps) + 2;
+    if (times > 0 && !(a->frame_times = calloc((size_t)times, sizeof *a->frame_times)))
+        return failf(EXIT_RUNTIME, "out of memory for %ld frame times", times);
 
     if (!scene_load(o->scene, &a->scn, err, sizeof err)) return failf(EXIT_RUNTIME, "%s", err);
 #ifdef NDEBUG
@@ -163,6 +181,9 @@ static int app_init(app *a, int argc, char **argv)
     if (!a->r) return failf(EXIT_RUNTIME, "%s", err);
     if (!render_set_scene(a->r, &a->scn, err, sizeof err))
         return failf(EXIT_RUNTIME, "scene '%s': %s", o->scene, err);
+    if (!render_set_shadow_map(a->r, &(shadow_map_desc){.size = o->sm_size, .pcf = o->sm_pcf}, err, sizeof err) ||
+        !render_set_shadow_mode(a->r, o->shadows, err, sizeof err))
+        return failf(EXIT_RUNTIME, "--sm-size / --shadows: %s", err);
     a->izb = izb_create(&(izb_desc){.backend = o->backend, .threads = o->threads});
     if (!a->izb) return failf(EXIT_RUNTIME, "no IZB backend (see above)");
     if (!izb_set_scene(a->izb, a->scn.xyz, a->scn.tri_count))
@@ -205,8 +226,15 @@ static void apply_toggles(app *a, unsigned t)
     if (t & CONTROL_VIEW) a->view = (render_view)((a->view + 1) % RENDER_VIEW_COUNT);
     if (t & CONTROL_RESET) reset_view(a);
     if (t & CONTROL_HELP) controls_print_keys(stdout);
+    if (t & (CONTROL_SHADOW_MODE | CONTROL_SM_SMALLER | CONTROL_SM_LARGER)) {
+        char msg[256];
+        int step = (t & CONTROL_SM_LARGER ? 1 : 0) - (t & CONTROL_SM_SMALLER ? 1 : 0);
+        render_shadow_keys(a->r, t & CONTROL_SHADOW_MODE, step, msg, sizeof msg);
+        printf("izb-shadows: %s\n", msg);
+    }
     if (t & CONTROL_QUIT) a->quit = true;
-    if (t & ~(CONTROL_HELP | CONTROL_QUIT)) {
+    session_keys(&a->ses, t, now_s(), a->r, &a->cam, &a->light);
+    if (t & ~(CONTROL_HELP | CONTROL_QUIT | CONTROL_HUD | CONTROL_LOG | CONTROL_RECORD | CONTROL_SCREENSHOT)) {
         izb_settings r = izb_settings_resolve(*s);
         char unit[16] = "auto";
         if (r.unit_size > 0) snprintf(unit, sizeof unit, "%d", r.unit_size);
@@ -224,6 +252,7 @@ static void app_input(app *a)
     float dt = (float)(t - a->t_input);
     a->t_input = t;
     apply_toggles(a, controls_update(&a->ctl, dt > 0.25f ? 0.25f : dt, &a->cam, &a->light));
+    session_replay(&a->ses, dt, &a->cam, &a->light);
     if (interrupted || gl_context_should_close(&a->gl)) a->quit = true;
 }
 
@@ -249,12 +278,14 @@ static bool app_update(app *a)
 
 static bool app_draw(app *a)
 {
+    update_hud(a);
     if (!render_frame(a->r, &(render_frame_desc){.cam = &a->cam,
                                                  .light = &a->light,
                                                  .backend = a->izb,
                                                  .settings = &a->settings,
                                                  .stats = &a->stats,
-                                                 .view = a->view})) {
+                                                 .view = a->view,
+                                                 .hud = a->ses.hud})) {
         a->rc = failf(EXIT_RUNTIME, "the %s IZB backend failed on frame %ld", izb_name(a->izb), a->frame);
         a->quit = true;
         return false;
@@ -282,9 +313,16 @@ static void app_end_frame(app *a)
                                           .width = render_width(a->r),
                                           .height = render_height(a->r),
                                           .cam = &a->cam,
-                                          .light = &a->light});
+                                          .light = &a->light,
+                                          .view = a->view,
+                                          .no_cull = a->settings.no_cull,
+                                          .shadow_mode = shadow_mode_names[render_shadow_mode(a->r)],
+                                          .sm_size = render_shadow_map_settings(a->r).size});
     if (a->frame_times) a->frame_times[a->frame] = a->frame_ms;
     a->frame++;
+    session_record(&a->ses, t, &a->cam, &a->light);
+    if (a->ses.path_done && a->gl.headless && a->opt.frames == 0) a->quit = true; /* the path ended */
+    if (a->ses.path_done && !a->gl.headless) a->ses.playing = a->ses.path_done = false;
     if (a->gl.window && t - a->title_t >= 0.5) update_title(a);
     if (a->opt.frames > 0 && a->frame >= a->opt.frames) a->quit = true;
 }
@@ -299,14 +337,44 @@ static void update_title(app *a)
     char unit[16] = "auto";
     if (a->stats.unit_size > 0 || s.unit_size > 0)
         snprintf(unit, sizeof unit, "%d", a->stats.unit_size > 0 ? a->stats.unit_size : s.unit_size);
-    char title[256];
+    char title[384];
     snprintf(
         title, sizeof title,
         "izb-shadows | %.1f fps %.2f ms | %s kernel%d %s unit %s | tris %d / %d after cull | points %d | %s",
         fps, (double)a->frame_ms, izb_name(a->izb), s.kernel == IZB_KERNEL2 ? 2 : 1,
         s.binning == IZB_BINNING_ATOMIC ? "atomic" : "radix", unit, a->stats.tris_in,
         a->stats.tris_after_cull, a->stats.points, render_view_names[a->view]);
+    size_t len = strlen(title); /* shadow mode, map size and the shadow-map pass time (shadow_map.h) */
+    snprintf(title + len, sizeof title - len, " | shadows %s, map %d: %.2f ms",
+             shadow_mode_names[render_shadow_mode(a->r)], render_shadow_map_settings(a->r).size,
+             (double)render_get_timings(a->r).shadow_map_ms);
     gl_context_set_title(&a->gl, title);
+}
+
+/* the HUD text, rebuilt at most 4 times a second (the HUD re-uploads only when it changed) */
+static void update_hud(app *a)
+{
+    double t = now_s();
+    if (!a->ses.hud || (t - a->hud_t < 0.25 && a->frame > 0)) return;
+    double fps = t > a->hud_t && a->frame > a->hud_frame ? (double)(a->frame - a->hud_frame) / (t - a->hud_t) : 0.0;
+    a->hud_t = t;
+    a->hud_frame = a->frame;
+    char text[2048];
+    session_hud_text(&a->ses,
+                     &(session_hud_info){.fps = fps,
+                                         .frame_ms = a->frame_ms,
+                                         .gl = render_get_timings(a->r),
+                                         .izb = &a->stats,
+                                         .backend = izb_name(a->izb),
+                                         .settings = a->settings,
+                                         .light = &a->light,
+                                         .width = render_width(a->r),
+                                         .height = render_height(a->r),
+                                         .view = a->view,
+                                         .light_mode = a->ctl.light_mode,
+                                         .now = t},
+                     text, sizeof text);
+    render_set_hud_text(a->r, text);
 }
 
 static int cmp_double(const void *x, const void *y)
@@ -337,6 +405,7 @@ static int app_finish(app *a)
 
 static void app_shutdown(app *a)
 {
+    session_shutdown(&a->ses, now_s());
     fps_log_close(&a->log);
     izb_destroy(a->izb);
     render_destroy(a->r);

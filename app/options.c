@@ -174,6 +174,10 @@ void options_usage(FILE *f)
             "  --frames N            render N frames, then exit (headless default 60)\n"
             "  --screenshot FILE     write the last frame as PNG\n"
             "  --log FILE            per-frame CSV: stage times, counts, settings, camera pose\n"
+            "  --path FILE           replay a camera path (izb-path file; R records one); headless\n"
+            "                        runs stop at its end unless --frames is given\n"
+            "  --path-loop           replay the path in a loop\n"
+            "  --path-fps F          headless replay step 1/F s of path time per frame (default 60)\n"
             "  --force               let --log overwrite an existing file\n"
             "IZB\n"
             "  --backend cpu|cuda|auto   default auto (CUDA when a device answers)\n"
@@ -192,7 +196,11 @@ void options_usage(FILE *f)
             "  --cam-pos x,y,z --cam-yaw DEG --cam-pitch DEG   camera pose (default the scene's)\n"
             "display\n"
             "  --vsync on|off            default off\n"
-            "  --view shaded|overlay|mask|depth   what the window shows (default shaded)\n"
+            "  --view shaded|overlay|mask|depth|points|cells   what is shown (default shaded)\n"
+            "  --hud                 show the HUD from the start (default: on in a window only)\n"
+            "  --shadows izb|map|diff|none   shadow mask: IZB, shadow map, their difference, none (default izb)\n"
+            "  --sm-size N               shadow map texels a side, a power of two from 512 to 16384 (default 2048)\n"
+            "  --sm-pcf                  3x3 percentage-closer filtering on the shadow map\n"
             "  --shader-dir DIR          load the GLSL files from DIR instead of the embedded copies\n"
             "  --help                    this text; the keys are listed with F1 or ? in the window\n"
             "exit status: 0 done, 1 runtime failure (scene, GL, IZB), 2 bad command line\n",
@@ -225,7 +233,8 @@ options_result parse_options(int argc, char **argv, app_options *o, char *err, s
         name[nlen] = '\0';
 
         /* flags */
-        static const char *const flags[] = {"--headless", "--no-cull", "--force", "--help", "-h", NULL};
+        static const char *const flags[] = {"--headless", "--no-cull", "--force",     "--help",
+                                            "-h",         "--hud",     "--path-loop", "--sm-pcf", NULL};
         bool is_flag = false;
         for (int k = 0; flags[k]; k++)
             is_flag |= strcmp(name, flags[k]) == 0;
@@ -237,6 +246,12 @@ options_result parse_options(int argc, char **argv, app_options *o, char *err, s
                 o->no_cull = true;
             else if (strcmp(name, "--force") == 0)
                 o->force = true;
+            else if (strcmp(name, "--hud") == 0)
+                o->hud = true;
+            else if (strcmp(name, "--path-loop") == 0)
+                o->path_loop = true;
+            else if (strcmp(name, "--sm-pcf") == 0)
+                o->sm_pcf = true;
             else
                 return OPTIONS_HELP;
             continue;
@@ -246,7 +261,8 @@ options_result parse_options(int argc, char **argv, app_options *o, char *err, s
             "--scene",   "--width",     "--height",    "--frames",    "--screenshot", "--log",
             "--backend", "--kernel",    "--binning",   "--unit",      "--grid",       "--bias",
             "--threads", "--light",     "--light-dir", "--light-pos", "--cone",       "--cam-pos",
-            "--cam-yaw", "--cam-pitch", "--vsync",     "--view",      "--shader-dir", NULL};
+            "--cam-yaw", "--cam-pitch", "--vsync",     "--view",      "--shader-dir", "--path",
+            "--path-fps", "--shadows", "--sm-size", NULL};
         bool known = false;
         for (int k = 0; valued[k]; k++)
             known |= strcmp(name, valued[k]) == 0;
@@ -363,8 +379,28 @@ options_result parse_options(int argc, char **argv, app_options *o, char *err, s
             while (k < RENDER_VIEW_COUNT && strcmp(val, render_view_names[k]) != 0)
                 k++;
             if (k == RENDER_VIEW_COUNT)
-                return fail(err, err_size, "--view '%s': expected shaded, overlay, mask or depth", val);
+                return fail(err, err_size, "--view '%s': expected shaded, overlay, mask, depth, points or cells", val);
             o->view = (render_view)k;
+        } else if (strcmp(name, "--path") == 0) {
+            if (!*val || access(val, R_OK) != 0)
+                return fail(err, err_size, "--path '%s': %s", val, *val ? strerror(errno) : "empty name");
+            o->path = val;
+        } else if (strcmp(name, "--path-fps") == 0) {
+            if (!parse_float(val, &f) || !(f >= 1.0f && f <= 1000.0f))
+                return fail(err, err_size, "--path-fps '%s': expected frames per second from 1 to 1000", val);
+            o->path_fps = f;
+        } else if (strcmp(name, "--shadows") == 0) {
+            int k = 0;
+            while (k < SHADOW_MODE_COUNT && strcmp(val, shadow_mode_names[k]) != 0)
+                k++;
+            if (k == SHADOW_MODE_COUNT)
+                return fail(err, err_size, "--shadows '%s': expected izb, map, diff or none", val);
+            o->shadows = (shadow_mode)k;
+        } else if (strcmp(name, "--sm-size") == 0) {
+            if (!parse_int(val, SHADOW_MAP_MIN_SIZE, SHADOW_MAP_MAX_SIZE, &v) || (v & (v - 1)) != 0)
+                return fail(err, err_size, "--sm-size '%s': expected a power of two from %d to %d", val,
+                            SHADOW_MAP_MIN_SIZE, SHADOW_MAP_MAX_SIZE);
+            o->sm_size = (int)v;
         } else if (strcmp(name, "--shader-dir") == 0) {
             struct stat st;
             if (stat(val, &st) != 0 || !S_ISDIR(st.st_mode))
@@ -376,6 +412,6 @@ options_result parse_options(int argc, char **argv, app_options *o, char *err, s
     if (!check_scene(o->scene, err, err_size)) return OPTIONS_ERROR;
     if (o->log_path && !o->force && access(o->log_path, F_OK) == 0)
         return fail(err, err_size, "--log '%s': file exists (add --force to overwrite it)", o->log_path);
-    if (o->headless && o->frames == 0) o->frames = 60;
+    if (o->headless && o->frames == 0 && (!o->path || o->path_loop)) o->frames = 60; /* a path: to its end */
     return OPTIONS_OK;
 }

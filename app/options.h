@@ -9,6 +9,7 @@
 
 #include "izb.h"
 #include "render.h"
+#include "shadow_map.h"
 #include "view.h"
 
 /* Defaults: scene builtin:default, 1280x720, windowed until closed (headless: 60 frames), backend
@@ -37,6 +38,13 @@ typedef struct app_options {
     render_view view;
     const char *shader_dir;
     int threads; /* 0 = all cores */
+    const char *path; /* --path: replay this camera path (headless: until it ends unless --frames) */
+    bool path_loop;   /* --path-loop */
+    double path_fps;  /* --path-fps: headless replay step 1/fps (default 60) */
+    bool hud;         /* --hud: HUD on from the start (windows start with it on) */
+    shadow_mode shadows; /* --shadows izb|map|diff|none (default izb) */
+    int sm_size;         /* --sm-size: shadow map texels a side; 0 = 2048 */
+    bool sm_pcf;         /* --sm-pcf: 3x3 PCF on the shadow map */
 } app_options;
 
 typedef enum options_result {

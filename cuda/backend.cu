@@ -228,7 +228,10 @@ static bool cuda_set_scene(izb_backend *base, const float *xyz, int tri_count)
 static float elapsed(const cuda_backend *b, int from, int to)
 {
     float ms = 0.0f;
-    return cudaEventElapsedTime(&ms, b->ev[from], b->ev[to]) == cudaSuccess ? ms : 0.0f;
+    if (cudaEventElapsedTime(&ms, b->ev[from], b->ev[to]) == cudaSuccess)
+        return ms;
+    cudaGetLastError(); /* review fix: a timing failure is not the next frame's launch error */
+    return 0.0f;
 }
 
 /* The frame pipeline on img (device buffers or mapped GL objects). */
@@ -328,6 +331,10 @@ static bool cuda_shade_arrays(izb_backend *base, const izb_recon *f, const izb_s
 {
     cuda_backend *b = (cuda_backend *)base;
     b->have_frame = false;
+    if (!depth || !mask) { /* review fix: as the CPU backend; a NULL would fail inside a CUDA copy */
+        fprintf(stderr, "izb cuda: shade_arrays: NULL depth or mask\n");
+        return false;
+    }
     if (!check_frame(f, s, "shade_arrays"))
         return false;
     const size_t npix = (size_t)f->width * (size_t)f->height;

@@ -8,6 +8,11 @@
 bool cuda_report(cudaError_t err, const char *what, const char *file, int line)
 {
     fprintf(stderr, "izb cuda: %s failed: %s (%s:%d)\n", what, cudaGetErrorString(err), file, line);
+    /* Review fix: a failed runtime call also sets the thread's last error. Left there, a non-sticky
+     * one (a refused map, a bad argument) would be picked up by the next frame's first
+     * cuda_launch_check and fail that frame too, blamed on an innocent kernel. Sticky errors (a
+     * kernel fault) are not cleared by this and keep failing every call, as documented. */
+    cudaGetLastError();
     return false;
 }
 

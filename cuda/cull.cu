@@ -80,8 +80,9 @@ __global__ void cull_scatter_kernel(const float *__restrict__ xyz, uint32_t n, b
 extern "C" size_t cull_temp_bytes(int n)
 {
     size_t bytes = 0;
-    if (cub::DeviceScan::ExclusiveSum(nullptr, bytes, (uint32_t *)nullptr, (uint32_t *)nullptr, n + 1) != cudaSuccess)
-        return 0;
+    const cudaError_t err = cub::DeviceScan::ExclusiveSum(nullptr, bytes, (uint32_t *)nullptr, (uint32_t *)nullptr, n + 1);
+    if (err != cudaSuccess) /* review fix: cull_run failed silently on 0; name the cause */
+        return cuda_report(err, "culling scratch size (cub::DeviceScan::ExclusiveSum)", __FILE__, __LINE__), 0;
     return bytes;
 }
 

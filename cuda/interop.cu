@@ -35,11 +35,34 @@ extern "C" bool interop_bind(interop_texture *t, unsigned name, int width, int h
     return true;
 }
 
+/* Review fix: the kernels trust the mapped arrays to be width x height R32F (depth) and R8 (mask).
+ * A texture of another size or format (e.g. a caller's stale texture name, an RGBA8 mask) would
+ * make surf2Dwrite trap (a sticky fault: the context is lost) or write the wrong texels; check
+ * what was actually mapped against what bind was told. */
+static bool check_array(cudaArray_t a, const interop_texture *t, int bits, bool is_float)
+{
+    cudaChannelFormatDesc d;
+    cudaExtent e;
+    unsigned flags = 0;
+    CUDA_TRY(cudaArrayGetInfo(&d, &e, &flags, a));
+    if (e.width != (size_t)t->width || e.height != (size_t)t->height || d.x != bits || d.y || d.z || d.w ||
+        (is_float && d.f != cudaChannelFormatKindFloat)) {
+        fprintf(stderr,
+                "izb cuda: GL texture %u is %zux%zu with %d/%d/%d/%d-bit channels (kind %d); expected %dx%d %s\n",
+                t->name, e.width, e.height, d.x, d.y, d.z, d.w, (int)d.f, t->width, t->height,
+                is_float ? "GL_R32F" : "GL_R8");
+        return false;
+    }
+    return true;
+}
+
 static bool make_objects(interop_texture *depth, interop_texture *mask, cuda_image *img)
 {
     cudaArray_t depth_array, mask_array;
     CUDA_TRY(cudaGraphicsSubResourceGetMappedArray(&depth_array, depth->res, 0, 0));
     CUDA_TRY(cudaGraphicsSubResourceGetMappedArray(&mask_array, mask->res, 0, 0));
+    if (!check_array(depth_array, depth, 32, true) || !check_array(mask_array, mask, 8, false))
+        return false;
 
     cudaResourceDesc rd;
     memset(&rd, 0, sizeof rd);

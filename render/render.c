@@ -7,10 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "debug_view.h"
 #include "gl_shader.h"
+#include "hud.h"
 #include "screenshot.h"
 
-const char *const render_view_names[RENDER_VIEW_COUNT] = {"shaded", "overlay", "mask", "depth"};
+const char *const render_view_names[RENDER_VIEW_COUNT] = {"shaded", "overlay", "mask", "depth",
+                                                            "points", "cells"};
 
 /* delete the targets and host buffers (safe on a half-made set) */
 static void targets_free(render *r);
@@ -80,6 +83,10 @@ static bool targets_make(render *r, int w, int h, char *err, size_t n)
     }
     r->width = w;
     r->height = h;
+    if (r->sm && !shadow_map_targets_changed(r, err, n)) { /* its mask shares tex_depth_ds */
+        targets_free(r);
+        return false;
+    }
     render_fill_mask(r, 255);
     return true;
 }
@@ -103,7 +110,14 @@ render *render_create(const render_desc *desc, char *err, size_t err_size)
         r->prog_sky = gl_program_load("fullscreen.vert", "sky.frag", d.shader_dir, err, err_size);
     if (r->prog_sky)
         r->prog_debug = gl_program_load("fullscreen.vert", "debug.frag", d.shader_dir, err, err_size);
-    if (!r->prog_debug) {
+    if (r->prog_debug) r->sm = shadow_map_create(d.shader_dir, err, err_size);
+    if (!r->sm) {
+        render_destroy(r);
+        return NULL;
+    }
+    r->hud = hud_create(d.shader_dir, err, err_size);
+    if (r->hud) r->debug_view = debug_view_create(d.shader_dir, err, err_size);
+    if (!r->debug_view) {
         render_destroy(r);
         return NULL;
     }
@@ -121,10 +135,12 @@ render *render_create(const render_desc *desc, char *err, size_t err_size)
     SHADE_UNIFORM(bounds_min);
     SHADE_UNIFORM(bounds_max);
     SHADE_UNIFORM(show_mask);
+    SHADE_UNIFORM(diff);
 #undef SHADE_UNIFORM
     r->u_debug.mode = glGetUniformLocation(r->prog_debug, "u_mode");
     r->u_debug.far = glGetUniformLocation(r->prog_debug, "u_far");
     glProgramUniform1i(r->prog_shade, glGetUniformLocation(r->prog_shade, "u_mask"), 0);
+    glProgramUniform1i(r->prog_shade, glGetUniformLocation(r->prog_shade, "u_mask2"), 1);
     glProgramUniform1i(r->prog_debug, glGetUniformLocation(r->prog_debug, "u_depth"), 0);
     glProgramUniform1i(r->prog_debug, glGetUniformLocation(r->prog_debug, "u_mask"), 1);
 
@@ -157,6 +173,9 @@ void render_destroy(render *r)
 {
     if (!r) return;
     targets_free(r);
+    shadow_map_destroy(r->sm);
+    hud_destroy(r->hud);
+    debug_view_destroy(r->debug_view);
     if (r->timer_depth.query[0]) gl_timer_destroy(&r->timer_depth);
     if (r->timer_shade.query[0]) gl_timer_destroy(&r->timer_shade);
     GLuint bufs[2] = {r->vbo_pos, r->vbo_normal};
@@ -298,13 +317,17 @@ void render_shade_pass(render *r, const camera *c, const light *l, render_view v
     glDisable(GL_DEPTH_TEST);
     glDisable(GL_CULL_FACE);
     glBindVertexArray(r->vao_empty);
+    /* the mode's mask (shadow_map.h); the difference view also reads the shadow map's */
+    GLuint sm_mask = shadow_map_mask_texture(r);
+    GLuint mask = r->shadow_mode == SHADOW_MODE_MAP && sm_mask ? sm_mask : r->tex_mask;
+    bool diff = r->shadow_mode == SHADOW_MODE_DIFF && sm_mask;
 
     if (view == RENDER_VIEW_MASK || view == RENDER_VIEW_DEPTH) {
         glUseProgram(r->prog_debug);
         glProgramUniform1i(r->prog_debug, r->u_debug.mode, view == RENDER_VIEW_MASK ? 1 : 2);
         glProgramUniform1f(r->prog_debug, r->u_debug.far, c->far > 0.0f ? c->far : 100.0f);
         glBindTextureUnit(0, r->tex_depth);
-        glBindTextureUnit(1, r->tex_mask);
+        glBindTextureUnit(1, mask);
         glDrawArrays(GL_TRIANGLES, 0, 3);
         gl_timer_end(&r->timer_shade);
         return;
@@ -337,7 +360,9 @@ void render_shade_pass(render *r, const camera *c, const light *l, render_view v
         glProgramUniform3fv(p, r->u_shade.bounds_min, 1, r->bounds_min);
         glProgramUniform3fv(p, r->u_shade.bounds_max, 1, r->bounds_max);
         glProgramUniform1i(p, r->u_shade.show_mask, view == RENDER_VIEW_OVERLAY ? 1 : 0);
-        glBindTextureUnit(0, r->tex_mask);
+        glProgramUniform1i(p, r->u_shade.diff, diff ? 1 : 0);
+        glBindTextureUnit(0, mask);
+        glBindTextureUnit(1, diff ? sm_mask : mask);
         /* same gl_Position as the depth pass (invariant): exactly the pixels it covered pass */
         glEnable(GL_DEPTH_TEST);
         glDepthFunc(GL_LEQUAL);
@@ -352,14 +377,24 @@ bool render_frame(render *r, const render_frame_desc *f)
 {
     bool ok = true;
     render_depth_pass(r, f->cam);
-    if (f->backend) {
+    shadow_mode m = r->shadow_mode;
+    if (f->backend && (m == SHADOW_MODE_IZB || m == SHADOW_MODE_DIFF)) {
         izb_recon fr = izb_frame_make(f->cam, f->light, r->bounds_min, r->bounds_max, r->width, r->height);
         ok = render_shade_izb(r, f->backend, &fr, f->settings, f->stats);
     } else {
         render_fill_mask(r, 255);
     }
+    if (m == SHADOW_MODE_MAP || m == SHADOW_MODE_DIFF) render_shadow_map_pass(r, f->cam, f->light);
     render_shade_pass(r, f->cam, f->light, f->view);
+    if (f->view == RENDER_VIEW_POINTS || f->view == RENDER_VIEW_CELLS)
+        debug_view_draw(r->debug_view, r, f->backend, f->view);
+    if (f->hud) hud_draw(r->hud, r->fbo_colour, r->width, r->height);
     return ok;
+}
+
+void render_set_hud_text(render *r, const char *text)
+{
+    hud_set_text(r->hud, text);
 }
 
 void render_present(render *r, int fb_width, int fb_height)
@@ -373,12 +408,17 @@ render_timings render_get_timings(render *r)
 {
     gl_timer_poll(&r->timer_depth);
     gl_timer_poll(&r->timer_shade);
+    float sm_ms = 0.0f;
+    long sm_frame = -1;
+    if (r->sm) shadow_map_timing(r->sm, &sm_ms, &sm_frame);
     return (render_timings){
         .depth_ms = r->timer_depth.ms,
         .shade_ms = r->timer_shade.ms,
         .transfer_ms = r->transfer_ms,
         .depth_frame = r->timer_depth.ms_frame,
         .shade_frame = r->timer_shade.ms_frame,
+        .shadow_map_ms = sm_ms,
+        .shadow_map_frame = sm_frame,
     };
 }
 

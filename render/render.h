@@ -25,6 +25,8 @@ typedef enum render_view {
     RENDER_VIEW_OVERLAY,    /* the lit scene, shadowed pixels tinted red */
     RENDER_VIEW_MASK,       /* the raw mask: white lit, black shadow, blue sky */
     RENDER_VIEW_DEPTH,      /* linear depth, near white */
+    RENDER_VIEW_POINTS,     /* sample points on the light's plane by cell density, bbox, grid (debug_view.h) */
+    RENDER_VIEW_CELLS,      /* cell-occupancy heat map (debug_view.h) */
     RENDER_VIEW_COUNT
 } render_view;
 
@@ -45,6 +47,8 @@ typedef struct render_timings {
     float transfer_ms; /* CPU wall: depth read-back + mask upload (0 on the GL interop path) */
     long depth_frame;  /* frame number (0-based count of render_depth_pass calls) of depth_ms */
     long shade_frame;  /* same for shade_ms */
+    float shadow_map_ms;   /* GPU: shadow map from the light + its mask pass (shadow_map.h; 0: not run) */
+    long shadow_map_frame; /* frame number of shadow_map_ms (count of shadow-map passes), -1: none */
 } render_timings;
 
 /* One whole frame for render_frame(). */
@@ -55,6 +59,7 @@ typedef struct render_frame_desc {
     const izb_settings *settings; /* NULL: defaults */
     izb_stats *stats;             /* out, may be NULL */
     render_view view;
+    bool hud; /* draw the text of render_set_hud_text over the image */
 } render_frame_desc;
 
 /* Compile the shaders and make the targets. NULL with a one-line reason in err (shader errors
@@ -89,6 +94,9 @@ void render_shade_pass(render *r, const camera *c, const light *l, render_view v
 
 /* Passes 1-3 for one frame. False when the IZB failed. */
 bool render_frame(render *r, const render_frame_desc *f);
+
+/* The HUD's text (hud.h): its vertices are rebuilt only when the text changes. */
+void render_set_hud_text(render *r, const char *text);
 
 /* Blit the colour target to the default framebuffer (fb_width x fb_height; windows only). */
 void render_present(render *r, int fb_width, int fb_height);

@@ -7,6 +7,7 @@
 
 #include "gl_timer.h"
 #include "render.h"
+#include "shadow_map.h"
 
 struct render {
     int width, height;
@@ -18,7 +19,7 @@ struct render {
     } u_depth;
     struct {
         GLint view, proj, light_type, light_dir, light_pos, cos_outer, cos_inner, cam_pos, bounds_min,
-            bounds_max, show_mask;
+            bounds_max, show_mask, diff;
     } u_shade;
     struct {
         GLint mode, far;
@@ -38,6 +39,14 @@ struct render {
 
     gl_timer timer_depth, timer_shade;
     float transfer_ms;
+
+    struct hud *hud;                /* text overlay (hud.c) */
+    struct debug_view *debug_view;  /* points / cells views (debug_view.c) */
+
+    /* conventional shadow map beside the IZB (shadow_map.c): programs made at create, textures
+     * when a mode first uses them */
+    shadow_map *sm;
+    shadow_mode shadow_mode;
 };
 
 #endif

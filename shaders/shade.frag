@@ -16,6 +16,8 @@ uniform vec3 u_cam_pos;
 uniform vec3 u_bounds_min;
 uniform vec3 u_bounds_max;
 uniform int u_show_mask;       // 1: tint shadowed pixels red (debug overlay)
+uniform sampler2D u_mask2;     // difference view: the shadow-map mask (u_mask is the IZB's)
+uniform int u_diff;            // 1: pixels where the masks disagree: red map says shadow, blue IZB
 
 layout(location = 0) out vec4 o_colour;
 
@@ -63,5 +65,10 @@ void main()
     vec3 c = ambient + a * LIGHT_COLOUR * (ndl * spot * lit);
     if (u_show_mask == 1 && lit < 0.5)
         c = mix(c, vec3(0.9, 0.1, 0.1), 0.5);
+    if (u_diff == 1) {
+        float other = texelFetch(u_mask2, ivec2(gl_FragCoord.xy), 0).r;
+        if ((lit < 0.5) != (other < 0.5))
+            c = other < 0.5 ? vec3(1.0, 0.12, 0.08) : vec3(0.1, 0.45, 1.0);
+    }
     o_colour = vec4(pow(clamp(c, 0.0, 1.0), vec3(1.0 / 2.2)), 1.0);
 }

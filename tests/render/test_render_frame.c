@@ -8,6 +8,7 @@
  *    silhouette edges and contacts;
  *  - the GL depth agrees with the oracle's primary rays (independent depth);
  *  - the shaded image is darker in shadow than in light, and sky where depth is 0.
+ * Run with "cuda" it checks the CUDA-GL interop path instead (skipped without a CUDA device).
  * Skipped (77) without a GL 4.5 context or without Embree. */
 #undef NDEBUG
 #include <math.h>
@@ -115,7 +116,7 @@ static void run(render *r, izb_backend *b, oracle *o, const scene *s, const came
 }
 #endif
 
-int main(void)
+int main(int argc, char **argv)
 {
 #if !IZB_HAVE_EMBREE
     TEST_SKIP("built without Embree: no oracle");
@@ -132,8 +133,16 @@ int main(void)
     CHECK(r != NULL, "render_create: %s", err);
     bool ok = r && render_set_scene(r, &s, err, sizeof err);
     CHECK(ok, "render_set_scene: %s", err);
-    izb_backend *b = izb_create(&(izb_desc){.backend = IZB_BACKEND_AUTO, .quiet = true});
+    /* "cpu" (gl suite): the read-back bridge; "cuda" (gpu suite): CUDA-GL interop, whose mask must
+     * equal the CUDA array path and the oracle just the same. */
+    bool want_cuda = argc > 1 && strcmp(argv[1], "cuda") == 0;
+    izb_backend *b = izb_create(&(izb_desc){.backend = want_cuda ? IZB_BACKEND_CUDA : IZB_BACKEND_CPU,
+                                            .quiet = true});
+    if (!b && want_cuda)
+        TEST_SKIP("no CUDA device answers");
     CHECK(b != NULL, "izb_create");
+    if (want_cuda)
+        CHECK(b && izb_supports_gl(b), "the CUDA backend shades GL textures directly (interop)");
     oracle *o = oracle_create(s.xyz, s.tri_count);
     CHECK(o != NULL, "oracle_create");
     if (!ok || !b || !o) return test_done();

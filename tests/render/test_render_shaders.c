@@ -13,8 +13,11 @@
 #include "gl_test.h"
 #include "render.h"
 
-static const char *const FILES[] = {"depth.vert",      "depth.frag", "shade.vert", "shade.frag",
-                                    "fullscreen.vert", "sky.frag",   "debug.frag"};
+static const char *const FILES[] = {"depth.vert",        "depth.frag",        "shade.vert",
+                                    "shade.frag",        "fullscreen.vert",   "sky.frag",
+                                    "debug.frag",        "shadow_depth.vert", "shadow_depth.frag",
+                                    "shadow_mask.frag",  "hud.vert",          "hud.frag",
+                                    "points.vert",       "points.frag",       "cells.frag"};
 enum { FILE_COUNT = sizeof FILES / sizeof FILES[0] };
 
 static char dir[256];

@@ -1,0 +1,113 @@
+/* quality_lib.c — counters, images and views of izb-quality (quality_lib.h). */
+#include "quality_lib.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "oracle.h"
+
+const quality_view quality_views[] = {
+    {"default", "builtin:default", "default scene, its camera, directional light"},
+    {"default-spot", "builtin:default", "default scene, its camera, spot light (60 deg)"},
+    {"fence-zoom", "builtin:default", "fence shadow seen from 0.5 m (thesis fig. 6.3)"},
+    {"grazing", "builtin:default", "default scene, light 5 deg above the ground"},
+    {"tesseract", "builtin:tesseract", "tesseract (thesis fig. 6.4), directional light"},
+    {"grass", "builtin:grass:200k", "200K-triangle grass, directional light"},
+};
+const int quality_view_count = (int)(sizeof quality_views / sizeof quality_views[0]);
+
+/* the scene's suggested directional light */
+static light scene_light(const scene *s);
+
+quality_counts quality_count(const float *depth, const uint8_t *test, const uint8_t *truth, long n)
+{
+    mask_diff d = mask_compare(depth, test, truth, n);
+    quality_counts c = {.covered = d.covered,
+                        .mismatched = d.mismatched,
+                        .false_shadow = d.false_shadow,
+                        .false_light = d.false_light};
+    for (long i = 0; i < n; i++) {
+        if (!(depth[i] > 0.0f) || !(depth[i] <= 3.0e38f)) continue;
+        c.truth_shadow += truth[i] == 0;
+        c.test_shadow += test[i] == 0;
+    }
+    return c;
+}
+
+double quality_mismatch_pct(const quality_counts *c)
+{
+    return c->covered > 0 ? 100.0 * (double)c->mismatched / (double)c->covered : 0.0;
+}
+
+void quality_mask_image(const float *depth, const uint8_t *mask, long n, uint8_t *rgb)
+{
+    for (long i = 0; i < n; i++) {
+        uint8_t *p = rgb + 3 * i;
+        if (!(depth[i] > 0.0f)) {
+            p[0] = 50, p[1] = 75, p[2] = 150;
+        } else {
+            p[0] = p[1] = p[2] = mask[i] ? 255 : 0;
+        }
+    }
+}
+
+void quality_diff_image(const float *depth, const uint8_t *test, const uint8_t *truth, long n, uint8_t *rgb)
+{
+    for (long i = 0; i < n; i++) {
+        uint8_t *p = rgb + 3 * i;
+        bool lt = test[i] != 0, lr = truth[i] != 0;
+        if (!(depth[i] > 0.0f)) {
+            p[0] = 50, p[1] = 75, p[2] = 150;
+        } else if (lt == lr) {
+            p[0] = p[1] = p[2] = lr ? 200 : 70;
+        } else if (lr) { /* false shadow */
+            p[0] = 240, p[1] = 30, p[2] = 20;
+        } else { /* false light */
+            p[0] = 30, p[1] = 130, p[2] = 255;
+        }
+    }
+}
+
+static light scene_light(const scene *s)
+{
+    light l = {.type = LIGHT_DIRECTIONAL, .cone_deg = 60.0f};
+    memcpy(l.dir, s->light_dir, sizeof l.dir);
+    memcpy(l.pos, s->light_pos, sizeof l.pos);
+    return l;
+}
+
+void quality_view_setup(const quality_view *v, const scene *s, camera *cam, light *l)
+{
+    *cam = (camera){
+        .pos = {s->cam_pos[0], s->cam_pos[1], s->cam_pos[2]}, .yaw = s->cam_yaw, .pitch = s->cam_pitch};
+    *l = scene_light(s);
+    if (strcmp(v->name, "default-spot") == 0) {
+        l->type = LIGHT_SPOT;
+        for (int k = 0; k < 3; k++) /* as izb-shadows does: the spot looks at the scene's centre */
+            l->dir[k] = 0.5f * (s->bounds_min[k] + s->bounds_max[k]) - s->light_pos[k];
+    } else if (strcmp(v->name, "fence-zoom") == 0) {
+        /* Picket 16 of the default scene's fence (x = -4.875, z = -4.95, 4 cm wide, 5 cm to 1.35 m
+         * high): the shadow of its middle (y = 0.7) falls on the ground at t = 0.7 / |dir.y| along
+         * the light. The camera looks down at that point from 0.5 m, across the picket shadows. */
+        float d[3] = {l->dir[0], l->dir[1], l->dir[2]};
+        float t = 0.7f / -d[1];
+        float target[3] = {-4.875f + t * d[0], 0.0f, -4.95f + t * d[2]};
+        cam->yaw = -42.0f;
+        cam->pitch = -50.0f;
+        float fwd[3];
+        camera_forward(cam, fwd);
+        for (int k = 0; k < 3; k++)
+            cam->pos[k] = target[k] - 0.5f * fwd[k];
+    } else if (strcmp(v->name, "grazing") == 0) {
+        /* the scene light's azimuth, 5 degrees above the horizon */
+        float h = sqrtf(l->dir[0] * l->dir[0] + l->dir[2] * l->dir[2]);
+        float e = 5.0f * 0.017453292519943295f;
+        l->dir[0] = cosf(e) * l->dir[0] / h;
+        l->dir[2] = cosf(e) * l->dir[2] / h;
+        l->dir[1] = -sinf(e);
+    }
+    float n = sqrtf(l->dir[0] * l->dir[0] + l->dir[1] * l->dir[1] + l->dir[2] * l->dir[2]);
+    for (int k = 0; k < 3; k++)
+        l->dir[k] /= n;
+    camera_fit_clip(cam, s->bounds_min, s->bounds_max);
+}

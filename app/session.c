@@ -1,0 +1,216 @@
+/* session.c — HUD text, F/R/P files and camera-path replay around the frame loop (session.h). */
+#include "session.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "controls.h"
+
+enum { NOTICE_S = 4 }; /* seconds a notice stays on the HUD */
+
+/* print a line on stdout and keep it as the HUD notice */
+static void notice(session *s, double now, const char *fmt, ...);
+static void toggle_log(session *s, double now);
+static void toggle_record(session *s, double now, const camera *c, const light *l);
+static void screenshot(session *s, double now, render *r);
+
+static void notice(session *s, double now, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(s->notice, sizeof s->notice, fmt, ap);
+    va_end(ap);
+    s->notice_until = now + NOTICE_S;
+    printf("izb-shadows: %s\n", s->notice);
+    fflush(stdout);
+}
+
+bool session_unique_name(char *out, size_t out_size, const char *dir, const char *prefix, const char *ext)
+{
+    time_t t = time(NULL);
+    struct tm tm;
+    localtime_r(&t, &tm);
+    char stamp[32];
+    strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+    for (int i = 1; i < 1000; i++) {
+        char num[16] = "";
+        if (i > 1) snprintf(num, sizeof num, "-%d", i);
+        int n = snprintf(out, out_size, "%s/%s-%s%s.%s", dir && *dir ? dir : ".", prefix, stamp, num, ext);
+        if (n < 0 || (size_t)n >= out_size) return false;
+        struct stat st;
+        if (stat(out, &st) != 0 && errno == ENOENT) return true;
+    }
+    return false;
+}
+
+bool session_init(session *s, const session_desc *d, char *err, size_t err_size)
+{
+    memset(s, 0, sizeof *s);
+    s->desc = *d;
+    if (!(s->desc.path_fps > 0.0)) s->desc.path_fps = 60.0;
+    if (!s->desc.out_dir || !*s->desc.out_dir) s->desc.out_dir = ".";
+    s->hud = d->hud;
+    if (d->path_file) {
+        if (!camera_path_load(&s->play, d->path_file, err, err_size)) return false;
+        s->playing = true;
+    }
+    return true;
+}
+
+void session_shutdown(session *s, double now)
+{
+    if (s->recording) toggle_record(s, now, NULL, NULL);
+    camera_path_free(&s->rec);
+    camera_path_free(&s->play);
+}
+
+static void toggle_log(session *s, double now)
+{
+    fps_log *log = s->desc.log;
+    if (!log) return;
+    if (log->f) {
+        long rows = log->rows;
+        fps_log_close(log);
+        notice(s, now, "FPS log %s: %ld rows, closed", s->log_path[0] ? s->log_path : "(--log)", rows);
+        s->log_path[0] = '\0';
+        return;
+    }
+    char name[512], err[640];
+    bool ok = false;
+    for (int tries = 0; tries < 3 && !ok; tries++) /* "wx" loses a race only to another writer */
+        ok = session_unique_name(name, sizeof name, s->desc.out_dir, "izb-log", "csv") &&
+             fps_log_open(log, name, false, err, sizeof err);
+    if (!ok) {
+        notice(s, now, "FPS log: cannot start one in %s", s->desc.out_dir);
+        return;
+    }
+    snprintf(s->log_path, sizeof s->log_path, "%s", name);
+    notice(s, now, "FPS log: recording to %s", name);
+}
+
+static void toggle_record(session *s, double now, const camera *c, const light *l)
+{
+    if (!s->recording) {
+        camera_path_free(&s->rec);
+        if (!session_unique_name(s->rec_path, sizeof s->rec_path, s->desc.out_dir, "izb-path", "path")) {
+            notice(s, now, "camera path: no free file name in %s", s->desc.out_dir);
+            return;
+        }
+        s->recording = true;
+        s->rec_t0 = now;
+        if (c && l) camera_path_add(&s->rec, 0.0, c, l);
+        notice(s, now, "camera path: recording (R stops, saves to %s)", s->rec_path);
+        return;
+    }
+    s->recording = false;
+    char err[640];
+    if (s->rec.count == 0) {
+        notice(s, now, "camera path: nothing recorded");
+    } else if (!camera_path_save(&s->rec, s->rec_path, err, sizeof err)) {
+        notice(s, now, "camera path: %s", err);
+    } else {
+        notice(s, now, "camera path: wrote %s (%d poses, %.1f s)", s->rec_path, s->rec.count,
+               camera_path_duration(&s->rec));
+    }
+}
+
+static void screenshot(session *s, double now, render *r)
+{
+    char name[512], err[640];
+    if (!session_unique_name(name, sizeof name, s->desc.out_dir, "izb-shot", "png")) {
+        notice(s, now, "screenshot: no free file name in %s", s->desc.out_dir);
+        return;
+    }
+    if (render_screenshot(r, name, err, sizeof err))
+        notice(s, now, "screenshot: wrote %s", name);
+    else
+        notice(s, now, "%s", err);
+}
+
+void session_keys(session *s, unsigned toggles, double now, render *r, const camera *c, const light *l)
+{
+    if (toggles & CONTROL_HUD) s->hud = !s->hud;
+    if (toggles & CONTROL_LOG) toggle_log(s, now);
+    if (toggles & CONTROL_RECORD) toggle_record(s, now, c, l);
+    if ((toggles & CONTROL_SCREENSHOT) && r) screenshot(s, now, r);
+}
+
+void session_replay(session *s, double wall_dt, camera *c, light *l)
+{
+    if (!s->playing || s->play.count == 0) return;
+    /* the path holds pose and light; the cone and clip planes stay the app's */
+    camera keep_c = *c;
+    light keep_l = *l;
+    camera_path_sample(&s->play, s->play_t, s->desc.path_loop, c, l);
+    c->fovy = keep_c.fovy;
+    c->near = keep_c.near;
+    c->far = keep_c.far;
+    l->cone_deg = keep_l.cone_deg;
+    double dur = camera_path_duration(&s->play);
+    if (!s->desc.path_loop && s->play_t >= dur - 1e-9) s->path_done = true;
+    if (s->desc.headless) /* a count, not a sum: no drift over long paths */
+        s->play_t = (double)++s->play_frame / s->desc.path_fps;
+    else
+        s->play_t += wall_dt;
+}
+
+void session_record(session *s, double now, const camera *c, const light *l)
+{
+    if (s->recording) camera_path_add(&s->rec, now - s->rec_t0, c, l);
+}
+
+void session_hud_text(const session *s, const session_hud_info *i, char *out, size_t out_size)
+{
+    izb_settings st = izb_settings_resolve(i->settings);
+    const izb_stats *z = i->izb;
+    char unit[16] = "auto";
+    int u = z && z->unit_size > 0 ? z->unit_size : st.unit_size;
+    if (u > 0) snprintf(unit, sizeof unit, "%d", u);
+    size_t n = 0;
+#define ADD(...)                                                                                        \
+    do {                                                                                                \
+        if (n < out_size) {                                                                             \
+            int k_ = snprintf(out + n, out_size - n, __VA_ARGS__);                                      \
+            n += k_ > 0 ? (size_t)k_ : 0;                                                               \
+        }                                                                                               \
+    } while (0)
+    ADD("%.1f fps  %.2f ms/frame  %dx%d  view %s\n", i->fps, i->frame_ms, i->width, i->height,
+        render_view_names[i->view]);
+    ADD("%s backend  kernel%d  %s binning  unit %s  culling %s\n", i->backend ? i->backend : "none",
+        st.kernel == IZB_KERNEL2 ? 2 : 1, st.binning == IZB_BINNING_ATOMIC ? "atomic" : "radix", unit,
+        st.no_cull ? "off" : "on");
+    if (z) {
+        ADD("depth pass %6.2f ms   reconstruct+bbox %6.2f ms\n", (double)i->gl.depth_ms,
+            (double)z->stage_ms[IZB_STAGE_RECONSTRUCT]);
+        ADD("binning    %6.2f ms   culling+compact  %6.2f ms\n", (double)z->stage_ms[IZB_STAGE_BINNING],
+            (double)z->stage_ms[IZB_STAGE_CULLING]);
+        ADD("raster     %6.2f ms   shading          %6.2f ms\n", (double)z->stage_ms[IZB_STAGE_RASTER],
+            (double)i->gl.shade_ms);
+        ADD("triangles %d -> %d after culling   points %d   grid %dx%d\n", z->tris_in, z->tris_after_cull,
+            z->points, z->grid_w, z->grid_h);
+    }
+    if (i->light) {
+        const light *l = i->light;
+        if (l->type == LIGHT_SPOT)
+            ADD("spot light at (%.1f, %.1f, %.1f), cone %.0f deg", (double)l->pos[0], (double)l->pos[1],
+                (double)l->pos[2], (double)(l->cone_deg > 0.0f ? l->cone_deg : 60.0f));
+        else
+            ADD("directional light (%.2f, %.2f, %.2f)", (double)l->dir[0], (double)l->dir[1],
+                (double)l->dir[2]);
+        ADD("%s\n", i->light_mode ? "   [L: keys move the LIGHT]" : "");
+    }
+    if (s->desc.log && s->desc.log->f)
+        ADD("LOG %s (%ld rows)\n", s->log_path[0] ? s->log_path : "--log", s->desc.log->rows);
+    if (s->recording) ADD("REC %s (%d poses)\n", s->rec_path, s->rec.count);
+    if (s->playing)
+        ADD("PLAY %s %.1f / %.1f s%s\n", s->desc.path_file, s->play_t, camera_path_duration(&s->play),
+            s->desc.path_loop ? " (loop)" : "");
+    if (s->notice[0] && i->now < s->notice_until) ADD("%s\n", s->notice);
+    ADD("H hides this, F1 or ? lists the keys");
+#undef ADD
+}

@@ -1,0 +1,199 @@
+/* test_camera_path.c — camera paths (suite cpu):
+ *  - save / load round trip keeps every pose (to the file's 9 significant digits);
+ *  - sampling at a pose's time gives that pose; between poses it interpolates (shortest-arc yaw);
+ *    loop wraps, no-loop clamps;
+ *  - R records poses (session_record) and saves a timestamped file; --path replay on the fixed
+ *    headless step reproduces the recorded poses frame by frame and ends after the last one;
+ *  - malformed files are rejected with one line naming the file (and line);
+ *  - every shipped assets/paths/ file loads. */
+#undef NDEBUG
+#include <dirent.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "camera_path.h"
+#include "controls.h"
+#include "izb_config.h"
+#include "session.h"
+#include "test.h"
+
+static char dir[] = "/tmp/izb-path-XXXXXX";
+
+static bool near_pose(const camera *a, const light *la, const camera *b, const light *lb, float tol)
+{
+    bool ok = fabsf(a->yaw - b->yaw) <= tol && fabsf(a->pitch - b->pitch) <= tol && la->type == lb->type;
+    for (int k = 0; k < 3; k++)
+        ok = ok && fabsf(a->pos[k] - b->pos[k]) <= tol && fabsf(la->dir[k] - lb->dir[k]) <= tol &&
+             fabsf(la->pos[k] - lb->pos[k]) <= tol;
+    return ok;
+}
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
+}
+
+static void pose_at(int i, camera *c, light *l)
+{
+    *c = (camera){.pos = {0.1f * (float)i, 2.0f + 0.01f * (float)i, -0.3f * (float)i},
+                  .yaw = 170.0f + 7.5f * (float)i,
+                  .pitch = -30.0f + (float)i};
+    *l = (light){.type = i >= 5 ? LIGHT_SPOT : LIGHT_DIRECTIONAL,
+                 .dir = {0.5f, -0.8f, 0.1f * (float)i},
+                 .pos = {3.0f, 8.0f + (float)i, 1.0f}};
+}
+
+int main(void)
+{
+    CHECK(mkdtemp(dir) != NULL, "mkdtemp");
+    char file[300], err[600];
+    snprintf(file, sizeof file, "%s/a.path", dir);
+
+    /* round trip */
+    enum { N = 8 };
+    camera_path p = {0};
+    camera c[N];
+    light l[N];
+    for (int i = 0; i < N; i++) {
+        pose_at(i, &c[i], &l[i]);
+        CHECK(camera_path_add(&p, 0.5 * i, &c[i], &l[i]), "add %d", i);
+    }
+    CHECK(!camera_path_add(&p, 1.0, &c[0], &l[0]), "a time that does not increase is refused");
+    CHECK(camera_path_save(&p, file, err, sizeof err), "save: %s", err);
+    camera_path q;
+    CHECK(camera_path_load(&q, file, err, sizeof err), "load: %s", err);
+    CHECK(q.count == N && fabs(camera_path_duration(&q) - 0.5 * (N - 1)) < 1e-9, "%d poses, %g s", q.count,
+          camera_path_duration(&q));
+    for (int i = 0; i < q.count && i < N; i++) {
+        CHECK(fabs(q.poses[i].t - 0.5 * i) < 1e-9, "t %d", i);
+        CHECK(near_pose(&q.poses[i].cam, &q.poses[i].light, &c[i], &l[i], 1e-6f), "pose %d survives", i);
+        camera sc;
+        light sl;
+        camera_path_sample(&q, 0.5 * i, false, &sc, &sl);
+        CHECK(near_pose(&sc, &sl, &c[i], &l[i], 1e-5f), "sample at pose %d's time gives it", i);
+    }
+    camera sc;
+    light sl;
+    camera_path_sample(&q, 0.25, false, &sc, &sl); /* halfway 0 -> 1 */
+    CHECK(fabsf(sc.pos[0] - 0.05f) < 1e-5f && fabsf(sc.pitch + 29.5f) < 1e-4f, "interpolates: x %g pitch %g",
+          (double)sc.pos[0], (double)sc.pitch);
+    camera_path_sample(&q, 1.75, false, &sc, &sl); /* yaw 192.5 -> 200 */
+    CHECK(fabsf(sc.yaw - 196.25f) < 1e-3f, "yaw %g", (double)sc.yaw);
+    camera_path_sample(&q, 100.0, false, &sc, &sl);
+    CHECK(near_pose(&sc, &sl, &c[N - 1], &l[N - 1], 1e-5f), "clamps at the end");
+    camera_path_sample(&q, 3.5 + 1.0, true, &sc, &sl);
+    CHECK(near_pose(&sc, &sl, &c[2], &l[2], 1e-4f), "loop wraps (t = duration + 1 s -> pose 2)");
+    /* the shortest arc across 360 */
+    camera_path w = {0};
+    camera ya = {.yaw = 350.0f}, yb = {.yaw = 10.0f};
+    light dl = {.dir = {0, -1, 0}};
+    camera_path_add(&w, 0.0, &ya, &dl);
+    camera_path_add(&w, 1.0, &yb, &dl);
+    camera_path_sample(&w, 0.5, false, &sc, &sl);
+    CHECK(fabsf(fmodf(sc.yaw + 360.0f, 360.0f)) < 1e-3f || fabsf(sc.yaw - 360.0f) < 1e-3f,
+          "350 -> 10 passes through 0 (%g)", (double)sc.yaw);
+    camera_path_free(&w);
+    camera_path_free(&q);
+    camera_path_free(&p);
+
+    /* R records, --path replays the same poses on the fixed step */
+    session s;
+    CHECK(session_init(&s, &(session_desc){.out_dir = dir, .headless = true}, err, sizeof err), "init");
+    const double t0 = 1000.0, step = 0.25;
+    session_keys(&s, CONTROL_RECORD, t0, NULL, &c[0], &l[0]);
+    CHECK(s.recording && strstr(s.rec_path, "/izb-path-") != NULL, "R starts recording to '%s'", s.rec_path);
+    for (int i = 1; i < N; i++)
+        session_record(&s, t0 + step * i, &c[i], &l[i]);
+    session_keys(&s, CONTROL_RECORD, t0 + step * N, NULL, &c[N - 1], &l[N - 1]);
+    CHECK(!s.recording && strstr(s.notice, s.rec_path) != NULL, "R again saves it: '%s'", s.notice);
+    char rec[512];
+    snprintf(rec, sizeof rec, "%s", s.rec_path);
+    session_shutdown(&s, 0.0);
+
+    session r;
+    CHECK(session_init(&r, &(session_desc){.path_file = rec, .path_fps = 1.0 / step, .headless = true}, err,
+                       sizeof err),
+          "replay init: %s", err);
+    int frames = 0;
+    for (; frames < 100 && !r.path_done; frames++) {
+        camera pc = {.fovy = 50.0f, .near = 0.5f, .far = 99.0f};
+        light pl = {.cone_deg = 33.0f};
+        session_replay(&r, 123.0 /* ignored headless */, &pc, &pl);
+        if (frames < N)
+            CHECK(near_pose(&pc, &pl, &c[frames], &l[frames], 1e-4f), "replayed frame %d is recorded pose %d",
+                  frames, frames);
+        CHECK(pc.fovy == 50.0f && pc.near == 0.5f && pl.cone_deg == 33.0f, "lens and cone stay the app's");
+    }
+    CHECK(frames == N, "the replay ends after its %d poses (%d frames)", N, frames);
+    session_shutdown(&r, 0.0);
+
+    /* malformed files */
+    static const struct {
+        const char *text, *want;
+    } bad[] = {
+        {"", "no poses"},
+        {"# only a comment\n", "no poses"},
+        {"izb-path 1\n", "no poses"},
+        {"izb-path 2\n0 0 0 0 0 0 0 0 -1 0 0 0 0\n", ":1: not an izb-path 1 file"},
+        {"camera path\n", ":1: not an izb-path 1 file"},
+        {"izb-path 1\n0 0 0 0 0 0 0 0 -1 0 0 0\n", ":2: malformed pose"},
+        {"izb-path 1\n0 0 0 0 0 0 0 0 -1 0 0 0 0 7\n", ":2: malformed pose"},
+        {"izb-path 1\n0 0 nan 0 0 0 0 0 -1 0 0 0 0\n", ":2: malformed pose"},
+        {"izb-path 1\n0 0 0 0 0 0 2 0 -1 0 0 0 0\n", ":2: malformed pose"},
+        {"izb-path 1\n0 0 0 0 0 0 0 0 -1 0 0 0 x\n", ":2: malformed pose"},
+        {"izb-path 1\n1 0 0 0 0 0 0 0 -1 0 0 0 0\n1 0 0 0 0 0 0 0 -1 0 0 0 0\n", ":3: time"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char bf[320];
+        snprintf(bf, sizeof bf, "%s/bad%zu.path", dir, i);
+        write_file(bf, bad[i].text);
+        camera_path b = {0};
+        err[0] = '\0';
+        bool ok = camera_path_load(&b, bf, err, sizeof err);
+        CHECK(!ok, "bad file %zu accepted", i);
+        CHECK(strstr(err, bf) && strstr(err, bad[i].want) && !strchr(err, '\n'),
+              "bad file %zu: one line naming the file and '%s': '%s'", i, bad[i].want, err);
+        CHECK(b.poses == NULL && b.count == 0, "nothing kept");
+    }
+    camera_path m;
+    CHECK(!camera_path_load(&m, "/nonexistent/x.path", err, sizeof err) && strstr(err, "/nonexistent/x.path"),
+          "missing file: '%s'", err);
+    session bs;
+    snprintf(file, sizeof file, "%s/bad5.path", dir);
+    CHECK(!session_init(&bs, &(session_desc){.path_file = file}, err, sizeof err) && strstr(err, file),
+          "--path with a bad file fails naming it: '%s'", err);
+
+    /* the shipped paths */
+    char adir[512];
+    snprintf(adir, sizeof adir, "%s/assets/paths", IZB_SOURCE_DIR);
+    DIR *d = opendir(adir);
+    CHECK(d != NULL, "%s exists", adir);
+    int shipped = 0;
+    bool even = false, crowded = false;
+    for (struct dirent *e; d && (e = readdir(d));) {
+        size_t n = strlen(e->d_name);
+        if (n < 6 || strcmp(e->d_name + n - 5, ".path") != 0) continue;
+        char pf[1024];
+        snprintf(pf, sizeof pf, "%s/%s", adir, e->d_name);
+        camera_path sp;
+        bool ok = camera_path_load(&sp, pf, err, sizeof err);
+        CHECK(ok && sp.count >= 2 && camera_path_duration(&sp) > 1.0, "%s loads: %s", e->d_name, ok ? "" : err);
+        if (ok) camera_path_free(&sp);
+        shipped++;
+        even |= strstr(e->d_name, "even") != NULL;
+        crowded |= strstr(e->d_name, "crowded") != NULL;
+    }
+    if (d) closedir(d);
+    CHECK(shipped >= 5 && even && crowded, "%d shipped paths, an even and a crowded one among them", shipped);
+
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    CHECK(system(cmd) == 0, "clean up");
+    return test_done();
+}
