@@ -3,8 +3,13 @@
  * list on stdout; no display without --headless: exit 1 with the hint. Needs no GL.
  * usage: test_cli PATH-TO-izb-shadows */
 #undef NDEBUG
+#include <dirent.h>
+
 #include "run_util.h"
 #include "test.h"
+
+/* Debian's assimp-testmodels: malformed files assimp must refuse */
+#define INVALID_DIR "/usr/share/assimp/models/invalid"
 
 static char *exe;
 static run_result res;
@@ -64,6 +69,26 @@ int main(int argc, char **argv)
     CHECK(f && fgets(line, sizeof line, f) && strcmp(line, "keep\n") == 0, "the existing file is untouched");
     if (f) fclose(f);
     unlink(path);
+
+    /* every malformed model: exit 1 (not a crash, not success) with one line naming the file.
+     * malformed2.obj only names an undefined material; assimp substitutes a default and it loads
+     * (tests/scene/test_scene_files.c asserts that), so it is not expected to fail here. */
+    DIR *dir = opendir(INVALID_DIR);
+    int tried = 0;
+    for (struct dirent *e; dir && (e = readdir(dir)) != NULL;) {
+        if (e->d_name[0] == '.' || strcmp(e->d_name, "malformed2.obj") == 0)
+            continue;
+        char file[512];
+        snprintf(file, sizeof file, "%s/%s", INVALID_DIR, e->d_name);
+        RUN(false, "--headless", "--frames", "1", "--width", "64", "--height", "64", file);
+        CHECK(res.code == 1, "%s: exit %d, want 1", e->d_name, res.code);
+        CHECK(strstr(res.err, e->d_name) != NULL && count_lines(res.err) == 1, "%s: one line naming it: %s",
+              e->d_name, res.err);
+        tried++;
+    }
+    if (dir)
+        closedir(dir);
+    CHECK(tried >= 10, "%d invalid models tried (is assimp-testmodels installed?)", tried);
 
     /* windowed without a display: runtime failure, exit 1, one line with the hint */
     RUN(true, "--frames", "1");
