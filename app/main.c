@@ -63,6 +63,8 @@ static int app_init(app *a, int argc, char **argv);
 static void app_input(app *a);
 static bool app_update(app *a);
 static bool app_draw(app *a);
+/* replace a failed GPU backend by the CPU's */
+static bool fall_back_to_cpu(app *a, const char *what);
 static void app_end_frame(app *a);
 /* after the loop: screenshot, summary; the exit code */
 static int app_finish(app *a);
@@ -186,7 +188,7 @@ static int app_init(app *a, int argc, char **argv)
         return failf(EXIT_RUNTIME, "--sm-size / --shadows: %s", err);
     a->izb = izb_create(&(izb_desc){.backend = o->backend, .threads = o->threads});
     if (!a->izb) return failf(EXIT_RUNTIME, "no IZB backend (see above)");
-    if (!izb_set_scene(a->izb, a->scn.xyz, a->scn.tri_count))
+    if (!izb_set_scene(a->izb, a->scn.xyz, a->scn.tri_count) && !fall_back_to_cpu(a, "cannot take the scene"))
         return failf(EXIT_RUNTIME, "scene '%s': the %s backend cannot take %d triangles", o->scene,
                      izb_name(a->izb), a->scn.tri_count);
     reset_view(a);
@@ -276,6 +278,25 @@ static bool app_update(app *a)
     return true;
 }
 
+/* A CUDA error or out-of-GPU-memory is not the end (DESIGN.md "Bad input and faults"): say so once
+ * and go on with the CPU backend. False when the failing backend already was the CPU's. */
+static bool fall_back_to_cpu(app *a, const char *what)
+{
+    if (strcmp(izb_name(a->izb), "cpu") == 0)
+        return false;
+    fprintf(stderr, "izb-shadows: the %s IZB backend %s on frame %ld; continuing on the CPU backend\n",
+            izb_name(a->izb), what, a->frame);
+    izb_backend *cpu = izb_create(&(izb_desc){.backend = IZB_BACKEND_CPU, .threads = a->opt.threads});
+    if (!cpu || !izb_set_scene(cpu, a->scn.xyz, a->scn.tri_count)) {
+        fprintf(stderr, "izb-shadows: the CPU backend cannot take the scene either\n");
+        izb_destroy(cpu);
+        return false;
+    }
+    izb_destroy(a->izb);
+    a->izb = cpu;
+    return true;
+}
+
 static bool app_draw(app *a)
 {
     update_hud(a);
@@ -286,6 +307,8 @@ static bool app_draw(app *a)
                                                  .stats = &a->stats,
                                                  .view = a->view,
                                                  .hud = a->ses.hud})) {
+        if (fall_back_to_cpu(a, "failed")) /* the next frame runs on the CPU */
+            return true;
         a->rc = failf(EXIT_RUNTIME, "the %s IZB backend failed on frame %ld", izb_name(a->izb), a->frame);
         a->quit = true;
         return false;
@@ -355,7 +378,9 @@ static void update_title(app *a)
 static void update_hud(app *a)
 {
     double t = now_s();
-    if (!a->ses.hud || (t - a->hud_t < 0.25 && a->frame > 0)) return;
+    /* the last frame of a counted run always refreshes, so a --hud screenshot shows real numbers */
+    bool last = a->opt.frames > 0 && a->frame == a->opt.frames - 1;
+    if (!a->ses.hud || (t - a->hud_t < 0.25 && a->frame > 0 && !last)) return;
     double fps = t > a->hud_t && a->frame > a->hud_frame ? (double)(a->frame - a->hud_frame) / (t - a->hud_t) : 0.0;
     a->hud_t = t;
     a->hud_frame = a->frame;
