@@ -29,6 +29,15 @@ void camera_forward(const camera *c, float out[3])
     out[2] = -cp * cy;
 }
 
+void light_direction(const light *l, float out[3])
+{
+    vec3 d = {l->dir[0], l->dir[1], l->dir[2]};
+    if (glm_vec3_norm(d) < 1e-12f)
+        glm_vec3_copy((vec3){0.0f, -1.0f, 0.0f}, d);
+    glm_vec3_normalize(d);
+    glm_vec3_copy(d, out);
+}
+
 void camera_right(const camera *c, float out[3])
 {
     out[0] = cosf(c->yaw * DEG);
@@ -70,12 +79,10 @@ static void pick_up(const vec3 dir, vec3 up)
 
 void light_matrices(const light *l, const float bmin[3], const float bmax[3], float izb[16], float gl[16])
 {
-    vec3 centre, dir = {l->dir[0], l->dir[1], l->dir[2]}, up;
+    vec3 centre, dir, up;
     float r = bounds_sphere(bmin, bmax, centre);
     mat4 view, proj, m;
-    if (glm_vec3_norm(dir) < 1e-12f)
-        glm_vec3_copy((vec3){0.0f, -1.0f, 0.0f}, dir);
-    glm_vec3_normalize(dir);
+    light_direction(l, dir);
     pick_up(dir, up);
 
     if (l->type == LIGHT_SPOT) {

@@ -25,6 +25,8 @@ typedef struct light {
 } light;
 
 void camera_forward(const camera *c, float out[3]);
+/* The light's unit direction of travel; straight down when l->dir is zero. */
+void light_direction(const light *l, float out[3]);
 void camera_right(const camera *c, float out[3]);
 void camera_view(const camera *c, float out[16]);               /* world -> view */
 void camera_proj(const camera *c, float aspect, float out[16]); /* GL perspective */

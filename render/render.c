@@ -337,15 +337,8 @@ void render_shade_pass(render *r, const camera *c, const light *l, render_view v
     glDrawArrays(GL_TRIANGLES, 0, 3);
 
     if (r->tri_count > 0) {
-        float dir[3] = {l->dir[0], l->dir[1], l->dir[2]};
-        float len = sqrtf(dir[0] * dir[0] + dir[1] * dir[1] + dir[2] * dir[2]);
-        if (len > 0.0f) {
-            for (int i = 0; i < 3; i++)
-                dir[i] /= len;
-        } else {
-            dir[0] = dir[2] = 0.0f;
-            dir[1] = -1.0f;
-        }
+        float dir[3];
+        light_direction(l, dir);
         float half = 0.5f * (l->cone_deg > 0.0f ? l->cone_deg : 60.0f) * 0.017453292519943295f;
         GLuint p = r->prog_shade;
         glUseProgram(p);

@@ -301,15 +301,8 @@ bool render_shadow_map_pass(render *r, const camera *c, const light *l)
     camera_view(c, view);
     camera_proj(c, (float)r->width / (float)r->height, proj);
 
-    float dir[3] = {l->dir[0], l->dir[1], l->dir[2]};
-    float len = sqrtf(dir[0] * dir[0] + dir[1] * dir[1] + dir[2] * dir[2]);
-    if (len > 0.0f) {
-        for (int i = 0; i < 3; i++)
-            dir[i] /= len;
-    } else {
-        dir[0] = dir[2] = 0.0f;
-        dir[1] = -1.0f;
-    }
+    float dir[3];
+    light_direction(l, dir);
     bool spot = l->type == LIGHT_SPOT;
     /* the IZB's bias as a receiver shift (as tests/oracle.c does): directional, bias over the
      * depth key's world gradient; spot, a fraction of the distance */
