@@ -11,9 +11,8 @@
 #include "view.h"
 
 /* deterministic xorshift in [0, 1) */
-static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
-static double rnd(void);
-static double rnd_in(double lo, double hi);
+#define TEST_RNG_SEED 0x9E3779B97F4A7C15ull
+#include "test_rng.h"
 /* column-major 4x4 times (p, 1) in double */
 static void xform_d(const float m[16], const double p[3], double out[4]);
 /* izb_tri_setup over a wide bbox with a fine grid, from clip-space vertices */
@@ -22,15 +21,6 @@ static double rel_err(double a, double b);
 /* exact key of the triangle (clip-space vertices vd) on the light ray through image point (x, y) */
 static double plane_key(const double vd[3][4], double x, double y);
 
-static double rnd(void)
-{
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return (double)(rng_state >> 11) * (1.0 / 9007199254740992.0);
-}
-
-static double rnd_in(double lo, double hi) { return lo + (hi - lo) * rnd(); }
 
 static void xform_d(const float m[16], const double p[3], double out[4])
 {

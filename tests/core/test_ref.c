@@ -15,24 +15,13 @@
 static const int thread_counts[] = {1, 2, 3, 7};
 #define NTHREADS ((int)(sizeof thread_counts / sizeof thread_counts[0]))
 
-static uint64_t rng_state = 0x2545F4914F6CDD1Dull;
-static double rnd(void);
-static double rnd_in(double lo, double hi);
+#define TEST_RNG_SEED 0x2545F4914F6CDD1Dull
+#include "test_rng.h"
 static void *xcalloc(size_t n, size_t size);
 /* random points: n in [x0, x1] x [y0, y1], pixel ids a random permutation of 0..n-1; some exact
  * duplicates and points on cell boundaries */
 static void random_points(izb_point *p, int n, float x0, float y0, float x1, float y1);
-static izb_bbox bbox_of(const izb_point *p, int n);
 
-static double rnd(void)
-{
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return (double)(rng_state >> 11) * (1.0 / 9007199254740992.0);
-}
-
-static double rnd_in(double lo, double hi) { return lo + (hi - lo) * rnd(); }
 
 static void *xcalloc(size_t n, size_t size)
 {
@@ -64,17 +53,6 @@ static void random_points(izb_point *p, int n, float x0, float y0, float x1, flo
     }
 }
 
-static izb_bbox bbox_of(const izb_point *p, int n)
-{
-    izb_bbox b = {INFINITY, INFINITY, -INFINITY, -INFINITY};
-    for (int i = 0; i < n; i++) {
-        b.min_x = fminf(b.min_x, p[i].x);
-        b.min_y = fminf(b.min_y, p[i].y);
-        b.max_x = fmaxf(b.max_x, p[i].x);
-        b.max_y = fmaxf(b.max_y, p[i].y);
-    }
-    return b;
-}
 
 /* ---- reconstruction ------------------------------------------------------------------------- */
 

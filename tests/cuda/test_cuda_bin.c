@@ -14,21 +14,11 @@
 #include "izb_cuda_stages.h"
 #include "izb_ref.h"
 #include "test.h"
+#include "test_rng.h"
 
 static const int grids[][2] = {{0, 0}, {1, 1}, {3, 7}, {64, 64}, {181, 181}, {182, 181}, {1024, 1024}};
 #define NGRIDS ((int)(sizeof grids / sizeof grids[0]))
 
-static izb_bbox bbox_of(const izb_point *p, int n)
-{
-    izb_bbox b = {INFINITY, INFINITY, -INFINITY, -INFINITY};
-    for (int i = 0; i < n; i++) {
-        b.min_x = fminf(b.min_x, p[i].x);
-        b.min_y = fminf(b.min_y, p[i].y);
-        b.max_x = fmaxf(b.max_x, p[i].x);
-        b.max_y = fmaxf(b.max_y, p[i].y);
-    }
-    return b;
-}
 
 static void check_mode(const char *what, izb_binning mode, const izb_point *in, int n, const izb_grid *g,
                        const izb_point *cpu, const uint32_t *cs, const uint32_t *ce)
