@@ -122,11 +122,20 @@ static bool egl_init(gl_context *ctx, bool debug, char *err, size_t n)
     if (glad_eglQueryDevicesEXT && glad_eglGetPlatformDisplayEXT) {
         EGLDeviceEXT devices[16];
         EGLint count = 0;
+        /* hardware devices first: where a GPU and Mesa's software device are both listed, the
+         * GPU's context is the one CUDA-GL interop can share */
         if (eglQueryDevicesEXT(16, devices, &count)) {
-            for (EGLint i = 0; i < count; i++) {
-                why[0] = '\0';
-                EGLDisplay dpy = eglGetPlatformDisplayEXT(EGL_PLATFORM_DEVICE_EXT, devices[i], NULL);
-                if (egl_try_display(ctx, dpy, debug, why, sizeof why)) return true;
+            for (int pass = 0; pass < 2; pass++) {
+                for (EGLint i = 0; i < count; i++) {
+                    const char *ext = glad_eglQueryDeviceStringEXT
+                                          ? eglQueryDeviceStringEXT(devices[i], EGL_EXTENSIONS)
+                                          : NULL;
+                    bool software = ext && strstr(ext, "EGL_MESA_device_software");
+                    if (software != (pass == 1)) continue;
+                    why[0] = '\0';
+                    EGLDisplay dpy = eglGetPlatformDisplayEXT(EGL_PLATFORM_DEVICE_EXT, devices[i], NULL);
+                    if (egl_try_display(ctx, dpy, debug, why, sizeof why)) return true;
+                }
             }
         }
         /* Mesa without a usable device: its surfaceless platform still gives llvmpipe */
