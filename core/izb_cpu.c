@@ -33,7 +33,6 @@ typedef struct cpu_backend {
     buffer cell_end;   /* uint32_t, one per cell */
     buffer scratch;    /* uint32_t, izb_cpu_bin_scratch() */
     buffer tris;       /* izb_tri, one per triangle: compacted survivors */
-    buffer flags;      /* uint8_t, one per triangle */
     /* the last frame, for izb_get_debug */
     bool have_frame;
     int point_count;
@@ -66,8 +65,7 @@ static double now_ms(void)
 static void cpu_destroy(izb_backend *base)
 {
     cpu_backend *b = (cpu_backend *)base;
-    buffer *all[] = {&b->xyz, &b->points, &b->binned, &b->cell_start, &b->cell_end, &b->scratch, &b->tris,
-                     &b->flags};
+    buffer *all[] = {&b->xyz, &b->points, &b->binned, &b->cell_start, &b->cell_end, &b->scratch, &b->tris};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         free(all[i]->data);
     free(b);
@@ -84,8 +82,7 @@ static bool cpu_set_scene(izb_backend *base, const float *xyz, int tri_count)
     const size_t n = (size_t)tri_count;
     b->tri_count = 0;
     if (!reserve(&b->xyz, 9 * n, sizeof(float), "scene vertices") ||
-        !reserve(&b->tris, n, sizeof(izb_tri), "triangle setup") ||
-        !reserve(&b->flags, n, sizeof(uint8_t), "triangle flags"))
+        !reserve(&b->tris, n, sizeof(izb_tri), "triangle setup"))
         return false;
     if (n)
         memcpy(b->xyz.data, xyz, 9 * n * sizeof(float));
@@ -138,8 +135,7 @@ static bool cpu_shade_arrays(izb_backend *base, const izb_recon *f, const izb_se
 
     int nt = 0;
     if (n > 0)
-        nt = izb_cpu_cull(b->xyz.data, b->tri_count, f, &g, &bbox, !s->no_cull, b->tris.data, T,
-                          b->flags.data);
+        nt = izb_cpu_cull(b->xyz.data, b->tri_count, f, &g, &bbox, !s->no_cull, b->tris.data, T);
     t[3] = now_ms();
 
     if (nt > 0)

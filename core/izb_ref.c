@@ -232,39 +232,29 @@ static inline bool setup_tri(const float *xyz, int64_t i, const izb_recon *f, co
     return izb_tri_setup(v, g, bbox, cull_back, out);
 }
 
-/* Validation flags of triangles [i0, i1); returns how many survive. */
-HOT static uint32_t cull_flags(const float *xyz, int64_t i0, int64_t i1, const izb_recon *f, const izb_grid *g,
-                               const izb_bbox *bbox, bool cull_back, uint8_t *flags)
+/* The survivors of triangles [i0, i1), set up, from out[0]; returns how many. */
+HOT static uint32_t cull_range(const float *xyz, int64_t i0, int64_t i1, const izb_recon *f, const izb_grid *g,
+                               const izb_bbox *bbox, bool cull_back, izb_tri *out)
 {
     uint32_t c = 0;
-    for (int64_t i = i0; i < i1; i++) {
-        izb_tri tri;
-        flags[i] = setup_tri(xyz, i, f, g, bbox, cull_back, &tri);
-        c += flags[i];
-    }
+    for (int64_t i = i0; i < i1; i++)
+        c += setup_tri(xyz, i, f, g, bbox, cull_back, &out[c]);
     return c;
 }
 
-/* The survivors of [i0, i1), set up again, from out[0]. */
-HOT static void cull_write(const float *xyz, int64_t i0, int64_t i1, const izb_recon *f, const izb_grid *g,
-                           const izb_bbox *bbox, bool cull_back, const uint8_t *flags, izb_tri *out)
-{
-    for (int64_t i = i0; i < i1; i++)
-        if (flags[i])
-            setup_tri(xyz, i, f, g, bbox, cull_back, out++);
-}
-
 int izb_cpu_cull(const float *xyz, int n, const izb_recon *f, const izb_grid *g, const izb_bbox *bbox,
-                 bool cull_back, izb_tri *out, int threads, uint8_t *flags)
+                 bool cull_back, izb_tri *out, int threads)
 {
     uint32_t count[IZB_CPU_MAX_THREADS];
+    int64_t start[IZB_CPU_MAX_THREADS];
     int teams = 1;
     threads = izb_cpu_threads(threads);
     if (n <= 0)
         return 0;
 
-    /* As on the GPU: validation flags, a scan (here over per-chunk counts), and a scatter that
-     * sets the surviving triangles up again at their compacted positions. */
+    /* The GPU needs flags -> scan -> scatter to compact in parallel. Here each chunk writes its
+     * survivors where its first triangle is (out holds n), then the chunks close the gaps in
+     * order — the same compacted, input-ordered result with one setup per triangle. */
 #pragma omp parallel num_threads(threads)
     {
         const int t = THREAD_NUM(), nt = NUM_THREADS();
@@ -272,26 +262,22 @@ int izb_cpu_cull(const float *xyz, int n, const izb_recon *f, const izb_grid *g,
         chunk_range(n, t, nt, &i0, &i1);
         if (t == 0)
             teams = nt;
-        count[t] = cull_flags(xyz, i0, i1, f, g, bbox, cull_back, flags);
-#pragma omp barrier
-        uint32_t off = 0;
-        for (int k = 0; k < t; k++)
-            off += count[k];
-        cull_write(xyz, i0, i1, f, g, bbox, cull_back, flags, out + off);
+        start[t] = i0;
+        count[t] = cull_range(xyz, i0, i1, f, g, bbox, cull_back, out + i0);
     }
-    int total = 0;
-    for (int t = 0; t < teams; t++)
-        total += (int)count[t];
-    return total;
+    int64_t off = 0; /* chunk t moves to [off, off + count[t]), which ends before start[t + 1] */
+    for (int t = 0; t < teams; t++) {
+        if (start[t] != off && count[t] > 0)
+            memmove(out + off, out + start[t], (size_t)count[t] * sizeof *out);
+        off += count[t];
+    }
+    return (int)off;
 }
 
 int izb_ref_cull(const float *xyz, int n, const izb_recon *f, const izb_grid *g, const izb_bbox *bbox,
                  bool cull_back, izb_tri *out)
 {
-    uint8_t *flags = xmalloc((size_t)(n > 0 ? n : 0), "culling flags");
-    int r = izb_cpu_cull(xyz, n, f, g, bbox, cull_back, out, 0, flags);
-    free(flags);
-    return r;
+    return izb_cpu_cull(xyz, n, f, g, bbox, cull_back, out, 0);
 }
 
 /* ---- stage 4: irregular rasterisation (thesis §5) -------------------------------------------- */

@@ -232,7 +232,6 @@ static void test_cull(void)
                 memcpy(xyz + 9 * i + 3, xyz + 9 * i, 3 * sizeof(float));
         }
         izb_tri *want = xcalloc((size_t)n, sizeof *want), *got = xcalloc((size_t)n, sizeof *got);
-        uint8_t *flags = xcalloc((size_t)n, 1);
         for (int li = 0; li < 2; li++) {
             izb_recon f = izb_frame_make(&cam, &lights[li], bmin, bmax, 64, 64);
             const izb_bbox boxes[2] = {{-0.5f, -0.6f, 0.4f, 0.7f}, {-1, -1, 1, 1}};
@@ -251,7 +250,7 @@ static void test_cull(void)
                         CHECK(m > n / 20 && m < n, "light %d box %d cull %d: %d of %d survive", li, bi, cull_back, m, n);
                     for (int ti = 0; ti < NTHREADS; ti++) {
                         memset(got, 0xab, (size_t)n * sizeof *got);
-                        int gm = izb_cpu_cull(xyz, n, &f, &g, &boxes[bi], cull_back, got, thread_counts[ti], flags);
+                        int gm = izb_cpu_cull(xyz, n, &f, &g, &boxes[bi], cull_back, got, thread_counts[ti]);
                         CHECK(gm == m && memcmp(got, want, (size_t)m * sizeof *got) == 0,
                               "n %d light %d box %d cull %d threads %d: %d survivors (want %d), same order", n, li, bi,
                               cull_back, thread_counts[ti], gm, m);
@@ -261,7 +260,7 @@ static void test_cull(void)
                 }
             }
         }
-        free(xyz), free(want), free(got), free(flags);
+        free(xyz), free(want), free(got);
     }
 }
 
