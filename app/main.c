@@ -17,6 +17,7 @@
 #include "scene.h"
 #include "shadow_map.h"
 #include "session.h"
+#include "stats.h"
 #include "view.h"
 
 enum { EXIT_RUNTIME = 1, EXIT_USAGE = 2 };
@@ -402,12 +403,6 @@ static void update_hud(app *a)
     render_set_hud_text(a->r, text);
 }
 
-static int cmp_double(const void *x, const void *y)
-{
-    double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
-}
-
 static int app_finish(app *a)
 {
     char err[512];
@@ -418,11 +413,9 @@ static int app_finish(app *a)
             printf("izb-shadows: wrote %s\n", a->opt.screenshot);
     }
     if (a->frame_times && a->frame > 0) {
-        long n = a->frame;
-        qsort(a->frame_times, (size_t)n, sizeof *a->frame_times, cmp_double);
-        printf("izb-shadows: %ld frames, frame ms: min %.2f median %.2f p95 %.2f max %.2f\n", n,
-               a->frame_times[0], a->frame_times[n / 2], a->frame_times[(long)floor(0.95 * (double)(n - 1))],
-               a->frame_times[n - 1]);
+        stats_summary t = stats_summarize(a->frame_times, (size_t)a->frame);
+        printf("izb-shadows: %ld frames, frame ms: min %.2f median %.2f p95 %.2f max %.2f\n", a->frame, t.min,
+               t.median, t.p95, t.max);
     }
     if (interrupted) printf("izb-shadows: interrupted after %ld frames\n", a->frame);
     return a->rc;

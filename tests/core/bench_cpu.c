@@ -17,6 +17,7 @@
 #include "izb.h"
 #include "oracle.h"
 #include "scene.h"
+#include "stats.h"
 #include "view.h"
 
 #ifdef _OPENMP
@@ -24,9 +25,6 @@
 #endif
 
 static double now_ms(void);
-static int cmp_float(const void *a, const void *b);
-/* min, median, p95 of n samples (sorted in place) */
-static void summarize(float *v, int n, float out[3]);
 static void usage(const char *argv0);
 
 static double now_ms(void)
@@ -34,21 +32,6 @@ static double now_ms(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
-}
-
-static int cmp_float(const void *a, const void *b)
-{
-    float x = *(const float *)a, y = *(const float *)b;
-    return (x > y) - (x < y);
-}
-
-static void summarize(float *v, int n, float out[3])
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_float);
-    int p95 = (int)(0.95 * (n - 1) + 0.5);
-    out[0] = v[0];
-    out[1] = n % 2 ? v[n / 2] : 0.5f * (v[n / 2 - 1] + v[n / 2]);
-    out[2] = v[p95];
 }
 
 static void usage(const char *argv0)
@@ -105,9 +88,9 @@ int main(int argc, char **argv)
     izb_backend *b = izb_create(&(izb_desc){.backend = IZB_BACKEND_CPU, .threads = threads});
     float *depth = malloc(sizeof(float) * (size_t)W * H);
     uint8_t *mask = malloc((size_t)W * H), *truth = malloc((size_t)W * H);
-    float *stage[IZB_STAGE_COUNT + 1];
+    double *stage[IZB_STAGE_COUNT + 1];
     for (int k = 0; k <= IZB_STAGE_COUNT; k++)
-        stage[k] = malloc(sizeof(float) * (size_t)frames);
+        stage[k] = malloc(sizeof(double) * (size_t)frames);
     if (!o || !b || !depth || !mask || !truth || !stage[IZB_STAGE_COUNT] || !izb_set_scene(b, s.xyz, s.tri_count)) {
         fprintf(stderr, "bench-cpu: setup failed (out of memory?)\n");
         return 1;
@@ -147,25 +130,24 @@ int main(int argc, char **argv)
            st.tris_after_cull, st.grid_w, st.grid_h, st.kernel == IZB_KERNEL2 ? 2 : 1,
            st.binning == IZB_BINNING_ATOMIC ? "atomic" : "radix");
     printf("%-12s %10s %10s %10s   (ms over %d frames)\n", "stage", "min", "median", "p95", frames);
-    float sum[3];
+    stats_summary sum = {0};
     for (int k = 0; k <= IZB_STAGE_COUNT; k++) {
-        summarize(stage[k], frames, sum);
-        printf("%-12s %10.2f %10.2f %10.2f\n", k < IZB_STAGE_COUNT ? izb_stage_names[k] : "total", sum[0], sum[1],
-               sum[2]);
+        sum = stats_summarize(stage[k], (size_t)frames);
+        printf("%-12s %10.2f %10.2f %10.2f\n", k < IZB_STAGE_COUNT ? izb_stage_names[k] : "total", sum.min,
+               sum.median, sum.p95);
     }
-    float izb_median = sum[1];
+    double izb_median = sum.median;
 
-    float ot[5];
+    double ot[5];
     for (int i = 0; i < 5; i++) {
         double a = now_ms();
         oracle_shadow(o, &f, &cam, &l, depth, truth);
-        ot[i] = (float)(now_ms() - a);
+        ot[i] = now_ms() - a;
     }
-    float osum[3];
-    summarize(ot, 5, osum);
+    stats_summary osum = stats_summarize(ot, 5);
     mask_diff d = mask_compare(depth, mask, truth, (long)W * H);
     printf("embree shadow rays (oracle_shadow, same points): min %.2f median %.2f ms; IZB/Embree median ratio %.2f\n",
-           osum[0], osum[1], izb_median / osum[1]);
+           osum.min, osum.median, izb_median / osum.median);
     printf("mask vs Embree: %ld of %ld covered pixels differ (%.4f%%: %ld false shadow, %ld false light)\n",
            d.mismatched, d.covered, d.covered ? 100.0 * (double)d.mismatched / (double)d.covered : 0.0,
            d.false_shadow, d.false_light);

@@ -24,6 +24,7 @@
 #include "gpu_fixture.h"
 #include "izb.h"
 #include "izb_cuda_stages.h"
+#include "stats.h"
 
 #define MAX_LIST 16
 
@@ -43,25 +44,6 @@ typedef struct options {
 
 enum { M_RECON, M_BIN, M_CULL, M_RASTER, M_TOTAL, M_WALL, M_COUNT };
 static const char *const metric_names[M_COUNT] = {"reconstruct", "binning", "culling", "raster", "total", "wall"};
-
-typedef struct summary {
-    double min, median, p95;
-} summary;
-
-static int cmp_double(const void *a, const void *b)
-{
-    const double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static summary summarise(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    summary s = {v[0], v[n / 2], v[(int)((n - 1) * 0.95 + 0.5)]};
-    if (n % 2 == 0)
-        s.median = 0.5 * (v[n / 2 - 1] + v[n / 2]);
-    return s;
-}
 
 static double now_ms(void)
 {
@@ -221,9 +203,9 @@ static bool bench(const options *o, izb_backend *gpu, const fixture *fx, int w, 
         culled += s.tris_after_cull;
     }
     if (ok) {
-        summary sm[M_COUNT];
+        stats_summary sm[M_COUNT];
         for (int m = 0; m < M_COUNT; m++)
-            sm[m] = summarise(v[m], o->frames);
+            sm[m] = stats_summarize(v[m], (size_t)o->frames);
         const double mtris = fx->tri_count / (sm[M_TOTAL].median * 1e-3) * 1e-6;
         printf("%-20s %5dx%-5d k%d %-6s %3d %9.0f %9.0f %4dx%-4d %7.3f %7.3f %7.3f %7.3f | %7.3f %7.3f %7.3f | %7.3f %8.1f\n",
                fx->name, w, h, kernel == IZB_KERNEL2 ? 2 : 1, binning == IZB_BINNING_ATOMIC ? "atomic" : "radix",
