@@ -234,10 +234,11 @@ IZB_HD bool izb_tri_occludes(const izb_tri *t, float x, float y, float z)
     float e0 = fmaf(t->e[0][0], x, fmaf(t->e[0][1], y, t->e[0][2]));
     float e1 = fmaf(t->e[1][0], x, fmaf(t->e[1][1], y, t->e[1][2]));
     float e2 = fmaf(t->e[2][0], x, fmaf(t->e[2][1], y, t->e[2][2]));
-    if (e0 < 0.0f || e1 < 0.0f || e2 < 0.0f)
-        return false;
     float key = fmaf(t->z[0], x, fmaf(t->z[1], y, t->z[2]));
-    return key < z;
+    /* No early exit: the four compares are combined without branches. Which of a triangle's
+     * edges rejects a point is unpredictable, and on the CPU the mispredicted branches cost more
+     * than the three multiply-adds they skip. */
+    return (e0 >= 0.0f) & (e1 >= 0.0f) & (e2 >= 0.0f) & (key < z);
 }
 
 /* Transform a world-space vertex by a column-major 4x4 matrix. */
