@@ -83,10 +83,10 @@ HOT static uint32_t recon_rows(const izb_recon *f, const float *depth, int y0, i
             mask[row + px] = k == IZB_UNLIT ? 0 : 255;
             if (k == IZB_SAMPLE) {
                 c++;
-                b.min_x = fminf(b.min_x, p->x);
-                b.min_y = fminf(b.min_y, p->y);
-                b.max_x = fmaxf(b.max_x, p->x);
-                b.max_y = fmaxf(b.max_y, p->y);
+                b.min_x = izb_minf(b.min_x, p->x);
+                b.min_y = izb_minf(b.min_y, p->y);
+                b.max_x = izb_maxf(b.max_x, p->x);
+                b.max_y = izb_maxf(b.max_y, p->y);
             }
         }
     }
@@ -130,10 +130,10 @@ int izb_cpu_reconstruct(const izb_recon *f, const float *depth, izb_point *point
     izb_bbox b = {INFINITY, INFINITY, -INFINITY, -INFINITY};
     for (int t = 0; t < teams; t++) {
         n += (int)count[t];
-        b.min_x = fminf(b.min_x, box[t].min_x);
-        b.min_y = fminf(b.min_y, box[t].min_y);
-        b.max_x = fmaxf(b.max_x, box[t].max_x);
-        b.max_y = fmaxf(b.max_y, box[t].max_y);
+        b.min_x = izb_minf(b.min_x, box[t].min_x);
+        b.min_y = izb_minf(b.min_y, box[t].min_y);
+        b.max_x = izb_maxf(b.max_x, box[t].max_x);
+        b.max_y = izb_maxf(b.max_y, box[t].max_y);
     }
     *bbox = b;
     return n;
