@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "frame_fixture.h"
 #include "gl_test.h"
 #include "izb.h"
 #include "izb_config.h"
@@ -121,40 +122,22 @@ int main(int argc, char **argv)
 #if !IZB_HAVE_EMBREE
     TEST_SKIP("built without Embree: no oracle");
 #else
-    gl_context ctx;
-    gl_test_context(&ctx);
-    char err[512];
-    scene s;
-    if (!scene_load("builtin:default", &s, err, sizeof err)) {
-        CHECK(false, "scene_load: %s", err);
-        return test_done();
-    }
-    render *r = render_create(&(render_desc){.width = W, .height = H}, err, sizeof err);
-    CHECK(r != NULL, "render_create: %s", err);
-    bool ok = r && render_set_scene(r, &s, err, sizeof err);
-    CHECK(ok, "render_set_scene: %s", err);
     /* "cpu" (gl suite): the read-back bridge; "cuda" (gpu suite): CUDA-GL interop, whose mask must
      * equal the CUDA array path and the oracle just the same. */
     bool want_cuda = argc > 1 && strcmp(argv[1], "cuda") == 0;
-    izb_backend *b = izb_create(&(izb_desc){.backend = want_cuda ? IZB_BACKEND_CUDA : IZB_BACKEND_CPU,
-                                            .quiet = true});
-    if (!b && want_cuda)
-        TEST_SKIP("no CUDA device answers");
-    CHECK(b != NULL, "izb_create");
+    frame_fixture fx;
+    if (!frame_fixture_init(&fx, W, H, want_cuda ? IZB_BACKEND_CUDA : IZB_BACKEND_CPU))
+        return test_done();
     if (want_cuda)
-        CHECK(b && izb_supports_gl(b), "the CUDA backend shades GL textures directly (interop)");
-    oracle *o = oracle_create(s.xyz, s.tri_count);
-    CHECK(o != NULL, "oracle_create");
-    if (!ok || !b || !o) return test_done();
-    CHECK(izb_set_scene(b, s.xyz, s.tri_count), "izb_set_scene");
+        CHECK(izb_supports_gl(fx.b), "the CUDA backend shades GL textures directly (interop)");
+    render *r = fx.r;
+    izb_backend *b = fx.b;
+    oracle *o = fx.o;
+    const scene s = fx.s;
     printf("backend %s, scene %s: %d triangles, %dx%d\n", izb_name(b), s.name, s.tri_count, W, H);
 
     camera cam = {.pos = {s.cam_pos[0], s.cam_pos[1], s.cam_pos[2]}, .yaw = s.cam_yaw, .pitch = s.cam_pitch};
-    light dir = {.type = LIGHT_DIRECTIONAL, .dir = {s.light_dir[0], s.light_dir[1], s.light_dir[2]}};
-    light spot = {
-        .type = LIGHT_SPOT, .pos = {s.light_pos[0], s.light_pos[1], s.light_pos[2]}, .cone_deg = 60.0f};
-    for (int k = 0; k < 3; k++)
-        spot.dir[k] = 0.5f * (s.bounds_min[k] + s.bounds_max[k]) - s.light_pos[k];
+    light dir = fixture_sun(&s), spot = fixture_spot(&s);
     run(r, b, o, &s, &cam, &dir, "directional");
     run(r, b, o, &s, &cam, &spot, "spot");
     /* a closer view from another side */
@@ -171,11 +154,7 @@ int main(int argc, char **argv)
         near_cam.pos[k] = c[k] - dist * fwd[k];
     run(r, b, o, &s, &near_cam, &dir, "close directional");
 
-    oracle_destroy(o);
-    izb_destroy(b);
-    render_destroy(r);
-    scene_free(&s);
-    gl_context_shutdown(&ctx);
+    frame_fixture_free(&fx);
     return test_done();
 #endif
 }

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "frame_fixture.h"
 #include "gl_test.h"
 #include "izb.h"
 #include "izb_config.h"
@@ -161,22 +162,14 @@ int main(void)
 #if !IZB_HAVE_EMBREE
     TEST_SKIP("built without Embree: no oracle");
 #else
-    gl_context ctx;
-    gl_test_context(&ctx);
-    char err[512];
-    scene s;
-    if (!scene_load("builtin:default", &s, err, sizeof err)) {
-        CHECK(false, "scene_load: %s", err);
+    frame_fixture fx;
+    if (!frame_fixture_init(&fx, 64, 48, IZB_BACKEND_CPU))
         return test_done();
-    }
-    render *r = render_create(&(render_desc){.width = 64, .height = 48}, err, sizeof err);
-    CHECK(r != NULL, "render_create: %s", err);
-    bool ok = r && render_set_scene(r, &s, err, sizeof err);
-    izb_backend *b = izb_create(&(izb_desc){.backend = IZB_BACKEND_CPU, .quiet = true});
-    oracle *o = oracle_create(s.xyz, s.tri_count);
-    CHECK(ok && b && o, "set-up: %s", err);
-    if (!ok || !b || !o) return test_done();
-    CHECK(izb_set_scene(b, s.xyz, s.tri_count), "izb_set_scene");
+    render *r = fx.r;
+    izb_backend *b = fx.b;
+    oracle *o = fx.o;
+    const scene s = fx.s;
+    char err[512];
     CHECK(render_shadow_mode(r) == SHADOW_MODE_IZB, "the IZB by default");
 
     check_sizes(r);
@@ -185,20 +178,13 @@ int main(void)
     CHECK(render_resize(r, W, H, err, sizeof err), "resize: %s", err);
 
     /* close to the fence, looking down at the shadows of its pickets and rails */
-    light dir = {.type = LIGHT_DIRECTIONAL, .dir = {s.light_dir[0], s.light_dir[1], s.light_dir[2]}};
+    light dir = fixture_sun(&s);
     camera cam = {.pos = {-4.0f, 0.9f, -4.6f}, .yaw = -20.0f, .pitch = -45.0f};
     check_view(r, b, o, &s, &cam, &dir, "fence, directional");
-    light spot = {
-        .type = LIGHT_SPOT, .pos = {s.light_pos[0], s.light_pos[1], s.light_pos[2]}, .cone_deg = 60.0f};
-    for (int k = 0; k < 3; k++)
-        spot.dir[k] = 0.5f * (s.bounds_min[k] + s.bounds_max[k]) - s.light_pos[k];
+    light spot = fixture_spot(&s);
     check_view(r, b, o, &s, &cam, &spot, "fence, spot");
 
-    oracle_destroy(o);
-    izb_destroy(b);
-    render_destroy(r);
-    scene_free(&s);
-    gl_context_shutdown(&ctx);
+    frame_fixture_free(&fx);
     return test_done();
 #endif
 }
