@@ -25,8 +25,11 @@
 
 #ifdef __CUDACC__
 #define IZB_HD static inline __host__ __device__
+/* for a rare path with arrays: out of line, so its registers do not weigh on the common path */
+#define IZB_HD_COLD static __noinline__ __host__ __device__
 #else
 #define IZB_HD static inline
+#define IZB_HD_COLD static inline
 #endif
 
 /* Grid tunables: adaptive size aims at 2^IZB_GRID_PPC_LOG2 points per cell, each side at most
@@ -178,6 +181,60 @@ IZB_HD void izb_edge(const float a[4], const float b[4], float e[3])
     e[2] = s * fmaf(p[0], dy, -p[1] * dx);
 }
 
+/* The bbox of the part of rectangle r where every edge function e_i(p) * s is >= 0: r clipped by
+ * three half-planes (Sutherland-Hodgman; a convex polygon gains at most one vertex per plane, so
+ * 4 + 3 fit in 8). False when nothing is left. For a triangle that crosses the light's w = 0 plane
+ * this is where its front part can cover points: without it such a triangle spans the whole grid
+ * and every point is tested against it (measured: 4.8 s instead of ~0.2 s for a spot light
+ * among 1M grass triangles, 7,509 of them crossing). The box grows by 1e-4 of r's size (a tenth
+ * of the finest grid's cell) plus 1e-5 of its coordinates, far above the rounding of the clip, so
+ * that a point the float inside test accepts is never outside it. */
+IZB_HD_COLD bool izb_clip_rect(const float e[3][3], float s, const izb_bbox *r, izb_bbox *out)
+{
+    float px[8] = {r->min_x, r->max_x, r->max_x, r->min_x}, py[8] = {r->min_y, r->min_y, r->max_y, r->max_y};
+    int n = 4;
+    for (int i = 0; i < 3 && n > 0; i++) {
+        const float a = s * e[i][0], b = s * e[i][1], c = s * e[i][2];
+        float qx[8], qy[8], d[8];
+        for (int j = 0; j < n; j++)
+            d[j] = fmaf(a, px[j], fmaf(b, py[j], c));
+        int m = 0;
+        for (int j = 0; j < n; j++) {
+            const int k = j + 1 < n ? j + 1 : 0;
+            if (d[j] >= 0.0f) {
+                qx[m] = px[j];
+                qy[m++] = py[j];
+            }
+            if ((d[j] >= 0.0f) != (d[k] >= 0.0f)) { /* the edge j -> k crosses the line */
+                const float t = d[j] / (d[j] - d[k]);
+                qx[m] = fmaf(t, px[k] - px[j], px[j]);
+                qy[m++] = fmaf(t, py[k] - py[j], py[j]);
+            }
+        }
+        for (int j = 0; j < m; j++) {
+            px[j] = qx[j];
+            py[j] = qy[j];
+        }
+        n = m;
+    }
+    if (n == 0)
+        return false;
+    izb_bbox b = {px[0], py[0], px[0], py[0]};
+    for (int j = 1; j < n; j++) {
+        b.min_x = izb_minf(b.min_x, px[j]);
+        b.min_y = izb_minf(b.min_y, py[j]);
+        b.max_x = izb_maxf(b.max_x, px[j]);
+        b.max_y = izb_maxf(b.max_y, py[j]);
+    }
+    const float margin = 1e-4f * ((r->max_x - r->min_x) + (r->max_y - r->min_y)) +
+                         1e-5f * (fabsf(r->min_x) + fabsf(r->max_x) + fabsf(r->min_y) + fabsf(r->max_y));
+    out->min_x = b.min_x - margin;
+    out->min_y = b.min_y - margin;
+    out->max_x = b.max_x + margin;
+    out->max_y = b.max_y + margin;
+    return true;
+}
+
 /* Set up a triangle given its vertices in light clip space (x, y, z, w each) for the grid `g`
  * over the points' bbox `pb`. Returns false when the triangle is culled: degenerate (its plane
  * contains the light), back-facing when cull_back (clockwise from the light), behind a spot light,
@@ -205,9 +262,16 @@ IZB_HD bool izb_tri_setup(const float v[3][4], const izb_grid *g, const izb_bbox
     if (!(v[0][3] > 0.0f) && !(v[1][3] > 0.0f) && !(v[2][3] > 0.0f))
         return false; /* wholly behind the light */
 
-    /* The triangle's bbox on the light image plane; unbounded when it crosses w = 0. */
-    float x0 = pb->min_x, y0 = pb->min_y, x1 = pb->max_x, y1 = pb->max_y;
-    if (all_front) {
+    /* The triangle's bbox on the light image plane; where it crosses w = 0 the projection of its
+     * front part is unbounded, so the points' bbox clipped by its edges stands in. */
+    float s = det < 0.0f ? -1.0f : 1.0f;
+    float x0, y0, x1, y1;
+    if (!all_front) {
+        izb_bbox c;
+        if (!izb_clip_rect(e, s, pb, &c))
+            return false;
+        x0 = c.min_x, y0 = c.min_y, x1 = c.max_x, y1 = c.max_y;
+    } else {
         float px[3], py[3];
         for (int i = 0; i < 3; i++) {
             px[i] = v[i][0] / v[i][3];
@@ -220,7 +284,6 @@ IZB_HD bool izb_tri_setup(const float v[3][4], const izb_grid *g, const izb_bbox
         if (x1 < pb->min_x || x0 > pb->max_x || y1 < pb->min_y || y0 > pb->max_y)
             return false;
     }
-    float s = det < 0.0f ? -1.0f : 1.0f;
     float inv_det = 1.0f / det;
     float dz1 = v[1][2] - v[0][2], dz2 = v[2][2] - v[0][2];
     for (int k = 0; k < 3; k++) {

@@ -140,6 +140,23 @@ static void test_conventions(void)
     }
 }
 
+/* |cos| of the angle between the triangle's normal and the ray from the light at l to q. */
+static double grazing_cos(const double P[3][3], const float l[3], const double q[3])
+{
+    double a[3], b[3], n[3], r[3];
+    for (int c = 0; c < 3; c++) {
+        a[c] = P[1][c] - P[0][c];
+        b[c] = P[2][c] - P[0][c];
+        r[c] = q[c] - l[c];
+    }
+    n[0] = a[1] * b[2] - a[2] * b[1];
+    n[1] = a[2] * b[0] - a[0] * b[2];
+    n[2] = a[0] * b[1] - a[1] * b[0];
+    const double nn = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+    const double rr = sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2]);
+    return fabs(n[0] * r[0] + n[1] * r[1] + n[2] * r[2]) / (nn * rr);
+}
+
 /* Spot light: the triangle's key at a point of the image plane equals the key of the world point
  * of the triangle seen there, to float precision, also when a vertex is behind the light (w < 0),
  * and the inside test rejects what projects from the part behind the light. */
@@ -153,7 +170,7 @@ static void test_spot_depth(void)
     const izb_grid g = izb_grid_make(pb, 0, 32, 32);
 
     double worst = 0.0, worst_world = 0.0;
-    int front = 0, behind_tested = 0, crossing = 0;
+    int front = 0, behind_tested = 0, crossing = 0, partial = 0;
     for (int it = 0; it < 1000; it++) {
         /* vertices around the light; every 4th triangle forced to straddle the light's w = 0 plane */
         double P[3][3];
@@ -178,9 +195,21 @@ static void test_spot_depth(void)
             continue;
         bool crosses = !(vd[0][3] > 0 && vd[1][3] > 0 && vd[2][3] > 0);
         crossing += crosses;
-        if (crosses)
-            CHECK(t.cx0 == 0 && t.cy0 == 0 && t.cx1 == g.w - 1 && t.cy1 == g.h - 1,
-                  "a triangle crossing w = 0 covers the whole grid");
+        if (crosses) {
+            /* Its cell range (the points' bbox clipped by its edges) holds every image position
+             * the inside test accepts; most such triangles cover only part of the grid. */
+            long outside = 0;
+            for (int sy = 0; sy <= 128; sy++)
+                for (int sx = 0; sx <= 128; sx++) {
+                    const float x = -1.0f + sx / 64.0f, y = -1.0f + sy / 64.0f;
+                    if (!izb_tri_occludes(&t, x, y, 1e30f))
+                        continue;
+                    const int cx = izb_cell_x(&g, x), cy = izb_cell_y(&g, y);
+                    outside += cx < t.cx0 || cx > t.cx1 || cy < t.cy0 || cy > t.cy1;
+                }
+            CHECK(outside == 0, "crossing triangle: %ld covered positions outside its cells", outside);
+            partial += (t.cx1 - t.cx0 + 1) * (t.cy1 - t.cy0 + 1) < g.w * g.h;
+        }
         for (int s = 0; s < 40; s++) {
             double b0 = rnd_in(0.02, 0.96), b1 = rnd_in(0.02, 0.98 - b0), b2 = 1.0 - b0 - b1;
             double Q[3], q[4];
@@ -211,7 +240,11 @@ static void test_spot_depth(void)
                 double e = fabs(tri_key - key) / scale, e_world = rel_err(tri_key, plane_key(vd, x, y));
                 if (e > worst)
                     worst = e;
-                if (e_world > worst_world)
+                /* Where the light ray nearly lies in the triangle's plane, the float transform's
+                 * rounding of the vertices moves the plane by more than the bias along the ray:
+                 * such a surface may shadow itself, as in any shadow method, and is unlit anyway
+                 * (diffuse ~ cos). The bound holds where the surface faces the light at all. */
+                if (grazing_cos(P, sl.pos, Q) >= 0.01 && e_world > worst_world)
                     worst_world = e_world;
                 /* stay away from the edges, where float (x, y) may round outside */
                 if (fmin(b0, fmin(b1, b2)) > 0.05) {
@@ -233,6 +266,7 @@ static void test_spot_depth(void)
            "of the plane's terms, %.3g relative from the world vertices\n",
            front, behind_tested, crossing, worst, worst_world);
     CHECK(front > 2000 && behind_tested > 50 && crossing > 100, "enough samples of each kind");
+    CHECK(partial > crossing / 4, "%d of %d crossing triangles get less than the whole grid", partial, crossing);
     CHECK(worst < 1.5e-6, "1/w key interpolation exact to float precision: worst error %g of the terms", worst);
     CHECK(worst_world < 0.25 * IZB_DEFAULT_BIAS, "key error from world vertices %g: well below the bias",
           worst_world);

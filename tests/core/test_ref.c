@@ -247,7 +247,8 @@ static void test_cull(void)
                             m++;
                     }
                     if (n == 20000)
-                        CHECK(m > n / 20 && m < n, "light %d box %d cull %d: %d of %d survive", li, bi, cull_back, m, n);
+                        /* enough survivors to compare, and some culled (box 0 is small: few survive) */
+                        CHECK(m > n / 50 && m < n, "light %d box %d cull %d: %d of %d survive", li, bi, cull_back, m, n);
                     for (int ti = 0; ti < NTHREADS; ti++) {
                         memset(got, 0xab, (size_t)n * sizeof *got);
                         int gm = izb_cpu_cull(xyz, n, &f, &g, &boxes[bi], cull_back, got, thread_counts[ti]);
