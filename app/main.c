@@ -298,18 +298,22 @@ static bool fall_back_to_cpu(app *a, const char *what)
     return true;
 }
 
+static bool render_once(app *a)
+{
+    return render_frame(a->r, &(render_frame_desc){.cam = &a->cam,
+                                                   .light = &a->light,
+                                                   .backend = a->izb,
+                                                   .settings = &a->settings,
+                                                   .stats = &a->stats,
+                                                   .view = a->view,
+                                                   .hud = a->ses.hud});
+}
+
 static bool app_draw(app *a)
 {
     update_hud(a);
-    if (!render_frame(a->r, &(render_frame_desc){.cam = &a->cam,
-                                                 .light = &a->light,
-                                                 .backend = a->izb,
-                                                 .settings = &a->settings,
-                                                 .stats = &a->stats,
-                                                 .view = a->view,
-                                                 .hud = a->ses.hud})) {
-        if (fall_back_to_cpu(a, "failed")) /* the next frame runs on the CPU */
-            return true;
+    /* a frame the backend failed is drawn again on the CPU: no broken image, no stale log row */
+    if (!render_once(a) && !(fall_back_to_cpu(a, "failed") && render_once(a))) {
         a->rc = failf(EXIT_RUNTIME, "the %s IZB backend failed on frame %ld", izb_name(a->izb), a->frame);
         a->quit = true;
         return false;

@@ -2,6 +2,8 @@
 #include "izb_backend.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "izb_config.h"
 #if IZB_HAVE_CUDA
@@ -10,7 +12,101 @@
 
 const char *const izb_stage_names[IZB_STAGE_COUNT] = {"reconstruct", "binning", "culling", "raster"};
 
+/* ---- fault injection ----------------------------------------------------------------------
+ * A CUDA error or an out-of-memory mid-run must not end the program (DESIGN.md "Bad input and
+ * faults"): the app goes on with the CPU backend. No machine fails on demand, so the tests set
+ * IZB_FAULT in the environment: `scene` makes set_scene fail, `frame:N` makes every frame after
+ * the Nth fail. A backend asked for as auto or cuda is then wrapped and named "faulty" (never
+ * "cpu", so the app falls back exactly as from CUDA); one asked for as cpu, like the app's
+ * fallback, never is. Unset, nothing is wrapped and nothing costs. */
+typedef struct faulty_backend {
+    izb_backend base;
+    izb_backend_vtbl vt; /* per instance: shade_gl and get_debug exist where the inner ones do */
+    izb_backend *inner;
+    bool fail_scene;
+    long frames_left; /* frames that still succeed */
+} faulty_backend;
+
+static void faulty_destroy(izb_backend *b)
+{
+    faulty_backend *f = (faulty_backend *)b;
+    izb_destroy(f->inner);
+    free(f);
+}
+
+static bool faulty_set_scene(izb_backend *b, const float *xyz, int tri_count)
+{
+    faulty_backend *f = (faulty_backend *)b;
+    return !f->fail_scene && f->inner->vt->set_scene(f->inner, xyz, tri_count);
+}
+
+static bool faulty_frame_ok(faulty_backend *f) { return f->frames_left-- > 0; }
+
+static bool faulty_shade_arrays(izb_backend *b, const izb_recon *fr, const izb_settings *s, const float *depth,
+                                uint8_t *mask, izb_stats *stats)
+{
+    faulty_backend *f = (faulty_backend *)b;
+    return faulty_frame_ok(f) && f->inner->vt->shade_arrays(f->inner, fr, s, depth, mask, stats);
+}
+
+static bool faulty_shade_gl(izb_backend *b, const izb_recon *fr, const izb_settings *s, unsigned depth_tex,
+                            unsigned mask_tex, izb_stats *stats)
+{
+    faulty_backend *f = (faulty_backend *)b;
+    return faulty_frame_ok(f) && f->inner->vt->shade_gl(f->inner, fr, s, depth_tex, mask_tex, stats);
+}
+
+static bool faulty_get_debug(izb_backend *b, izb_debug *out)
+{
+    faulty_backend *f = (faulty_backend *)b;
+    return f->inner->vt->get_debug(f->inner, out);
+}
+
+/* b itself when IZB_FAULT is unset; b wrapped when it names a fault; NULL (b destroyed) when it
+ * cannot be parsed, with a message. */
+static izb_backend *wrap_fault(izb_backend *b)
+{
+    const char *spec = getenv("IZB_FAULT");
+    if (!b || !spec || !*spec)
+        return b;
+    long n = 0;
+    char end = 0;
+    bool scene = strcmp(spec, "scene") == 0;
+    if (!scene && (sscanf(spec, "frame:%ld%c", &n, &end) != 1 || n < 0)) {
+        fprintf(stderr, "izb: IZB_FAULT '%s': expected 'scene' or 'frame:N' (N >= 0)\n", spec);
+        izb_destroy(b);
+        return NULL;
+    }
+    faulty_backend *f = calloc(1, sizeof *f);
+    if (!f) {
+        izb_destroy(b);
+        return NULL;
+    }
+    f->vt = (izb_backend_vtbl){.name = "faulty",
+                               .destroy = faulty_destroy,
+                               .set_scene = faulty_set_scene,
+                               .shade_arrays = faulty_shade_arrays,
+                               .shade_gl = b->vt->shade_gl ? faulty_shade_gl : NULL,
+                               .get_debug = b->vt->get_debug ? faulty_get_debug : NULL};
+    f->base.vt = &f->vt;
+    f->inner = b;
+    f->fail_scene = scene;
+    f->frames_left = scene ? -1 : n;
+    fprintf(stderr, "izb: IZB_FAULT=%s: the %s backend will fail on purpose\n", spec, izb_name(b));
+    return &f->base;
+}
+
+static izb_backend *create_backend(const izb_desc *desc);
+
 izb_backend *izb_create(const izb_desc *desc)
+{
+    izb_desc d = desc ? *desc : (izb_desc){0};
+    /* the app's fallback creates its CPU backend with an explicit kind: that one is never wrapped */
+    izb_backend *b = create_backend(&d);
+    return d.backend == IZB_BACKEND_CPU ? b : wrap_fault(b);
+}
+
+static izb_backend *create_backend(const izb_desc *desc)
 {
     izb_desc d = desc ? *desc : (izb_desc){0};
     if (d.backend == IZB_BACKEND_CUDA || d.backend == IZB_BACKEND_AUTO) {

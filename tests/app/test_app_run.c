@@ -25,6 +25,24 @@ static char tmpdir[] = "/tmp/izb-app-run-XXXXXX";
 static long check_csv(const char *path, int *columns, char *header, size_t header_size, char *last,
                       size_t last_size);
 static uint32_t be32(const uint8_t *p);
+static unsigned char *read_file(const char *path, long *size);
+
+/* The whole file, malloc'd; NULL when it cannot be read. */
+static unsigned char *read_file(const char *path, long *size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    *size = ftell(f);
+    rewind(f);
+    unsigned char *buf = *size > 0 ? malloc((size_t)*size) : NULL;
+    if (buf && fread(buf, 1, (size_t)*size, f) != (size_t)*size) {
+        free(buf);
+        buf = NULL;
+    }
+    fclose(f);
+    return buf;
+}
 
 static uint32_t be32(const uint8_t *p)
 {
@@ -196,6 +214,63 @@ int main(int argc, char **argv)
             unlink(path);
         }
         rmdir(sdir);
+    }
+
+    /* 4. the IZB backend fails (IZB_FAULT stands in for a CUDA error): the run goes on with the CPU
+     *    backend, says so, and the failed frame is drawn again, the same as a plain CPU run's */
+    {
+        char plain[256], faulty[256], csv3[256];
+        snprintf(plain, sizeof plain, "%s/plain.png", tmpdir);
+        snprintf(faulty, sizeof faulty, "%s/faulty.png", tmpdir);
+        snprintf(csv3, sizeof csv3, "%s/log3.csv", tmpdir);
+        char *plain_args[] = {exe,      "--headless", "--frames", "3",   "--width", "160", "--height",
+                              "100",    "--backend",  "cpu",      "--screenshot", plain,   NULL};
+        run_program(plain_args, false, &res);
+        CHECK(res.code == 0, "plain run: exit %d: %s", res.code, res.err);
+
+        /* frames 0 and 1 succeed, frame 2 (the last, in the screenshot) fails */
+        setenv("IZB_FAULT", "frame:2", 1);
+        char *args[] = {exe,   "--headless", "--frames", "3",   "--width", "160",  "--height",
+                        "100", "--backend",  "auto",     "--screenshot", faulty, "--log",    csv3, NULL};
+        run_program(args, false, &res);
+        CHECK(res.code == 0, "backend failing on frame 2: exit %d: %s", res.code, res.err);
+        CHECK(strstr(res.err, "failed on frame 2; continuing on the CPU backend") != NULL, "says so: %s",
+              res.err);
+        int cols = 0;
+        long rows = check_csv(csv3, &cols, header, sizeof header, last, sizeof last);
+        CHECK(rows == 3, "3 log rows, got %ld", rows);
+        CHECK(strncmp(last, "2,", 2) == 0 && strstr(last, ",cpu,") != NULL, "frame 2 ran on the CPU: %s", last);
+        long plain_size = 0, faulty_size = 0;
+        unsigned char *a = read_file(plain, &plain_size), *b = read_file(faulty, &faulty_size);
+        CHECK(a && b && plain_size > 0 && plain_size == faulty_size && memcmp(a, b, (size_t)plain_size) == 0,
+              "the failed frame, drawn again, equals the plain CPU run's (%ld and %ld bytes)", plain_size,
+              faulty_size);
+        free(a), free(b);
+
+        /* the backend cannot take the scene: the CPU backend takes it before the first frame */
+        setenv("IZB_FAULT", "scene", 1);
+        char *scene_args[] = {exe, "--headless", "--frames", "2", "--width", "64", "--height", "64", NULL};
+        run_program(scene_args, false, &res);
+        CHECK(res.code == 0, "scene refused: exit %d: %s", res.code, res.err);
+        CHECK(strstr(res.err, "cannot take the scene on frame 0; continuing on the CPU backend") != NULL,
+              "says so: %s", res.err);
+        CHECK(strstr(res.out, "IZB backend: cpu") != NULL, "runs on the CPU: %s", res.out);
+
+        /* --backend cpu (what the fallback asks for) is never wrapped */
+        setenv("IZB_FAULT", "frame:0", 1);
+        char *cpu_args[] = {exe,      "--headless", "--frames", "2",  "--width", "64",
+                            "--height", "64",       "--backend", "cpu", NULL};
+        run_program(cpu_args, false, &res);
+        CHECK(res.code == 0 && strstr(res.err, "IZB_FAULT") == NULL && strstr(res.out, "IZB backend: cpu") != NULL,
+              "--backend cpu ignores IZB_FAULT: exit %d: %s", res.code, res.err);
+
+        /* a malformed IZB_FAULT is an error, not ignored */
+        setenv("IZB_FAULT", "frame:x", 1);
+        run_program(scene_args, false, &res);
+        CHECK(res.code == 1 && strstr(res.err, "IZB_FAULT 'frame:x'") != NULL, "bad IZB_FAULT: exit %d: %s",
+              res.code, res.err);
+        unsetenv("IZB_FAULT");
+        unlink(plain), unlink(faulty), unlink(csv3);
     }
 
     unlink(png);
