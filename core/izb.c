@@ -96,19 +96,8 @@ static izb_backend *wrap_fault(izb_backend *b)
     return &f->base;
 }
 
-static izb_backend *create_backend(const izb_desc *desc);
-
-izb_backend *izb_create(const izb_desc *desc)
+static izb_backend *create_backend(izb_desc d)
 {
-    izb_desc d = desc ? *desc : (izb_desc){0};
-    /* the app's fallback creates its CPU backend with an explicit kind: that one is never wrapped */
-    izb_backend *b = create_backend(&d);
-    return d.backend == IZB_BACKEND_CPU ? b : wrap_fault(b);
-}
-
-static izb_backend *create_backend(const izb_desc *desc)
-{
-    izb_desc d = desc ? *desc : (izb_desc){0};
     if (d.backend == IZB_BACKEND_CUDA || d.backend == IZB_BACKEND_AUTO) {
 #if IZB_HAVE_CUDA
         izb_backend *b = izb_cuda_create(&d); /* prints why when it cannot */
@@ -124,6 +113,14 @@ static izb_backend *create_backend(const izb_desc *desc)
             fprintf(stderr, "izb: no usable CUDA device, using the CPU backend\n");
     }
     return izb_cpu_create(&d);
+}
+
+izb_backend *izb_create(const izb_desc *desc)
+{
+    izb_desc d = desc ? *desc : (izb_desc){0};
+    /* the app's fallback creates its CPU backend with an explicit kind: that one is never wrapped */
+    izb_backend *b = create_backend(d);
+    return d.backend == IZB_BACKEND_CPU ? b : wrap_fault(b);
 }
 
 void izb_destroy(izb_backend *b)
