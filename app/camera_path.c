@@ -80,6 +80,10 @@ bool camera_path_load(camera_path *p, const char *file, char *err, size_t err_si
             snprintf(err, err_size, "%s:%d: malformed pose (want 13 finite numbers, light type 0 or 1)", file,
                      lineno);
             ok = false;
+        } else if (!light_dir_usable(l.dir)) { /* the rule --light-dir follows */
+            snprintf(err, err_size, "%s:%d: light direction %g,%g,%g: expected x,y,z, not all zero", file, lineno,
+                     (double)l.dir[0], (double)l.dir[1], (double)l.dir[2]);
+            ok = false;
         } else {
             l.type = type ? LIGHT_SPOT : LIGHT_DIRECTIONAL;
             if (!camera_path_add(p, t, &c, &l)) {

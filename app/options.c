@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -207,6 +208,19 @@ void options_usage(FILE *f)
             MAX_SIZE, IZB_GRID_MAX_DIM, IZB_GRID_MAX_DIM, (double)IZB_DEFAULT_BIAS);
 }
 
+unsigned long long options_memory_budget(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    unsigned long long budget = pages > 0 && page > 0 ? (unsigned long long)pages * (unsigned long long)page : ULLONG_MAX;
+    const int limits[2] = {RLIMIT_AS, RLIMIT_DATA};
+    for (int i = 0; i < 2; i++) {
+        struct rlimit rl;
+        if (getrlimit(limits[i], &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < budget)
+            budget = rl.rlim_cur;
+    }
+    return budget;
+}
+
 options_result parse_options(int argc, char **argv, app_options *o, char *err, size_t err_size)
 {
     *o = (app_options){.scene = "builtin:default", .width = 1280, .height = 720};
@@ -344,8 +358,7 @@ options_result parse_options(int argc, char **argv, app_options *o, char *err, s
             else
                 return fail(err, err_size, "--light '%s': expected directional or spot", val);
         } else if (strcmp(name, "--light-dir") == 0) {
-            if (!parse_vec3(val, o->light_dir) ||
-                !(fabsf(o->light_dir[0]) + fabsf(o->light_dir[1]) + fabsf(o->light_dir[2]) > 1e-6f))
+            if (!parse_vec3(val, o->light_dir) || !light_dir_usable(o->light_dir))
                 return fail(err, err_size, "--light-dir '%s': expected x,y,z, not all zero", val);
             o->has_light_dir = true;
         } else if (strcmp(name, "--light-pos") == 0 || strcmp(name, "--cam-pos") == 0) {
@@ -409,6 +422,15 @@ options_result parse_options(int argc, char **argv, app_options *o, char *err, s
         }
     }
 
+    /* before anything is allocated: a size the machine cannot hold would fail deep in the GL or
+     * get the process killed */
+    unsigned long long need = (unsigned long long)o->width * (unsigned long long)o->height * OPTIONS_BYTES_PER_PIXEL,
+                       budget = options_memory_budget();
+    if (need > budget)
+        return fail(err, err_size,
+                    "--width %d --height %d: needs about %.1f GB (%llu bytes a pixel), more than the %.1f GB this "
+                    "process may use",
+                    o->width, o->height, (double)need / 1e9, OPTIONS_BYTES_PER_PIXEL, (double)budget / 1e9);
     if (!check_scene(o->scene, err, err_size)) return OPTIONS_ERROR;
     if (o->log_path && !o->force && access(o->log_path, F_OK) == 0)
         return fail(err, err_size, "--log '%s': file exists (add --force to overwrite it)", o->log_path);

@@ -100,7 +100,8 @@ static izb_backend *create_backend(izb_desc d)
 {
     if (d.backend == IZB_BACKEND_CUDA || d.backend == IZB_BACKEND_AUTO) {
 #if IZB_HAVE_CUDA
-        izb_backend *b = izb_cuda_create(&d); /* prints why when it cannot */
+        /* explains why only when CUDA was asked for by name; auto gets the one line below */
+        izb_backend *b = izb_cuda_create(&d);
         if (b)
             return b;
 #else
@@ -109,8 +110,9 @@ static izb_backend *create_backend(izb_desc d)
 #endif
         if (d.backend == IZB_BACKEND_CUDA)
             return NULL;
+        /* a build without CUDA has nothing to report: the CPU is all it has */
         if (!d.quiet && IZB_HAVE_CUDA)
-            fprintf(stderr, "izb: no usable CUDA device, using the CPU backend\n");
+            fprintf(stderr, "izb: no CUDA device; CPU backend\n");
     }
     return izb_cpu_create(&d);
 }

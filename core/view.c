@@ -29,6 +29,12 @@ void camera_forward(const camera *c, float out[3])
     out[2] = -cp * cy;
 }
 
+bool light_dir_usable(const float dir[3])
+{
+    float sum = fabsf(dir[0]) + fabsf(dir[1]) + fabsf(dir[2]);
+    return isfinite(sum) && sum > 1e-6f;
+}
+
 void light_direction(const light *l, float out[3])
 {
     vec3 d = {l->dir[0], l->dir[1], l->dir[2]};

@@ -25,6 +25,9 @@ typedef struct light {
 } light;
 
 void camera_forward(const camera *c, float out[3]);
+/* Whether dir can be a light's direction: finite and not (nearly) zero. --light-dir and camera
+ * path files refuse what fails this, with the same rule. */
+bool light_dir_usable(const float dir[3]);
 /* The light's unit direction of travel; straight down when l->dir is zero. */
 void light_direction(const light *l, float out[3]);
 void camera_right(const camera *c, float out[3]);

@@ -9,7 +9,8 @@
 extern "C" {
 #endif
 
-/* Create the CUDA backend; NULL with a one-line message when no CUDA device answers. */
+/* Create the CUDA backend; NULL when no CUDA device answers, with a one-line reason only when
+ * desc asks for IZB_BACKEND_CUDA by name (auto stays silent: izb_create says one short line). */
 izb_backend *izb_cuda_create(const izb_desc *desc);
 
 #ifdef __cplusplus

@@ -148,6 +148,9 @@ int main(void)
         {"izb-path 1\n0 0 0 0 0 0 2 0 -1 0 0 0 0\n", ":2: malformed pose"},
         {"izb-path 1\n0 0 0 0 0 0 0 0 -1 0 0 0 x\n", ":2: malformed pose"},
         {"izb-path 1\n1 0 0 0 0 0 0 0 -1 0 0 0 0\n1 0 0 0 0 0 0 0 -1 0 0 0 0\n", ":3: time"},
+        /* a zero light direction, refused like --light-dir 0,0,0 (directional and spot alike) */
+        {"izb-path 1\n0 0 0 0 0 0 0 0 -1 0 0 0 0\n1 0 0 0 0 0 0 0 0 0 0 0 0\n", ":3: light direction 0,0,0"},
+        {"izb-path 1\n# spot\n0 0 0 0 0 0 1 0 0 0 5 5 5\n", ":3: light direction 0,0,0"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char bf[320];

@@ -4,6 +4,7 @@
  * usage: test_cli PATH-TO-izb-shadows */
 #undef NDEBUG
 #include <dirent.h>
+#include <sys/resource.h>
 
 #include "run_util.h"
 #include "test.h"
@@ -69,6 +70,35 @@ int main(int argc, char **argv)
     CHECK(f && fgets(line, sizeof line, f) && strcmp(line, "keep\n") == 0, "the existing file is untouched");
     if (f) fclose(f);
     unlink(path);
+
+    /* a camera path whose light direction is 0,0,0: refused like --light-dir 0,0,0, naming file:line */
+    EXPECT_USAGE("--light-dir '0,0,0'", "--light-dir", "0,0,0");
+    char pfile[] = "/tmp/izb-cli-path-XXXXXX";
+    fd = mkstemp(pfile);
+    static const char zero_dir[] = "izb-path 1\n0 0 1 5 0 0 0 0 -1 0 0 0 0\n1 0 1 5 0 0 0 0 0 0 0 0 0\n";
+    CHECK(fd >= 0 && write(fd, zero_dir, sizeof zero_dir - 1) == (ssize_t)(sizeof zero_dir - 1), "temp path");
+    close(fd);
+    char want[128];
+    snprintf(want, sizeof want, "%s:3: light direction 0,0,0", pfile);
+    RUN(false, "--headless", "--path", pfile);
+    CHECK(res.code == 2 && strstr(res.err, want) && count_lines(res.err) == 1,
+          "zero light direction in a path: exit %d (want 2), one line naming '%s': %s", res.code, want, res.err);
+    unlink(pfile);
+
+    /* a size needing more memory than the process may use is refused before anything is allocated,
+     * with the figure. Under ASan the limit would stop the sanitizer's own start-up: skipped there. */
+#if !defined(__SANITIZE_ADDRESS__)
+    struct rlimit keep, small = {.rlim_cur = 2000000000ull};
+    getrlimit(RLIMIT_DATA, &keep);
+    small.rlim_max = keep.rlim_max;
+    if (keep.rlim_cur == RLIM_INFINITY || keep.rlim_cur > small.rlim_cur) {
+        CHECK(setrlimit(RLIMIT_DATA, &small) == 0, "setrlimit");
+        EXPECT_USAGE("--width 16384 --height 16384: needs about 11.0 GB", "--headless", "--width", "16384",
+                     "--height", "16384");
+        CHECK(strstr(res.err, "more than the 2.0 GB"), "names the budget: %s", res.err);
+        setrlimit(RLIMIT_DATA, &keep);
+    }
+#endif
 
     /* every malformed model: exit 1 (not a crash, not success) with one line naming the file.
      * malformed2.obj only names an undefined material; assimp substitutes a default and it loads
