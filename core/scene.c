@@ -77,6 +77,12 @@ void scene_free(scene *s)
     if (!s) return;
     free(s->xyz);
     free(s->normals);
+    free(s->uv);
+    for (int i = 0; i < s->texture_count; i++)
+        free(s->textures[i].rgba);
+    free(s->textures);
+    free(s->materials);
+    free(s->ranges);
     memset(s, 0, sizeof *s);
 }
 

@@ -7,6 +7,26 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* ---- materials: render-side only (the IZB and izb.h never see them) ----------------------- */
+
+/* A decoded base-colour image: 4 bytes a texel (sRGB RGBA), row 0 at the top. */
+typedef struct scene_texture {
+    unsigned char *rgba; /* owned (malloc) */
+    int width, height;
+} scene_texture;
+
+/* What a surface looks like: its base colour, times its texture where it has one. */
+typedef struct scene_material {
+    float base_colour[4]; /* linear RGBA: MTL Kd, glTF baseColorFactor (1 when the file gives none) */
+    int texture;          /* index into scene.textures; -1: none, or it could not be read */
+} scene_material;
+
+/* Triangles [first, first + count) use materials[material]. Ranges do not overlap; triangles in
+ * no range (built-in scenes, geometry added after loading) keep the renderer's own tint. */
+typedef struct scene_range {
+    int first, count, material;
+} scene_range;
+
 typedef struct scene {
     float *xyz;     /* 9 floats per triangle: 3 world-space vertices (owned, malloc) */
     float *normals; /* 9 floats per triangle: a unit normal per vertex (owned) */
@@ -19,6 +39,16 @@ typedef struct scene {
     float cam_pos[3], cam_yaw, cam_pitch;
     float light_dir[3]; /* direction the light travels (directional) */
     float light_pos[3]; /* spot light position; it looks at the bounds' centre */
+    /* Materials of loaded files (all NULL / 0 for built-in scenes; owned, malloc). */
+    float *uv;              /* 6 floats per triangle (u, v per vertex; v up, GL's convention) for
+                             * triangles [0, uv_tri_count) */
+    int uv_tri_count;
+    scene_material *materials;
+    int material_count;
+    scene_texture *textures;
+    int texture_count;
+    scene_range *ranges;
+    int range_count;
 } scene;
 
 /* Largest N builtin scenes accept. */
@@ -29,7 +59,11 @@ typedef struct scene {
  * On failure returns false and writes a one-line reason naming the file into err. */
 bool scene_load(const char *spec, scene *out, char *err, size_t err_size);
 
-/* Load a file through assimp. Same contract as scene_load. Faces with NaN/Inf coordinates and
+/* Load a file through assimp. Same contract as scene_load. Materials come along: the base colour
+ * (MTL Kd, glTF baseColorFactor) and base-colour texture (map_Kd, glTF baseColorTexture, files
+ * beside the model or images embedded in it, decoded with stb_image) with texture coordinates; a
+ * texture that is missing or cannot be decoded costs one warning line on stderr and leaves the
+ * plain colour, never a failure. Vertex normals are the file's where it has them. Faces with NaN/Inf coordinates and
  * degenerate faces (points, lines, height < 1e-6 of the longest edge) are skipped and counted;
  * normals the file lacks are generated (smooth), unusable ones (NaN, zero) become the face normal.
  * Fails when no triangle is left. The view comes from scene_frame_view. On any failure *out is

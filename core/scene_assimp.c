@@ -1,7 +1,8 @@
 /* scene_assimp.c — scene files through assimp's C API (OBJ+MTL, PLY, glTF, ...: whatever assimp
  * reads), flattened into a world-space triangle soup. Bad faces are counted, not trusted: assimp's
  * own clean-up steps (FindDegenerates, FindInvalidData) are left off on purpose, because they would
- * drop or rewrite such faces before we could count them. */
+ * drop or rewrite such faces before we could count them. Materials and texture coordinates
+ * ride along for the renderer (scene_material.c). */
 #include "scene.h"
 #include "scene_mesh.h"
 
@@ -75,21 +76,38 @@ bool scene_load_file(const char *path, scene *out, char *err, size_t err_size)
         return scene_errorf(err, err_size, "scene '%s': too many faces (%lld, at most %d)", path, cap,
                             INT_MAX);
     }
+    bool any_uv = false;
+    for (unsigned i = 0; i < ai->mNumMeshes; i++)
+        any_uv |= ai->mMeshes[i] && ai->mMeshes[i]->mTextureCoords[0];
     if (cap > 0) {
         out->xyz = malloc((size_t)cap * 9 * sizeof(float));
         out->normals = malloc((size_t)cap * 9 * sizeof(float));
-        if (!out->xyz || !out->normals) {
+        out->uv = any_uv ? malloc((size_t)cap * 6 * sizeof(float)) : NULL;
+        out->ranges = ai->mNumMeshes ? malloc(ai->mNumMeshes * sizeof *out->ranges) : NULL;
+        if (!out->xyz || !out->normals || (any_uv && !out->uv) || (ai->mNumMeshes && !out->ranges)) {
             aiReleaseImport(ai);
             scene_free(out);
             return scene_errorf(err, err_size, "scene '%s': out of memory for %lld triangles", path, cap);
         }
     }
     for (unsigned i = 0; i < ai->mNumMeshes; i++) {
-        if (ai->mMeshes[i] && !add_mesh(ai->mMeshes[i], path, out, err, err_size)) {
+        const struct aiMesh *m = ai->mMeshes[i];
+        int first = out->tri_count;
+        if (m && !add_mesh(m, path, out, err, err_size)) {
             aiReleaseImport(ai);
             scene_free(out);
             return false;
         }
+        /* one material per mesh (assimp's rule): its triangles are one range */
+        if (m && out->tri_count > first && !scene_material_is_default(ai, m->mMaterialIndex))
+            out->ranges[out->range_count++] =
+                (scene_range){.first = first, .count = out->tri_count - first, .material = (int)m->mMaterialIndex};
+    }
+    out->uv_tri_count = out->uv ? out->tri_count : 0;
+    if (out->tri_count > 0 && !scene_materials_load(ai, path, out, err, err_size)) {
+        aiReleaseImport(ai);
+        scene_free(out);
+        return false;
     }
     aiReleaseImport(ai);
 
@@ -104,8 +122,10 @@ bool scene_load_file(const char *path, scene *out, char *err, size_t err_size)
     if (out->tri_count < cap) {
         float *x = realloc(out->xyz, (size_t)out->tri_count * 9 * sizeof(float));
         float *n = x ? realloc(out->normals, (size_t)out->tri_count * 9 * sizeof(float)) : NULL;
+        float *u = out->uv ? realloc(out->uv, (size_t)out->tri_count * 6 * sizeof(float)) : NULL;
         if (x) out->xyz = x;
         if (n) out->normals = n;
+        if (u) out->uv = u;
     }
     snprintf(out->name, sizeof out->name, "%s", base_name(path));
     scene_frame_view(out);
@@ -141,6 +161,15 @@ static bool add_mesh(const struct aiMesh *m, const char *path, scene *s, char *e
             continue;
         }
         float *ox = s->xyz + 9 * (size_t)s->tri_count, *on = s->normals + 9 * (size_t)s->tri_count;
+        if (s->uv) { /* texture coordinates of the first set; (0, 0) where the mesh has none */
+            float *ou = s->uv + 6 * (size_t)s->tri_count;
+            const struct aiVector3D *tc = m->mTextureCoords[0];
+            for (int k = 0; k < 3; k++) {
+                float u = tc ? tc[face->mIndices[k]].x : 0.0f, v = tc ? tc[face->mIndices[k]].y : 0.0f;
+                ou[2 * k] = isfinite(u) ? u : 0.0f;
+                ou[2 * k + 1] = isfinite(v) ? v : 0.0f;
+            }
+        }
         for (int k = 0; k < 3; k++) {
             memcpy(ox + 3 * k, p[k], 3 * sizeof(float));
             const float *n = m->mNormals ? &m->mNormals[face->mIndices[k]].x : fn;

@@ -145,6 +145,16 @@ xform xf_box(const float c[3], float hx, float hy, float hz, float yaw_deg, floa
 /* unit tube (im_tube) onto the segment p0 -> p1 with the given radius */
 xform xf_segment(const float p0[3], const float p1[3], float radius);
 
+/* ---- materials of loaded files (scene_material.c) ------------------------------------------ */
+
+struct aiScene;
+/* Fill s->materials (one per assimp material) and s->textures from ai; path is the model's file
+ * (textures are looked up beside it). Unreadable textures warn on stderr and are left out; false
+ * (message in err) only when out of memory. */
+bool scene_materials_load(const struct aiScene *ai, const char *path, scene *s, char *err, size_t err_size);
+/* True for assimp's stand-in material (a file with none): such triangles keep the renderer's tint. */
+bool scene_material_is_default(const struct aiScene *ai, unsigned material);
+
 /* ---- the scenes (one file each) ----------------------------------------------------------- */
 
 /* Each appends its scene to s, the ground first (triangles 0 and 1), and describes its view.

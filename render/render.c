@@ -136,11 +136,14 @@ render *render_create(const render_desc *desc, char *err, size_t err_size)
     SHADE_UNIFORM(bounds_max);
     SHADE_UNIFORM(show_mask);
     SHADE_UNIFORM(diff);
+    SHADE_UNIFORM(material);
+    SHADE_UNIFORM(base_colour);
 #undef SHADE_UNIFORM
     r->u_debug.mode = glGetUniformLocation(r->prog_debug, "u_mode");
     r->u_debug.far = glGetUniformLocation(r->prog_debug, "u_far");
     glProgramUniform1i(r->prog_shade, glGetUniformLocation(r->prog_shade, "u_mask"), 0);
     glProgramUniform1i(r->prog_shade, glGetUniformLocation(r->prog_shade, "u_mask2"), 1);
+    glProgramUniform1i(r->prog_shade, glGetUniformLocation(r->prog_shade, "u_base_tex"), 2);
     glProgramUniform1i(r->prog_debug, glGetUniformLocation(r->prog_debug, "u_depth"), 0);
     glProgramUniform1i(r->prog_debug, glGetUniformLocation(r->prog_debug, "u_mask"), 1);
 
@@ -178,6 +181,7 @@ void render_destroy(render *r)
     debug_view_destroy(r->debug_view);
     if (r->timer_depth.query[0]) gl_timer_destroy(&r->timer_depth);
     if (r->timer_shade.query[0]) gl_timer_destroy(&r->timer_shade);
+    render_materials_free(r);
     GLuint bufs[2] = {r->vbo_pos, r->vbo_normal};
     glDeleteBuffers(2, bufs);
     GLuint vaos[2] = {r->vao, r->vao_empty};
@@ -239,6 +243,10 @@ bool render_set_scene(render *r, const scene *s, char *err, size_t err_size)
     glVertexArrayVertexBuffer(r->vao, 0, r->vbo_pos, 0, 3 * sizeof(float));
     glVertexArrayVertexBuffer(r->vao, 1, r->vbo_normal, 0, 3 * sizeof(float));
     r->tri_count = s->tri_count;
+    if (!render_materials_set(r, s, err, err_size)) {
+        r->tri_count = 0;
+        return false;
+    }
     memcpy(r->bounds_min, s->bounds_min, sizeof r->bounds_min);
     memcpy(r->bounds_max, s->bounds_max, sizeof r->bounds_max);
     return true;
@@ -360,7 +368,7 @@ void render_shade_pass(render *r, const camera *c, const light *l, render_view v
         glEnable(GL_DEPTH_TEST);
         glDepthFunc(GL_LEQUAL);
         glBindVertexArray(r->vao);
-        glDrawArrays(GL_TRIANGLES, 0, r->tri_count * 3);
+        render_materials_draw(r); /* one draw per material range (render_material.c) */
         glDisable(GL_DEPTH_TEST);
     }
     gl_timer_end(&r->timer_shade);

@@ -68,7 +68,8 @@ render *render_create(const render_desc *desc, char *err, size_t err_size);
 void render_destroy(render *r);
 
 /* Upload the scene once: s->xyz and s->normals (9 floats per triangle each; normals may be NULL:
- * flat normals are made) into one vertex buffer. The caller keeps `s`; its bounds frame the
+ * flat normals are made) into one vertex buffer, and its materials (texture coordinates, images,
+ * base colours: scene.h) for the shading pass. The caller keeps `s`; its bounds frame the
  * light and the shading tint. Replaces a previous scene. */
 bool render_set_scene(render *r, const scene *s, char *err, size_t err_size);
 

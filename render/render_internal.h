@@ -19,13 +19,13 @@ struct render {
     } u_depth;
     struct {
         GLint view, proj, light_type, light_dir, light_pos, cos_outer, cos_inner, cam_pos, bounds_min,
-            bounds_max, show_mask, diff;
+            bounds_max, show_mask, diff, material, base_colour;
     } u_shade;
     struct {
         GLint mode, far;
     } u_debug;
 
-    /* scene: positions and normals in two buffers, one VAO */
+    /* scene: positions and normals in two buffers (texture coordinates in a third), one VAO */
     GLuint vao, vbo_pos, vbo_normal, vao_empty;
     int tri_count;
     float bounds_min[3], bounds_max[3];
@@ -47,6 +47,29 @@ struct render {
      * when a mode first uses them */
     shadow_map *sm;
     shadow_mode shadow_mode;
+
+    /* materials of loaded files (render_material.c): texture coordinates (attribute 2), one GL
+     * texture per image, and the shading pass's draws covering [0, tri_count) in order */
+    GLuint vbo_uv;
+    GLuint *mat_textures;
+    int mat_texture_count;
+    struct render_draw *draws;
+    int draw_count;
 };
+
+/* One draw of the shading pass: triangles [first, first + count) in one material. */
+typedef struct render_draw {
+    int first, count;
+    int mode;         /* 0: the renderer's tint, 1: base colour, 2: base colour x texture */
+    float colour[4];  /* linear base colour */
+    GLuint texture;   /* mode 2 */
+} render_draw;
+
+/* Upload s's texture coordinates and images and make the draws (replacing earlier ones). A scene
+ * without materials gets one draw in the tint. False (nothing kept) on out of memory. */
+bool render_materials_set(render *r, const scene *s, char *err, size_t err_size);
+void render_materials_free(render *r);
+/* The shading pass's scene draws (program, matrices, VAO and depth state already set). */
+void render_materials_draw(render *r);
 
 #endif

@@ -1,10 +1,12 @@
 #version 450 core
 // shade.frag — diffuse (N.L, spot cone falloff) + hemisphere ambient, with the direct term
 // multiplied by the IZB shadow mask (R8: 1 lit, 0 in shadow or outside the spot). Output is
-// gamma-encoded (the colour target is plain RGBA8, read back as is for screenshots).
+// gamma-encoded (the colour target is plain RGBA8, read back as is for screenshots). A loaded
+// model's own material replaces the tint: base colour, times its sRGB texture where it has one.
 
 in vec3 v_world;
 in vec3 v_normal;
+in vec2 v_uv;
 
 uniform sampler2D u_mask;      // GL_R8, one texel per pixel, row 0 at the bottom
 uniform int u_light_type;      // 0 directional, 1 spot
@@ -18,6 +20,9 @@ uniform vec3 u_bounds_max;
 uniform int u_show_mask;       // 1: tint shadowed pixels red (debug overlay)
 uniform sampler2D u_mask2;     // difference view: the shadow-map mask (u_mask is the IZB's)
 uniform int u_diff;            // 1: pixels where the masks disagree: red map says shadow, blue IZB
+uniform int u_material;        // 0: the tint below, 1: u_base_colour, 2: u_base_colour x u_base_tex
+uniform vec4 u_base_colour;    // linear (MTL Kd, glTF baseColorFactor)
+uniform sampler2D u_base_tex;  // GL_SRGB8_ALPHA8, row 0 = the image's top row
 
 layout(location = 0) out vec4 o_colour;
 
@@ -61,6 +66,11 @@ void main()
     float ndl = max(dot(n, l), 0.0);
 
     vec3 a = albedo(v_world, n);
+    if (u_material >= 1) {
+        a = u_base_colour.rgb;
+        if (u_material == 2) // texture coordinates have v up (assimp, GL); the image's rows run down
+            a *= texture(u_base_tex, vec2(v_uv.x, 1.0 - v_uv.y)).rgb;
+    }
     vec3 ambient = a * mix(AMBIENT_GROUND, AMBIENT_SKY, 0.5 + 0.5 * n.y);
     vec3 c = ambient + a * LIGHT_COLOUR * (ndl * spot * lit);
     if (u_show_mask == 1 && lit < 0.5)
