@@ -2,6 +2,7 @@
 #include "controls.h"
 
 #include <math.h>
+#include <stdarg.h>
 
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
@@ -50,7 +51,7 @@ static const binding BINDINGS[] = {
      CONTROL_SHADOW_MODE, {0}, {0}},
     {GLFW_KEY_LEFT_BRACKET, "[", "shadow map: halve the resolution", CONTROL_SM_SMALLER, {0}, {0}},
     {GLFW_KEY_RIGHT_BRACKET, "]", "shadow map: double the resolution", CONTROL_SM_LARGER, {0}, {0}},
-    {GLFW_KEY_F1, "F1 or ?", "print this list", CONTROL_HELP, {0}, {0}},
+    {GLFW_KEY_F1, "F1 or ?", "show / hide this list (on screen and the terminal)", CONTROL_HELP, {0}, {0}},
     {GLFW_KEY_ESCAPE, "Esc", "quit", CONTROL_QUIT, {0}, {0}},
 };
 enum { BINDING_COUNT = sizeof BINDINGS / sizeof BINDINGS[0] };
@@ -68,10 +69,15 @@ static void key_callback(GLFWwindow *w, int key, int scancode, int action, int m
     controls_key(c, key);
 }
 
+_Static_assert(BINDING_COUNT <= 64, "controls.taps has one bit per binding");
+
 void controls_key(controls *c, int key)
 {
-    for (int i = 0; i < BINDING_COUNT; i++)
-        if (BINDINGS[i].key == key) c->pending |= BINDINGS[i].action;
+    for (int i = 0; i < BINDING_COUNT; i++) {
+        if (BINDINGS[i].key != key) continue;
+        c->pending |= BINDINGS[i].action;
+        if (!BINDINGS[i].action) c->taps |= 1ull << i;
+    }
 }
 
 static void char_callback(GLFWwindow *w, unsigned codepoint)
@@ -111,20 +117,26 @@ void controls_init(controls *c, GLFWwindow *window, const float bmin[3], const f
 unsigned controls_update(controls *c, float dt, camera *cam, light *l)
 {
     unsigned toggles = c->pending;
+    unsigned long long taps = c->taps;
     c->pending = 0;
+    c->taps = 0;
     if (toggles & CONTROL_LIGHT_MODE) c->light_mode = !c->light_mode;
     GLFWwindow *w = c->window;
-    if (!w) return toggles;
 
-    bool fast =
-        glfwGetKey(w, GLFW_KEY_LEFT_SHIFT) == GLFW_PRESS || glfwGetKey(w, GLFW_KEY_RIGHT_SHIFT) == GLFW_PRESS;
+    bool fast = w && (glfwGetKey(w, GLFW_KEY_LEFT_SHIFT) == GLFW_PRESS ||
+                      glfwGetKey(w, GLFW_KEY_RIGHT_SHIFT) == GLFW_PRESS);
     float boost = fast ? 4.0f : 1.0f;
+    /* seconds of movement along each axis: dt while held; one step for a key pressed and released
+     * between two polls (the poll alone never sees it at low frame rates) */
     float move[3] = {0, 0, 0}, lmove[3] = {0, 0, 0};
     for (int i = 0; i < BINDING_COUNT; i++) {
-        if (BINDINGS[i].action || glfwGetKey(w, BINDINGS[i].key) != GLFW_PRESS) continue;
+        if (BINDINGS[i].action) continue;
+        float secs = w && glfwGetKey(w, BINDINGS[i].key) == GLFW_PRESS ? dt
+                     : (taps >> i) & 1                                 ? CONTROLS_TAP_S
+                                                                       : 0.0f;
         for (int k = 0; k < 3; k++) {
-            move[k] += BINDINGS[i].move[k];
-            lmove[k] += BINDINGS[i].light[k];
+            move[k] += secs * BINDINGS[i].move[k];
+            lmove[k] += secs * BINDINGS[i].light[k];
         }
     }
     if (c->light_mode) { /* L: the movement keys steer the light; the camera stays */
@@ -135,16 +147,16 @@ unsigned controls_update(controls *c, float dt, camera *cam, light *l)
     }
 
     /* camera: right, world up, forward */
-    float fwd[3], right[3], step = c->speed * boost * dt;
+    float fwd[3], right[3], step = c->speed * boost;
     camera_forward(cam, fwd);
     camera_right(cam, right);
     for (int k = 0; k < 3; k++)
         cam->pos[k] += step * (move[0] * right[k] + move[2] * fwd[k]) + (k == 1 ? step * move[1] : 0.0f);
 
     /* mouse look while the right button is held */
-    double mx, my;
-    glfwGetCursorPos(w, &mx, &my);
-    bool held = glfwGetMouseButton(w, GLFW_MOUSE_BUTTON_RIGHT) == GLFW_PRESS;
+    double mx = c->last_x, my = c->last_y;
+    if (w) glfwGetCursorPos(w, &mx, &my);
+    bool held = w && glfwGetMouseButton(w, GLFW_MOUSE_BUTTON_RIGHT) == GLFW_PRESS;
     float look_x = 0.0f, look_y = 0.0f; /* light mode: mouse drag turns the light (degrees) */
     if (held && c->looking && c->light_mode) {
         look_x = 0.15f * (float)(mx - c->last_x);
@@ -163,7 +175,7 @@ unsigned controls_update(controls *c, float dt, camera *cam, light *l)
     /* light */
     if (lmove[0] != 0.0f || lmove[1] != 0.0f || lmove[2] != 0.0f || look_x != 0.0f || look_y != 0.0f) {
         if (l->type == LIGHT_SPOT) {
-            float lstep = 0.5f * c->radius * boost * dt;
+            float lstep = 0.5f * c->radius * boost;
             float fx = fwd[0], fz = fwd[2], n = sqrtf(fx * fx + fz * fz);
             if (n > 1e-6f) fx /= n, fz /= n;
             l->pos[0] += lstep * (lmove[0] * right[0] + lmove[2] * fx);
@@ -185,7 +197,7 @@ unsigned controls_update(controls *c, float dt, camera *cam, light *l)
             if (n < 1e-6f) from[1] = n = 1.0f;
             float az = atan2f(from[0], from[2]);
             float el = asinf(fminf(fmaxf(from[1] / n, -1.0f), 1.0f));
-            float rate = 45.0f * DEG * boost * dt;
+            float rate = 45.0f * DEG * boost;
             az += rate * lmove[0] + DEG * look_x;
             el = fminf(fmaxf(el + rate * lmove[2] + DEG * look_y, 2.0f * DEG), 89.5f * DEG);
             l->dir[0] = -cosf(el) * sinf(az);
@@ -196,12 +208,35 @@ unsigned controls_update(controls *c, float dt, camera *cam, light *l)
     return toggles;
 }
 
+/* append to out[*n..], keeping it terminated and *n within out_size - 1 */
+static void append(char *out, size_t out_size, size_t *n, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static void append(char *out, size_t out_size, size_t *n, const char *fmt, ...)
+{
+    if (*n + 1 >= out_size) return;
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(out + *n, out_size - *n, fmt, ap);
+    va_end(ap);
+    *n += k > 0 ? (size_t)k : 0;
+    if (*n >= out_size) *n = out_size - 1;
+}
+
+size_t controls_keys_text(char *out, size_t out_size)
+{
+    size_t n = 0;
+    if (out_size) out[0] = '\0';
+    append(out, out_size, &n, "keys:\n");
+    for (int i = 0; i < BINDING_COUNT; i++)
+        append(out, out_size, &n, "  %-9s %s\n", BINDINGS[i].name, BINDINGS[i].help);
+    append(out, out_size, &n, "  %-9s %s\n", "Shift", "hold: 4x faster camera and light");
+    append(out, out_size, &n, "  %-9s %s\n", "RMB drag", "look around");
+    append(out, out_size, &n, "  %-9s %s\n", "wheel", "camera speed");
+    return n;
+}
+
 void controls_print_keys(FILE *f)
 {
-    fprintf(f, "keys:\n");
-    for (int i = 0; i < BINDING_COUNT; i++)
-        fprintf(f, "  %-9s %s\n", BINDINGS[i].name, BINDINGS[i].help);
-    fprintf(f, "  %-9s %s\n", "Shift", "hold: 4x faster camera and light");
-    fprintf(f, "  %-9s %s\n", "RMB drag", "look around");
-    fprintf(f, "  %-9s %s\n", "wheel", "camera speed");
+    char text[4096];
+    controls_keys_text(text, sizeof text);
+    fputs(text, f);
 }

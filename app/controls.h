@@ -1,7 +1,9 @@
 /* controls.h — the window's keys and mouse: fly camera (WASD + QE, right-drag to look, Shift
  * faster, wheel sets the speed), light movement (arrows, PageUp/PageDown), and toggles (kernel,
  * binning, unit size, culling, light type, vsync, view, help, quit). All bindings live in one table
- * in controls.c; controls_print_keys() prints it. Movement is scaled by the frame time. */
+ * in controls.c; controls_print_keys() prints it. Movement is scaled by the frame time while a key
+ * is held; a tap that begins and ends between two frames (low frame rates) moves one step,
+ * CONTROLS_TAP_S seconds' worth. */
 #ifndef CONTROLS_H
 #define CONTROLS_H
 
@@ -43,6 +45,7 @@ typedef struct controls {
     bool looking;    /* right button held */
     double last_x, last_y;
     unsigned pending; /* CONTROL_* bits queued by the key callbacks */
+    unsigned long long taps; /* movement keys pressed since the last update, by binding index */
     bool light_mode;  /* L: movement keys and mouse steer the light */
 } controls;
 
@@ -53,10 +56,16 @@ void controls_init(controls *c, struct GLFWwindow *window, const float bmin[3], 
  * toggles pressed since the last call. */
 unsigned controls_update(controls *c, float dt, camera *cam, light *l);
 
-/* What the key callback does on a press of GLFW key `key`: queue its toggle (tests call it). */
+/* What the key callback does on a press of GLFW key `key`: queue its toggle, or remember a
+ * movement key's press so a tap released before the next frame still moves (tests call it). */
 void controls_key(controls *c, int key);
 
-/* The key table, one binding a line. */
+/* Seconds of movement one tap of a movement key is worth (one step). */
+#define CONTROLS_TAP_S 0.1f
+
+/* The key table, one binding a line: into f, or into out (the HUD's F1 overlay; returns the
+ * length, truncated to out_size). */
 void controls_print_keys(FILE *f);
+size_t controls_keys_text(char *out, size_t out_size);
 
 #endif

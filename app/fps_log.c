@@ -2,6 +2,7 @@
 #include "fps_log.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 bool fps_log_open(fps_log *l, const char *path, bool force, char *err, size_t err_size)
@@ -29,34 +30,48 @@ bool fps_log_open(fps_log *l, const char *path, bool force, char *err, size_t er
     return true;
 }
 
+/* A pass that did not run this frame leaves its fields empty (its stats and timer still hold
+ * an earlier frame's numbers, which must not read as this frame's). */
+static const char *num(char buf[32], bool ran, const char *fmt, double v)
+{
+    buf[0] = '\0';
+    if (ran) snprintf(buf, 32, fmt, v);
+    return buf;
+}
+
 void fps_log_write(fps_log *l, const fps_log_row *r)
 {
     if (!l->f) return;
     const izb_stats *z = &r->izb;
+    /* which passes ran: the IZB in modes izb and diff, the shadow map in map and diff */
+    const char *mode = r->shadow_mode ? r->shadow_mode : "izb";
+    bool izb_ran = strcmp(mode, "izb") == 0 || strcmp(mode, "diff") == 0;
+    bool map_ran = strcmp(mode, "map") == 0 || strcmp(mode, "diff") == 0;
+    char b[8][32];
     fprintf(l->f, "%ld,%.6f,%.4f,%.4f", r->frame, r->wall_s, r->frame_ms, (double)r->gl.depth_ms);
     for (int s = 0; s < IZB_STAGE_COUNT; s++)
-        fprintf(l->f, ",%.4f", (double)z->stage_ms[s]);
+        fprintf(l->f, ",%s", num(b[0], izb_ran, "%.4f", (double)z->stage_ms[s]));
     /* unit: what the backend resolved (CUDA), else the setting ("auto" = 0) */
     int unit = z->unit_size > 0 ? z->unit_size : r->unit_setting;
     char unit_s[16] = "auto";
     if (unit > 0) snprintf(unit_s, sizeof unit_s, "%d", unit);
-    fprintf(l->f, ",%.4f,%.4f,%.4f,%d,%d,%d,%s,%d,%s,%s,%d,%d,%d,%d", (double)z->total_ms,
-            (double)r->gl.transfer_ms, (double)r->gl.shade_ms, z->tris_in, z->tris_after_cull, z->points,
-            r->backend, z->kernel == IZB_KERNEL2 ? 2 : 1,
-            z->binning == IZB_BINNING_ATOMIC ? "atomic" : "radix", unit_s, z->grid_w, z->grid_h, r->width,
-            r->height);
+    fprintf(l->f, ",%s,%s,%.4f,%d,%s,%s,%s,%d,%s,%s,%s,%s,%d,%d", num(b[0], izb_ran, "%.4f", (double)z->total_ms),
+            num(b[1], izb_ran, "%.4f", (double)r->gl.transfer_ms), (double)r->gl.shade_ms, z->tris_in,
+            num(b[2], izb_ran, "%.0f", z->tris_after_cull), num(b[3], izb_ran, "%.0f", z->points), r->backend,
+            z->kernel == IZB_KERNEL2 ? 2 : 1, z->binning == IZB_BINNING_ATOMIC ? "atomic" : "radix", unit_s,
+            num(b[4], izb_ran, "%.0f", z->grid_w), num(b[5], izb_ran, "%.0f", z->grid_h), r->width, r->height);
     const camera *c = r->cam;
     const light *li = r->light;
     float fwd[3];
     camera_forward(c, fwd);
-    fprintf(l->f, ",%.5f,%.5f,%.5f,%.3f,%.3f,%.5f,%.5f,%.5f,%s,%.5f,%.5f,%.5f,%.5f,%.5f,%.5f,%.2f,%s,%s,%s,%d,%.4f\n",
+    fprintf(l->f, ",%.5f,%.5f,%.5f,%.3f,%.3f,%.5f,%.5f,%.5f,%s,%.5f,%.5f,%.5f,%.5f,%.5f,%.5f,%.2f,%s,%s,%s,%d,%s\n",
             (double)c->pos[0], (double)c->pos[1], (double)c->pos[2], (double)c->yaw, (double)c->pitch,
             (double)fwd[0], (double)fwd[1], (double)fwd[2],
             li->type == LIGHT_SPOT ? "spot" : "directional", (double)li->dir[0], (double)li->dir[1],
             (double)li->dir[2], (double)li->pos[0], (double)li->pos[1], (double)li->pos[2],
             (double)(li->cone_deg > 0.0f ? li->cone_deg : 60.0f),
             (unsigned)r->view < RENDER_VIEW_COUNT ? render_view_names[r->view] : "?", r->no_cull ? "off" : "on",
-            r->shadow_mode ? r->shadow_mode : "izb", r->sm_size, (double)r->gl.shadow_map_ms);
+            mode, r->sm_size, num(b[6], map_ran, "%.4f", (double)r->gl.shadow_map_ms));
     fflush(l->f);
     l->rows++;
 }

@@ -37,7 +37,9 @@ typedef struct fps_log {
 /* Create `path` and write the header. Refuses an existing file unless `force`. False with a
  * one-line reason naming the file. */
 bool fps_log_open(fps_log *l, const char *path, bool force, char *err, size_t err_size);
-/* Append one row and flush. No-op when the log is not open. */
+/* Append one row and flush. No-op when the log is not open. The fields of a pass that did not
+ * run this frame are empty: the IZB's times and outputs (points, triangles after culling, grid,
+ * transfer) in modes map and none, sm_ms in modes izb and none. */
 void fps_log_write(fps_log *l, const fps_log_row *row);
 void fps_log_close(fps_log *l);
 

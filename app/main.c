@@ -45,6 +45,7 @@ typedef struct app {
     session ses;         /* HUD, F/R/P files, --path replay (session.h) */
     double hud_t;        /* last HUD text update */
     long hud_frame;
+    bool hud_keys;       /* the HUD text holds the key list (F1): refresh at once when it flips */
     bool quit;
     int rc;
 } app;
@@ -228,7 +229,7 @@ static void apply_toggles(app *a, unsigned t)
     if (t & CONTROL_VSYNC) gl_context_set_vsync(&a->gl, !a->gl.vsync);
     if (t & CONTROL_VIEW) a->view = (render_view)((a->view + 1) % RENDER_VIEW_COUNT);
     if (t & CONTROL_RESET) reset_view(a);
-    if (t & CONTROL_HELP) controls_print_keys(stdout);
+    if (t & CONTROL_HELP) controls_print_keys(stdout); /* and on the HUD until F1 again (session.c) */
     if (t & (CONTROL_SHADOW_MODE | CONTROL_SM_SMALLER | CONTROL_SM_LARGER)) {
         char msg[256];
         int step = (t & CONTROL_SM_LARGER ? 1 : 0) - (t & CONTROL_SM_SMALLER ? 1 : 0);
@@ -306,7 +307,7 @@ static bool render_once(app *a)
                                                    .settings = &a->settings,
                                                    .stats = &a->stats,
                                                    .view = a->view,
-                                                   .hud = a->ses.hud});
+                                                   .hud = a->ses.hud || a->ses.keys_shown});
 }
 
 static bool app_draw(app *a)
@@ -372,10 +373,11 @@ static void update_title(app *a)
         fps, (double)a->frame_ms, izb_name(a->izb), s.kernel == IZB_KERNEL2 ? 2 : 1,
         s.binning == IZB_BINNING_ATOMIC ? "atomic" : "radix", unit, a->stats.tris_in,
         a->stats.tris_after_cull, a->stats.points, render_view_names[a->view]);
-    size_t len = strlen(title); /* shadow mode, map size and the shadow-map pass time (shadow_map.h) */
-    snprintf(title + len, sizeof title - len, " | shadows %s, map %d: %.2f ms",
-             shadow_mode_names[render_shadow_mode(a->r)], render_shadow_map_settings(a->r).size,
-             (double)render_get_timings(a->r).shadow_map_ms);
+    size_t len = strlen(title); /* shadow mode; the map's size and pass time only where one is drawn */
+    char shadows[96];
+    session_shadow_text(shadows, sizeof shadows, render_shadow_mode(a->r), render_shadow_map_settings(a->r).size,
+                        render_get_timings(a->r).shadow_map_ms);
+    snprintf(title + len, sizeof title - len, " | shadows: %s", shadows);
     gl_context_set_title(&a->gl, title);
 }
 
@@ -385,11 +387,13 @@ static void update_hud(app *a)
     double t = now_s();
     /* the last frame of a counted run always refreshes, so a --hud screenshot shows real numbers */
     bool last = a->opt.frames > 0 && a->frame == a->opt.frames - 1;
-    if (!a->ses.hud || (t - a->hud_t < 0.25 && a->frame > 0 && !last)) return;
+    bool shown = a->ses.hud || a->ses.keys_shown; /* F1's key list shows even with the HUD off */
+    if (!shown || (t - a->hud_t < 0.25 && a->frame > 0 && !last && a->ses.keys_shown == a->hud_keys)) return;
+    a->hud_keys = a->ses.keys_shown;
     double fps = t > a->hud_t && a->frame > a->hud_frame ? (double)(a->frame - a->hud_frame) / (t - a->hud_t) : 0.0;
     a->hud_t = t;
     a->hud_frame = a->frame;
-    char text[2048];
+    char text[4096];
     session_hud_text(&a->ses,
                      &(session_hud_info){.fps = fps,
                                          .frame_ms = a->frame_ms,
@@ -402,7 +406,9 @@ static void update_hud(app *a)
                                          .height = render_height(a->r),
                                          .view = a->view,
                                          .light_mode = a->ctl.light_mode,
-                                         .now = t},
+                                         .now = t,
+                                         .shadows = render_shadow_mode(a->r),
+                                         .sm_size = render_shadow_map_settings(a->r).size},
                      text, sizeof text);
     render_set_hud_text(a->r, text);
 }

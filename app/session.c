@@ -135,6 +135,7 @@ static void screenshot(session *s, double now, render *r)
 void session_keys(session *s, unsigned toggles, double now, render *r, const camera *c, const light *l)
 {
     if (toggles & CONTROL_HUD) s->hud = !s->hud;
+    if (toggles & CONTROL_HELP) s->keys_shown = !s->keys_shown;
     if (toggles & CONTROL_LOG) toggle_log(s, now);
     if (toggles & CONTROL_RECORD) toggle_record(s, now, c, l);
     if ((toggles & CONTROL_SCREENSHOT) && r) screenshot(s, now, r);
@@ -164,8 +165,31 @@ void session_record(session *s, double now, const camera *c, const light *l)
     if (s->recording) camera_path_add(&s->rec, now - s->rec_t0, c, l);
 }
 
+void session_shadow_text(char *out, size_t out_size, shadow_mode m, int sm_size, float sm_ms)
+{
+    switch (m) {
+    case SHADOW_MODE_MAP:
+        snprintf(out, out_size, "shadow map %d: %.2f ms", sm_size, (double)sm_ms);
+        break;
+    case SHADOW_MODE_DIFF:
+        snprintf(out, out_size, "difference IZB / map %d: %.2f ms", sm_size, (double)sm_ms);
+        break;
+    case SHADOW_MODE_NONE:
+        snprintf(out, out_size, "none");
+        break;
+    default:
+        snprintf(out, out_size, "IZB");
+        break;
+    }
+}
+
 void session_hud_text(const session *s, const session_hud_info *i, char *out, size_t out_size)
 {
+    if (s->keys_shown) { /* F1: the key list replaces the HUD until F1 again (it needs the room) */
+        size_t k = controls_keys_text(out, out_size);
+        snprintf(out + k, k < out_size ? out_size - k : 0, "F1 or ? hides this");
+        return;
+    }
     izb_settings st = izb_settings_resolve(i->settings);
     const izb_stats *z = i->izb;
     char unit[16] = "auto";
@@ -184,7 +208,11 @@ void session_hud_text(const session *s, const session_hud_info *i, char *out, si
     ADD("%s backend  kernel%d  %s binning  unit %s  culling %s\n", i->backend ? i->backend : "none",
         st.kernel == IZB_KERNEL2 ? 2 : 1, st.binning == IZB_BINNING_ATOMIC ? "atomic" : "radix", unit,
         st.no_cull ? "off" : "on");
-    if (z) {
+    char shadows[96];
+    session_shadow_text(shadows, sizeof shadows, i->shadows, i->sm_size, i->gl.shadow_map_ms);
+    ADD("shadows: %s\n", shadows);
+    bool izb_ran = i->shadows == SHADOW_MODE_IZB || i->shadows == SHADOW_MODE_DIFF;
+    if (z && izb_ran) { /* its numbers would be an older frame's in modes map and none */
         ADD("depth pass %6.2f ms   reconstruct+bbox %6.2f ms\n", (double)i->gl.depth_ms,
             (double)z->stage_ms[IZB_STAGE_RECONSTRUCT]);
         ADD("binning    %6.2f ms   culling+compact  %6.2f ms\n", (double)z->stage_ms[IZB_STAGE_BINNING],
@@ -193,6 +221,8 @@ void session_hud_text(const session *s, const session_hud_info *i, char *out, si
             (double)i->gl.shade_ms);
         ADD("triangles %d -> %d after culling   points %d   grid %dx%d\n", z->tris_in, z->tris_after_cull,
             z->points, z->grid_w, z->grid_h);
+    } else {
+        ADD("depth pass %6.2f ms   shading %6.2f ms   (IZB off)\n", (double)i->gl.depth_ms, (double)i->gl.shade_ms);
     }
     if (i->light) {
         const light *l = i->light;
@@ -211,6 +241,6 @@ void session_hud_text(const session *s, const session_hud_info *i, char *out, si
         ADD("PLAY %s %.1f / %.1f s%s\n", s->desc.path_file, s->play_t, camera_path_duration(&s->play),
             s->desc.path_loop ? " (loop)" : "");
     if (s->notice[0] && i->now < s->notice_until) ADD("%s\n", s->notice);
-    ADD("H hides this, F1 or ? lists the keys");
+    ADD("H hides this, F1 or ? shows the keys");
 #undef ADD
 }

@@ -14,6 +14,7 @@
 #include "fps_log.h"
 #include "izb.h"
 #include "render.h"
+#include "shadow_map.h"
 #include "view.h"
 
 /* Defaults (zero fields): no replay, HUD off, files in the current directory, 60 fps replay
@@ -43,6 +44,7 @@ typedef struct session {
     long play_frame; /* headless: frames replayed (play_t = play_frame / path_fps) */
     /* HUD */
     bool hud;
+    bool keys_shown;  /* F1 or ?: the key list over the image (shown even with the HUD off) */
     char notice[256]; /* last file written and the like, shown on the HUD for a few seconds */
     double notice_until;
 } session;
@@ -81,9 +83,15 @@ typedef struct session_hud_info {
     render_view view;
     bool light_mode;
     double now;
+    shadow_mode shadows; /* what draws the shadows (render_shadow_mode) */
+    int sm_size;         /* shadow map texels a side */
 } session_hud_info;
 
-/* The HUD text: several lines, '\n'-separated. */
+/* The HUD text: several lines, '\n'-separated; the key list instead while keys_shown. */
 void session_hud_text(const session *s, const session_hud_info *i, char *out, size_t out_size);
+
+/* What draws the shadows, for the HUD and the window title: "IZB", "shadow map 2048: 1.25 ms",
+ * "difference IZB / map 2048: 1.25 ms", "none". The map's time only where a map is drawn. */
+void session_shadow_text(char *out, size_t out_size, shadow_mode m, int sm_size, float sm_ms);
 
 #endif

@@ -127,6 +127,35 @@ int main(void)
     }
     csv_free(&t);
 
+    /* a pass that did not run leaves its fields empty: sm_ms in modes izb and none, the IZB's times
+     * and outputs in modes map and none (their stats and timer still hold an older frame's) */
+    char mpath[256];
+    snprintf(mpath, sizeof mpath, "%s/modes.csv", dir);
+    CHECK(fps_log_open(&log, mpath, false, err, sizeof err), "open: %s", err);
+    static const char *const modes[4] = {"izb", "map", "diff", "none"};
+    for (int m = 0; m < 4; m++) {
+        fps_log_row row = make_row(m, &cam, &li);
+        row.gl.shadow_map_ms = 3.5f; /* the last map's time, as render_get_timings keeps it */
+        row.shadow_mode = modes[m];
+        row.sm_size = 2048;
+        fps_log_write(&log, &row);
+    }
+    fps_log_close(&log);
+    CHECK(csv_read(mpath, &t) && t.rows == 4, "modes log: 4 rows");
+    for (long m = 0; m < t.rows && m < 4; m++) {
+        bool map = m == 1 || m == 2, izb = m == 0 || m == 2;
+        CHECK(strcmp(csv_str(&t, m, "shadow_mode"), modes[m]) == 0, "mode column '%s'", csv_str(&t, m, "shadow_mode"));
+        CHECK(map ? fabs(csv_num(&t, m, "sm_ms") - 3.5) < 1e-4 : csv_str(&t, m, "sm_ms")[0] == '\0',
+              "mode %s: sm_ms '%s' (%s)", modes[m], csv_str(&t, m, "sm_ms"), map ? "3.5" : "empty");
+        CHECK(csv_num(&t, m, "sm_size_px") == 2048, "sm_size_px");
+        static const char *const izb_cols[] = {"reconstruct_ms", "raster_ms", "izb_total_ms", "points", "grid_w", NULL};
+        for (int k = 0; izb_cols[k]; k++)
+            CHECK(izb == (csv_str(&t, m, izb_cols[k])[0] != '\0'), "mode %s: %s '%s' (%s)", modes[m], izb_cols[k],
+                  csv_str(&t, m, izb_cols[k]), izb ? "a number" : "empty");
+        CHECK(csv_num(&t, m, "tris_in") == 5000 && csv_num(&t, m, "shading_ms") > 1.0, "scene and shading columns stay");
+    }
+    csv_free(&t);
+
     /* never overwritten silently */
     CHECK(!fps_log_open(&log, path, false, err, sizeof err) && strstr(err, path) && !strchr(err, '\n'),
           "an existing log is refused with one line naming it: '%s'", err);
