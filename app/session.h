@@ -80,6 +80,7 @@ typedef struct session_hud_info {
     int width, height;
     render_view view;
     bool light_mode;
+    bool ground; /* the added ground (scene_add_ground) is shown */
     double now;
 } session_hud_info;
 
