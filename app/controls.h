@@ -18,7 +18,7 @@ enum {
     CONTROL_KERNEL = 1u << 0,     /* K: kernel1 <-> kernel2 */
     CONTROL_BINNING = 1u << 1,    /* B: radix <-> atomic */
     CONTROL_UNIT = 1u << 2,       /* U: auto -> 32 -> 64 -> 128 -> 256 -> auto */
-    CONTROL_CULL = 1u << 3,       /* C: back-face culling on/off */
+    CONTROL_CULL = 1u << 3,       /* C: back-face culling auto -> on -> off */
     CONTROL_LIGHT_TYPE = 1u << 4, /* T: directional <-> spot */
     CONTROL_VSYNC = 1u << 5,      /* Y */
     CONTROL_VIEW = 1u << 6,       /* V: shaded -> overlay -> mask -> depth -> points -> cells */
@@ -29,6 +29,7 @@ enum {
     CONTROL_SHADOW_MODE = 1u << 10, /* M: IZB -> shadow map -> difference -> no shadows */
     CONTROL_SM_SMALLER = 1u << 11,  /* [: halve the shadow map */
     CONTROL_SM_LARGER = 1u << 12,   /* ]: double the shadow map */
+    CONTROL_GROUND = 1u << 13,      /* G: the added ground on/off (scene_add_ground) */
     /* the demo tools (app/session.c) */
     CONTROL_HUD = 1u << 20,        /* H: HUD on/off */
     CONTROL_LOG = 1u << 21,        /* F: start/stop an FPS log */

@@ -24,7 +24,7 @@ typedef struct fps_log_row {
     const camera *cam;
     const light *light;
     render_view view; /* what was shown */
-    bool no_cull;     /* back-face culling off */
+    izb_cull cull;    /* back-face culling mode (0: auto) */
     const char *shadow_mode; /* shadow_mode_names[]: izb, map, diff, none (NULL: izb) */
     int sm_size;             /* shadow map texels a side */
 } fps_log_row;

@@ -25,6 +25,7 @@ enum { EXIT_RUNTIME = 1, EXIT_USAGE = 2 };
 typedef struct app {
     app_options opt;
     scene scn;
+    bool ground; /* the added ground (scn.ground_tris) is shown */
     gl_context gl;
     render *r;
     izb_backend *izb;
@@ -67,6 +68,10 @@ static bool app_update(app *a);
 static bool app_draw(app *a);
 /* replace a failed GPU backend by the CPU's */
 static bool fall_back_to_cpu(app *a, const char *what);
+/* the scene as drawn: without its added ground when that is off (the ground is its last triangles) */
+static scene shown_scene(const app *a);
+/* G: show / hide the added ground, giving the renderer and the backend the scene again */
+static void toggle_ground(app *a);
 static void app_end_frame(app *a);
 /* after the loop: screenshot, summary; the exit code */
 static int app_finish(app *a);
@@ -145,7 +150,7 @@ static int app_init(app *a, int argc, char **argv)
                                  .unit_size = o->unit_size,
                                  .grid_w = o->grid_w,
                                  .grid_h = o->grid_h,
-                                 .no_cull = o->no_cull,
+                                 .cull = o->cull,
                                  .bias = o->bias};
     if (o->log_path && !fps_log_open(&a->log, o->log_path, o->force, err, sizeof err))
         return failf(EXIT_USAGE, "%s", err);
@@ -165,6 +170,9 @@ static int app_init(app *a, int argc, char **argv)
         return failf(EXIT_RUNTIME, "out of memory for %ld frame times", times);
 
     if (!scene_load(o->scene, &a->scn, err, sizeof err)) return failf(EXIT_RUNTIME, "%s", err);
+    /* every scene gets the ground (G toggles it); auto shows it under model files only */
+    a->ground = scene_ground_wanted(o->ground, o->scene);
+    if (!scene_add_ground(&a->scn, err, sizeof err)) return failf(EXIT_RUNTIME, "%s", err);
 #ifdef NDEBUG
     const bool debug = false;
 #else
@@ -183,16 +191,17 @@ static int app_init(app *a, int argc, char **argv)
         &(render_desc){.width = w > 0 ? w : 1, .height = h > 0 ? h : 1, .shader_dir = o->shader_dir}, err,
         sizeof err);
     if (!a->r) return failf(EXIT_RUNTIME, "%s", err);
-    if (!render_set_scene(a->r, &a->scn, err, sizeof err))
+    const scene shown = shown_scene(a);
+    if (!render_set_scene(a->r, &shown, err, sizeof err))
         return failf(EXIT_RUNTIME, "scene '%s': %s", o->scene, err);
     if (!render_set_shadow_map(a->r, &(shadow_map_desc){.size = o->sm_size, .pcf = o->sm_pcf}, err, sizeof err) ||
         !render_set_shadow_mode(a->r, o->shadows, err, sizeof err))
         return failf(EXIT_RUNTIME, "--sm-size / --shadows: %s", err);
     a->izb = izb_create(&(izb_desc){.backend = o->backend, .threads = o->threads});
     if (!a->izb) return failf(EXIT_RUNTIME, "no IZB backend (see above)");
-    if (!izb_set_scene(a->izb, a->scn.xyz, a->scn.tri_count) && !fall_back_to_cpu(a, "cannot take the scene"))
+    if (!izb_set_scene(a->izb, shown.xyz, shown.tri_count) && !fall_back_to_cpu(a, "cannot take the scene"))
         return failf(EXIT_RUNTIME, "scene '%s': the %s backend cannot take %d triangles", o->scene,
-                     izb_name(a->izb), a->scn.tri_count);
+                     izb_name(a->izb), shown.tri_count);
     reset_view(a);
     controls_init(&a->ctl, a->gl.window, a->scn.bounds_min, a->scn.bounds_max);
 
@@ -219,7 +228,9 @@ static void apply_toggles(app *a, unsigned t)
     if (t & CONTROL_BINNING)
         s->binning = s->binning == IZB_BINNING_ATOMIC ? IZB_BINNING_RADIX : IZB_BINNING_ATOMIC;
     if (t & CONTROL_UNIT) s->unit_size = s->unit_size == 0 ? 32 : s->unit_size >= 256 ? 0 : 2 * s->unit_size;
-    if (t & CONTROL_CULL) s->no_cull = !s->no_cull;
+    if (t & CONTROL_CULL) /* auto -> on -> off -> auto */
+        s->cull = s->cull == IZB_CULL_ON ? IZB_CULL_OFF : s->cull == IZB_CULL_OFF ? IZB_CULL_AUTO : IZB_CULL_ON;
+    if (t & CONTROL_GROUND) toggle_ground(a);
     if (t & CONTROL_LIGHT_TYPE) {
         a->opt.light = a->light.type == LIGHT_SPOT ? LIGHT_DIRECTIONAL : LIGHT_SPOT;
         camera keep = a->cam;
@@ -242,9 +253,9 @@ static void apply_toggles(app *a, unsigned t)
         izb_settings r = izb_settings_resolve(*s);
         char unit[16] = "auto";
         if (r.unit_size > 0) snprintf(unit, sizeof unit, "%d", r.unit_size);
-        printf("izb-shadows: kernel %d, %s binning, unit %s, culling %s, %s light, vsync %s, %s view\n",
+        printf("izb-shadows: kernel %d, %s binning, unit %s, culling %s, ground %s, %s light, vsync %s, %s view\n",
                r.kernel == IZB_KERNEL2 ? 2 : 1, r.binning == IZB_BINNING_ATOMIC ? "atomic" : "radix", unit,
-               r.no_cull ? "off" : "on", a->light.type == LIGHT_SPOT ? "spot" : "directional",
+               izb_cull_names[r.cull], a->ground ? "on" : "off", a->light.type == LIGHT_SPOT ? "spot" : "directional",
                a->gl.vsync ? "on" : "off", render_view_names[a->view]);
     }
 }
@@ -280,6 +291,30 @@ static bool app_update(app *a)
     return true;
 }
 
+static scene shown_scene(const app *a)
+{
+    scene s = a->scn;
+    if (!a->ground) s.tri_count -= s.ground_tris;
+    return s;
+}
+
+static void toggle_ground(app *a)
+{
+    char err[256];
+    a->ground = !a->ground;
+    const scene shown = shown_scene(a);
+    if (!render_set_scene(a->r, &shown, err, sizeof err)) {
+        fprintf(stderr, "izb-shadows: ground %s: %s\n", a->ground ? "on" : "off", err);
+        a->quit = true, a->rc = EXIT_RUNTIME;
+        return;
+    }
+    if (!izb_set_scene(a->izb, shown.xyz, shown.tri_count) && !fall_back_to_cpu(a, "cannot take the scene")) {
+        fprintf(stderr, "izb-shadows: ground %s: the %s backend cannot take the scene\n", a->ground ? "on" : "off",
+                izb_name(a->izb));
+        a->quit = true, a->rc = EXIT_RUNTIME;
+    }
+}
+
 /* A CUDA error or out-of-GPU-memory is not the end (DESIGN.md "Bad input and faults"): say so once
  * and go on with the CPU backend. False when the failing backend already was the CPU's. */
 static bool fall_back_to_cpu(app *a, const char *what)
@@ -289,7 +324,8 @@ static bool fall_back_to_cpu(app *a, const char *what)
     fprintf(stderr, "izb-shadows: the %s IZB backend %s on frame %ld; continuing on the CPU backend\n",
             izb_name(a->izb), what, a->frame);
     izb_backend *cpu = izb_create(&(izb_desc){.backend = IZB_BACKEND_CPU, .threads = a->opt.threads});
-    if (!cpu || !izb_set_scene(cpu, a->scn.xyz, a->scn.tri_count)) {
+    const scene shown = shown_scene(a);
+    if (!cpu || !izb_set_scene(cpu, shown.xyz, shown.tri_count)) {
         fprintf(stderr, "izb-shadows: the CPU backend cannot take the scene either\n");
         izb_destroy(cpu);
         return false;
@@ -344,7 +380,7 @@ static void app_end_frame(app *a)
                                           .cam = &a->cam,
                                           .light = &a->light,
                                           .view = a->view,
-                                          .no_cull = a->settings.no_cull,
+                                          .cull = izb_settings_resolve(a->settings).cull,
                                           .shadow_mode = shadow_mode_names[render_shadow_mode(a->r)],
                                           .sm_size = render_shadow_map_settings(a->r).size});
     if (a->frame_times) a->frame_times[a->frame] = a->frame_ms;
@@ -406,6 +442,7 @@ static void update_hud(app *a)
                                          .height = render_height(a->r),
                                          .view = a->view,
                                          .light_mode = a->ctl.light_mode,
+                                         .ground = a->ground,
                                          .now = t,
                                          .shadows = render_shadow_mode(a->r),
                                          .sm_size = render_shadow_map_settings(a->r).size},

@@ -186,7 +186,10 @@ void options_usage(FILE *f)
             "  --binning radix|atomic    default radix\n"
             "  --unit 32|64|128|256|auto threads per unit (CUDA), default auto\n"
             "  --grid WxH                fixed grid (at most %dx%d), default adaptive\n"
-            "  --no-cull                 keep triangles facing away from the light\n"
+            "  --cull auto|on|off        drop triangles facing away from the light: auto only on\n"
+            "                            closed meshes the light is outside of (exact), on all of\n"
+            "                            them (exact only for closed meshes), off none (default auto);\n"
+            "                            --no-cull is --cull off\n"
             "  --bias B                  depth bias, 0 < B < 0.1 (default %g)\n"
             "  --threads N               CPU backend threads (default all cores)\n"
             "light and camera\n"
@@ -195,6 +198,8 @@ void options_usage(FILE *f)
             "  --light-pos x,y,z         spot position (default the scene's)\n"
             "  --cone DEG                spot cone, full angle, 1..170 (default 60)\n"
             "  --cam-pos x,y,z --cam-yaw DEG --cam-pitch DEG   camera pose (default the scene's)\n"
+            "  --ground auto|on|off      a ground under the scene that catches its shadows (auto: on\n"
+            "                            for model files, off for built-in scenes, which have one)\n"
             "display\n"
             "  --vsync on|off            default off\n"
             "  --view shaded|overlay|mask|depth|points|cells   what is shown (default shaded)\n"
@@ -257,7 +262,7 @@ options_result parse_options(int argc, char **argv, app_options *o, char *err, s
             if (strcmp(name, "--headless") == 0)
                 o->headless = true;
             else if (strcmp(name, "--no-cull") == 0)
-                o->no_cull = true;
+                o->cull = IZB_CULL_OFF;
             else if (strcmp(name, "--force") == 0)
                 o->force = true;
             else if (strcmp(name, "--hud") == 0)
@@ -276,7 +281,7 @@ options_result parse_options(int argc, char **argv, app_options *o, char *err, s
             "--backend", "--kernel",    "--binning",   "--unit",      "--grid",       "--bias",
             "--threads", "--light",     "--light-dir", "--light-pos", "--cone",       "--cam-pos",
             "--cam-yaw", "--cam-pitch", "--vsync",     "--view",      "--shader-dir", "--path",
-            "--path-fps", "--shadows", "--sm-size", NULL};
+            "--path-fps", "--shadows", "--sm-size", "--cull", "--ground", NULL};
         bool known = false;
         for (int k = 0; valued[k]; k++)
             known |= strcmp(name, valued[k]) == 0;
@@ -317,6 +322,13 @@ options_result parse_options(int argc, char **argv, app_options *o, char *err, s
                 o->backend = IZB_BACKEND_AUTO;
             else
                 return fail(err, err_size, "--backend '%s': expected cpu, cuda or auto", val);
+        } else if (strcmp(name, "--cull") == 0 || strcmp(name, "--ground") == 0) {
+            int m = strcmp(val, "auto") == 0 ? 0 : strcmp(val, "on") == 0 ? 1 : strcmp(val, "off") == 0 ? 2 : -1;
+            if (m < 0) return fail(err, err_size, "%s '%s': expected auto, on or off", name, val);
+            if (name[2] == 'c')
+                o->cull = m == 0 ? IZB_CULL_AUTO : m == 1 ? IZB_CULL_ON : IZB_CULL_OFF;
+            else
+                o->ground = m == 0 ? SCENE_GROUND_AUTO : m == 1 ? SCENE_GROUND_ON : SCENE_GROUND_OFF;
         } else if (strcmp(name, "--kernel") == 0) {
             if (strcmp(val, "1") == 0)
                 o->kernel = IZB_KERNEL1;

@@ -8,12 +8,13 @@
 #include <stdio.h>
 
 #include "izb.h"
+#include "scene.h"
 #include "render.h"
 #include "shadow_map.h"
 #include "view.h"
 
 /* Defaults: scene builtin:default, 1280x720, windowed until closed (headless: 60 frames), backend
- * auto, kernel1, radix binning, unit auto, adaptive grid, culling on, the scene's camera and
+ * auto, kernel1, radix binning, unit auto, adaptive grid, culling auto, ground auto, the scene's camera and
  * directional light, 60 degree spot cone, vsync off, embedded shaders, all cores. */
 typedef struct app_options {
     const char *scene;
@@ -28,7 +29,8 @@ typedef struct app_options {
     izb_binning binning;
     int unit_size; /* 0 = auto */
     int grid_w, grid_h;
-    bool no_cull;
+    izb_cull cull;  /* --cull auto|on|off (--no-cull: off); 0 = auto */
+    scene_ground ground; /* --ground auto|on|off: a shadow catcher under loaded models */
     float bias; /* 0 = IZB_DEFAULT_BIAS */
     light_type light;
     bool has_light_dir, has_light_pos, has_cam_pos, has_cam_yaw, has_cam_pitch;

@@ -82,6 +82,7 @@ typedef struct session_hud_info {
     int width, height;
     render_view view;
     bool light_mode;
+    bool ground; /* the added ground (scene_add_ground) is shown */
     double now;
     shadow_mode shadows; /* what draws the shadows (render_shadow_mode) */
     int sm_size;         /* shadow map texels a side */

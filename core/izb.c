@@ -11,6 +11,7 @@
 #endif
 
 const char *const izb_stage_names[IZB_STAGE_COUNT] = {"reconstruct", "binning", "culling", "raster"};
+const char *const izb_cull_names[4] = {"auto", "auto", "on", "off"};
 
 /* ---- fault injection ----------------------------------------------------------------------
  * A CUDA error or an out-of-memory mid-run must not end the program (DESIGN.md "Bad input and
@@ -34,10 +35,10 @@ static void faulty_destroy(izb_backend *b)
     free(f);
 }
 
-static bool faulty_set_scene(izb_backend *b, const float *xyz, int tri_count)
+static bool faulty_set_scene(izb_backend *b, const float *xyz, int tri_count, const izb_closed *closed)
 {
     faulty_backend *f = (faulty_backend *)b;
-    return !f->fail_scene && f->inner->vt->set_scene(f->inner, xyz, tri_count);
+    return !f->fail_scene && f->inner->vt->set_scene(f->inner, xyz, tri_count, closed);
 }
 
 static bool faulty_frame_ok(faulty_backend *f) { return f->frames_left-- > 0; }
@@ -143,12 +144,29 @@ izb_settings izb_settings_resolve(izb_settings s)
         s.bias = IZB_DEFAULT_BIAS;
     if (s.grid_w <= 0 || s.grid_h <= 0)
         s.grid_w = s.grid_h = 0;
+    if (s.cull != IZB_CULL_ON && s.cull != IZB_CULL_OFF)
+        s.cull = IZB_CULL_AUTO;
     return s;
 }
 
 bool izb_set_scene(izb_backend *b, const float *xyz, int tri_count)
 {
-    return b->vt->set_scene(b, xyz, tri_count);
+    /* Out of memory for the analysis leaves every triangle open: culling auto then culls nothing,
+     * which is slower but still exact. Bad arrays are the backend's to refuse. */
+    izb_closed closed = {0};
+    if (tri_count > 0 && xyz)
+        izb_closed_find(xyz, tri_count, &closed);
+    const bool ok = b->vt->set_scene(b, xyz, tri_count, &closed);
+    b->tris_cullable = ok ? closed.cullable : 0;
+    izb_closed_free(&closed);
+    return ok;
+}
+
+/* what izb.c knows of the scene, added to the backend's stats */
+static void add_scene_stats(const izb_backend *b, izb_stats *stats)
+{
+    if (stats)
+        stats->tris_cullable = b->tris_cullable;
 }
 
 bool izb_shade_arrays(izb_backend *b, const izb_recon *frame, const izb_settings *s, const float *depth,
@@ -157,7 +175,9 @@ bool izb_shade_arrays(izb_backend *b, const izb_recon *frame, const izb_settings
     izb_settings r = izb_settings_resolve(s ? *s : (izb_settings){0});
     izb_recon f = *frame;
     f.bias = r.bias;
-    return b->vt->shade_arrays(b, &f, &r, depth, mask, stats);
+    const bool ok = b->vt->shade_arrays(b, &f, &r, depth, mask, stats);
+    add_scene_stats(b, stats);
+    return ok;
 }
 
 bool izb_supports_gl(const izb_backend *b) { return b->vt->shade_gl != NULL; }
@@ -170,7 +190,9 @@ bool izb_shade_gl(izb_backend *b, const izb_recon *frame, const izb_settings *s,
     izb_settings r = izb_settings_resolve(s ? *s : (izb_settings){0});
     izb_recon f = *frame;
     f.bias = r.bias;
-    return b->vt->shade_gl(b, &f, &r, depth_tex, mask_tex, stats);
+    const bool ok = b->vt->shade_gl(b, &f, &r, depth_tex, mask_tex, stats);
+    add_scene_stats(b, stats);
+    return ok;
 }
 
 bool izb_get_debug(izb_backend *b, izb_debug *out)

@@ -43,6 +43,7 @@ typedef enum izb_stage {
 } izb_stage;
 
 extern const char *const izb_stage_names[IZB_STAGE_COUNT]; /* "reconstruct", "binning", ... */
+extern const char *const izb_cull_names[4];                 /* "auto", "auto", "on", "off" by izb_cull */
 
 /* Backend creation. Defaults (zero fields): backend = auto, threads = all cores. */
 typedef struct izb_desc {
@@ -52,13 +53,14 @@ typedef struct izb_desc {
 } izb_desc;
 
 /* Per-frame choices. Defaults (zero fields): kernel1, radix binning, unit size auto, adaptive
- * grid, back-face culling on, bias IZB_DEFAULT_BIAS. */
+ * grid, back-face culling auto (exact: only closed meshes the light is outside of, izb_closed.h),
+ * bias IZB_DEFAULT_BIAS. */
 typedef struct izb_settings {
     izb_kernel kernel;
     izb_binning binning;
     int unit_size;       /* threads per unit: 32, 64, 128, 256; 0 = auto */
     int grid_w, grid_h;  /* 0 = adaptive (izb_grid_make) */
-    bool no_cull;        /* keep triangles facing away from the light */
+    izb_cull cull;       /* which back faces to drop: auto (exact), on (all), off (none) */
     float bias;          /* 0 = IZB_DEFAULT_BIAS */
 } izb_settings;
 
@@ -69,6 +71,7 @@ typedef struct izb_stats {
     int points;          /* sample points (covered pixels inside the light) */
     int tris_in;         /* scene triangles */
     int tris_after_cull; /* triangles left for the rasteriser */
+    int tris_cullable;   /* triangles on closed meshes: what auto may cull (izb_closed.h) */
     int grid_w, grid_h;
     int unit_size; /* resolved unit size (CPU backend: 0) */
     izb_kernel kernel;
@@ -88,7 +91,8 @@ const char *izb_name(const izb_backend *b); /* "cpu" or "cuda" */
 izb_settings izb_settings_resolve(izb_settings s);
 
 /* Give the backend the scene: tri_count triangles as 9 floats each (3 world-space xyz vertices).
- * The backend copies what it needs; the caller keeps ownership of `xyz`. */
+ * The backend copies what it needs; the caller keeps ownership of `xyz`. Also finds the scene's
+ * closed meshes (izb_closed.h), which culling auto needs: linear time, ~0.3 s per 1M triangles. */
 bool izb_set_scene(izb_backend *b, const float *xyz, int tri_count);
 
 /* Array path (tests, CPU fallback). depth: width*height linear view depths (0 = sky), row 0 at the

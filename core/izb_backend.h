@@ -4,6 +4,7 @@
 #define IZB_BACKEND_H
 
 #include "izb.h"
+#include "izb_closed.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -12,7 +13,8 @@ extern "C" {
 typedef struct izb_backend_vtbl {
     const char *name;
     void (*destroy)(izb_backend *b);
-    bool (*set_scene)(izb_backend *b, const float *xyz, int tri_count);
+    /* closed: the scene's closed meshes (izb_closed.h), found by izb_set_scene; copy what is needed */
+    bool (*set_scene)(izb_backend *b, const float *xyz, int tri_count, const izb_closed *closed);
     bool (*shade_arrays)(izb_backend *b, const izb_recon *f, const izb_settings *s, const float *depth,
                          uint8_t *mask, izb_stats *stats);
     /* NULL when the backend cannot read GL textures itself */
@@ -23,6 +25,7 @@ typedef struct izb_backend_vtbl {
 
 struct izb_backend {
     const izb_backend_vtbl *vt;
+    int tris_cullable; /* of the last izb_set_scene, for izb_stats */
 };
 
 /* The CPU reference backend (core/izb_cpu.c). Never fails but for out-of-memory. */

@@ -26,6 +26,7 @@ typedef struct cpu_backend {
     izb_backend base;
     int threads;
     int tri_count;
+    bool have_closed; /* comp and boxes hold the scene's closed meshes */
     buffer xyz;        /* float, 9 per triangle: the scene */
     buffer points;     /* izb_point, one per pixel: reconstructed, pixel order */
     buffer binned;     /* izb_point, one per pixel: grouped by cell */
@@ -33,6 +34,8 @@ typedef struct cpu_backend {
     buffer cell_end;   /* uint32_t, one per cell */
     buffer scratch;    /* uint32_t, izb_cpu_bin_scratch() */
     buffer tris;       /* izb_tri, one per triangle: compacted survivors */
+    buffer comp;       /* uint32_t, one per triangle: closed component (izb_closed.h) */
+    buffer boxes;      /* float, 6 per closed component */
     /* the last frame, for izb_get_debug */
     bool have_frame;
     int point_count;
@@ -65,13 +68,30 @@ static double now_ms(void)
 static void cpu_destroy(izb_backend *base)
 {
     cpu_backend *b = (cpu_backend *)base;
-    buffer *all[] = {&b->xyz, &b->points, &b->binned, &b->cell_start, &b->cell_end, &b->scratch, &b->tris};
+    buffer *all[] = {&b->xyz,     &b->points, &b->binned, &b->cell_start, &b->cell_end,
+                     &b->scratch, &b->tris,   &b->comp,   &b->boxes};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         free(all[i]->data);
     free(b);
 }
 
-static bool cpu_set_scene(izb_backend *base, const float *xyz, int tri_count)
+/* keep the backend's copy of the closed meshes; without them (NULL comp) every triangle is open */
+static bool keep_closed(cpu_backend *b, const izb_closed *c, size_t n)
+{
+    const bool have = c && c->comp;
+    const size_t nb = have ? 6 * (size_t)c->comp_count : 0;
+    if (!reserve(&b->comp, have ? n : 0, sizeof(uint32_t), "closed-mesh index") ||
+        !reserve(&b->boxes, nb, sizeof(float), "closed-mesh bounds"))
+        return false;
+    if (have) {
+        memcpy(b->comp.data, c->comp, n * sizeof(uint32_t));
+        memcpy(b->boxes.data, c->boxes, nb * sizeof(float));
+    }
+    b->have_closed = have;
+    return true;
+}
+
+static bool cpu_set_scene(izb_backend *base, const float *xyz, int tri_count, const izb_closed *closed)
 {
     cpu_backend *b = (cpu_backend *)base;
     b->have_frame = false;
@@ -82,7 +102,7 @@ static bool cpu_set_scene(izb_backend *base, const float *xyz, int tri_count)
     const size_t n = (size_t)tri_count;
     b->tri_count = 0;
     if (!reserve(&b->xyz, 9 * n, sizeof(float), "scene vertices") ||
-        !reserve(&b->tris, n, sizeof(izb_tri), "triangle setup"))
+        !reserve(&b->tris, n, sizeof(izb_tri), "triangle setup") || !keep_closed(b, closed, n))
         return false;
     if (n)
         memcpy(b->xyz.data, xyz, 9 * n * sizeof(float));
@@ -134,8 +154,13 @@ static bool cpu_shade_arrays(izb_backend *base, const izb_recon *f, const izb_se
     t[2] = now_ms();
 
     int nt = 0;
-    if (n > 0)
-        nt = izb_cpu_cull(b->xyz.data, b->tri_count, f, &g, &bbox, !s->no_cull, b->tris.data, T);
+    if (n > 0) {
+        izb_cull_view cv = {.mode = s->cull, .comp = b->have_closed ? b->comp.data : NULL,
+                            .boxes = b->boxes.data, .light_is_spot = f->light_is_spot};
+        if (f->light_is_spot)
+            izb_light_origin(f->light, cv.light_origin);
+        nt = izb_cpu_cull(b->xyz.data, b->tri_count, f, &g, &bbox, &cv, b->tris.data, T);
+    }
     t[3] = now_ms();
 
     if (nt > 0)

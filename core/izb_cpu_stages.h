@@ -26,9 +26,9 @@ size_t izb_cpu_bin_scratch(int n, const izb_grid *g, int threads);
 void izb_cpu_bin(const izb_point *in, int n, const izb_grid *g, izb_point *out, uint32_t *cell_start,
                  uint32_t *cell_end, int threads, uint32_t *scratch);
 
-/* izb_ref_cull with a thread count. */
+/* izb_ref_cull with a thread count, and back faces dropped where izb_may_cull(cull, i) says so. */
 int izb_cpu_cull(const float *xyz, int n, const izb_recon *f, const izb_grid *g, const izb_bbox *bbox,
-                 bool cull_back, izb_tri *out, int threads);
+                 const izb_cull_view *cull, izb_tri *out, int threads);
 
 /* izb_ref_raster on `threads` threads. Kernel2 interleaves the cells over a G x G pattern of
  * groups (thesis §5.2.1, the smallest G >= 2 with G * G >= 2 * threads): cell (cx, cy) belongs to

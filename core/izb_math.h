@@ -22,6 +22,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 #ifdef __CUDACC__
 #define IZB_HD static inline __host__ __device__
@@ -310,6 +311,81 @@ IZB_HD bool izb_tri_occludes(const izb_tri *t, float x, float y, float z)
      * edges rejects a point is unpredictable, and on the CPU the mispredicted branches cost more
      * than the three multiply-adds they skip. */
     return (e0 >= 0.0f) & (e1 >= 0.0f) & (e2 >= 0.0f) & (key < z);
+}
+
+/* ---- which back faces may be culled (core/izb_closed.h) ------------------------------------ */
+
+/* Back-face culling modes. Auto culls only the triangles of closed, outward-oriented components
+ * the light is outside of: exact on any mesh. On culls every back face (exact only on closed
+ * meshes), off none. */
+typedef enum izb_cull {
+    IZB_CULL_DEFAULT = 0, /* auto */
+    IZB_CULL_AUTO,
+    IZB_CULL_ON,
+    IZB_CULL_OFF,
+} izb_cull;
+
+#define IZB_OPEN 0xffffffffu /* component index of a triangle that is not on a closed surface */
+
+/* What the cull stage needs to decide per triangle; built once per frame by the host. comp and
+ * boxes are the backend's copy of izb_closed (device pointers on CUDA), NULL when unknown. */
+typedef struct izb_cull_view {
+    izb_cull mode;          /* resolved: never IZB_CULL_DEFAULT */
+    const uint32_t *comp;   /* per triangle: closed component or IZB_OPEN */
+    const float *boxes;     /* 6 per closed component: min xyz, max xyz */
+    float light_origin[3];  /* spot light position (izb_light_origin) */
+    int light_is_spot;      /* 0: directional, at infinity, outside every component */
+} izb_cull_view;
+
+/* The spot light's position from its world -> clip matrix: the point with clip x = y = w = 0
+ * (rows 0, 1, 3), solved by Cramer's rule in double. Used only for the conservative inside test
+ * of izb_may_cull, which allows for its rounding. */
+IZB_HD void izb_light_origin(const float m[16], float out[3])
+{
+    const int rows[3] = {0, 1, 3};
+    double a[3][3], d[3];
+    for (int r = 0; r < 3; r++) {
+        for (int c = 0; c < 3; c++)
+            a[r][c] = m[4 * c + rows[r]];
+        d[r] = -(double)m[12 + rows[r]];
+    }
+    const double det = a[0][0] * (a[1][1] * a[2][2] - a[1][2] * a[2][1]) -
+                       a[0][1] * (a[1][0] * a[2][2] - a[1][2] * a[2][0]) +
+                       a[0][2] * (a[1][0] * a[2][1] - a[1][1] * a[2][0]);
+    for (int c = 0; c < 3; c++) {
+        double t[3][3];
+        for (int r = 0; r < 3; r++)
+            for (int k = 0; k < 3; k++)
+                t[r][k] = k == c ? d[r] : a[r][k];
+        const double dc = t[0][0] * (t[1][1] * t[2][2] - t[1][2] * t[2][1]) -
+                          t[0][1] * (t[1][0] * t[2][2] - t[1][2] * t[2][0]) +
+                          t[0][2] * (t[1][0] * t[2][1] - t[1][1] * t[2][0]);
+        out[c] = det != 0.0 ? (float)(dc / det) : 0.0f;
+    }
+}
+
+/* May triangle i be dropped when it faces away from the light? On: always; off: never; auto:
+ * when it lies on a closed component and the light is outside that component. "Outside" is
+ * tested against the component's box grown by 1e-3 of its size plus 1e-5 of its coordinates
+ * (far above the rounding of izb_light_origin): a light inside a closed mesh sees only its back
+ * faces, and a light near the box is treated as inside, which only costs speed. */
+IZB_HD bool izb_may_cull(const izb_cull_view *c, uint32_t i)
+{
+    if (c->mode != IZB_CULL_AUTO)
+        return c->mode == IZB_CULL_ON;
+    const uint32_t k = c->comp ? c->comp[i] : IZB_OPEN;
+    if (k == IZB_OPEN)
+        return false;
+    if (!c->light_is_spot)
+        return true;
+    const float *b = c->boxes + 6 * (size_t)k;
+    bool inside = true;
+    for (int a = 0; a < 3; a++) {
+        const float m = 1e-3f * (b[3 + a] - b[a]) + 1e-5f * (fabsf(b[a]) + fabsf(b[3 + a]));
+        const float o = c->light_origin[a];
+        inside = inside && !(o < b[a] - m) && !(o > b[3 + a] + m); /* NaN: inside */
+    }
+    return !inside;
 }
 
 /* Transform a world-space vertex by a column-major 4x4 matrix. */

@@ -224,26 +224,26 @@ void izb_ref_bin(const izb_point *in, int n, const izb_grid *g, izb_point *out, 
 
 /* Transform triangle i to light clip space and set it up; false when culled. */
 static inline bool setup_tri(const float *xyz, int64_t i, const izb_recon *f, const izb_grid *g,
-                             const izb_bbox *bbox, bool cull_back, izb_tri *out)
+                             const izb_bbox *bbox, const izb_cull_view *cull, izb_tri *out)
 {
     float v[3][4];
     for (int k = 0; k < 3; k++)
         izb_transform(f->light, xyz + 9 * i + 3 * k, v[k]);
-    return izb_tri_setup(v, g, bbox, cull_back, out);
+    return izb_tri_setup(v, g, bbox, izb_may_cull(cull, (uint32_t)i), out);
 }
 
 /* The survivors of triangles [i0, i1), set up, from out[0]; returns how many. */
 HOT static uint32_t cull_range(const float *xyz, int64_t i0, int64_t i1, const izb_recon *f, const izb_grid *g,
-                               const izb_bbox *bbox, bool cull_back, izb_tri *out)
+                               const izb_bbox *bbox, const izb_cull_view *cull, izb_tri *out)
 {
     uint32_t c = 0;
     for (int64_t i = i0; i < i1; i++)
-        c += setup_tri(xyz, i, f, g, bbox, cull_back, &out[c]);
+        c += setup_tri(xyz, i, f, g, bbox, cull, &out[c]);
     return c;
 }
 
 int izb_cpu_cull(const float *xyz, int n, const izb_recon *f, const izb_grid *g, const izb_bbox *bbox,
-                 bool cull_back, izb_tri *out, int threads)
+                 const izb_cull_view *cull, izb_tri *out, int threads)
 {
     uint32_t count[IZB_CPU_MAX_THREADS];
     int64_t start[IZB_CPU_MAX_THREADS];
@@ -263,7 +263,7 @@ int izb_cpu_cull(const float *xyz, int n, const izb_recon *f, const izb_grid *g,
         if (t == 0)
             teams = nt;
         start[t] = i0;
-        count[t] = cull_range(xyz, i0, i1, f, g, bbox, cull_back, out + i0);
+        count[t] = cull_range(xyz, i0, i1, f, g, bbox, cull, out + i0);
     }
     int64_t off = 0; /* chunk t moves to [off, off + count[t]), which ends before start[t + 1] */
     for (int t = 0; t < teams; t++) {
@@ -277,7 +277,8 @@ int izb_cpu_cull(const float *xyz, int n, const izb_recon *f, const izb_grid *g,
 int izb_ref_cull(const float *xyz, int n, const izb_recon *f, const izb_grid *g, const izb_bbox *bbox,
                  bool cull_back, izb_tri *out)
 {
-    return izb_cpu_cull(xyz, n, f, g, bbox, cull_back, out, 0);
+    const izb_cull_view all = {.mode = cull_back ? IZB_CULL_ON : IZB_CULL_OFF};
+    return izb_cpu_cull(xyz, n, f, g, bbox, &all, out, 0);
 }
 
 /* ---- stage 4: irregular rasterisation (thesis §5) -------------------------------------------- */

@@ -39,6 +39,7 @@ typedef struct scene {
     float cam_pos[3], cam_yaw, cam_pitch;
     float light_dir[3]; /* direction the light travels (directional) */
     float light_pos[3]; /* spot light position; it looks at the bounds' centre */
+    int ground_tris;    /* the last ground_tris triangles are an added ground (scene_add_ground) */
     /* Materials of loaded files (all NULL / 0 for built-in scenes; owned, malloc). */
     float *uv;              /* 6 floats per triangle (u, v per vertex; v up, GL's convention) for
                              * triangles [0, uv_tri_count) */
@@ -50,6 +51,10 @@ typedef struct scene {
     scene_range *ranges;
     int range_count;
 } scene;
+
+/* A ground (shadow catcher) for scenes that have none: auto adds one under model files only, the
+ * built-in scenes having their own. */
+typedef enum scene_ground { SCENE_GROUND_AUTO = 0, SCENE_GROUND_ON, SCENE_GROUND_OFF } scene_ground;
 
 /* Largest N builtin scenes accept. */
 #define SCENE_MAX_TRIANGLES 20000000
@@ -83,6 +88,17 @@ bool scene_builtin(const char *name, long tri_target, scene *out, char *err, siz
 extern const char *const scene_builtin_names[];
 
 void scene_free(scene *s);
+
+/* Is a ground wanted for the scene `spec` (as scene_load takes it)? auto: for files, not for
+ * "builtin:" scenes. */
+bool scene_ground_wanted(scene_ground g, const char *spec);
+
+/* Append a ground to s: one upward-facing quad (2 triangles, normals +y) just below the bounds
+ * along the up axis (+y), large enough to catch the shadows the scene's directional light casts
+ * (its footprint and the bounds' shadow along light_dir, with a margin). Sets ground_tris = 2 and
+ * grows the bounds to hold it; the camera and light stay the model's. Drawing the first
+ * tri_count - ground_tris triangles shows the scene without it. False (s unchanged) on OOM. */
+bool scene_add_ground(scene *s, char *err, size_t err_size);
 
 /* Recompute bounds and a default camera and light from the geometry (used after loading files):
  * the camera frames the bounds from above at 30 degrees, the light slants down over its shoulder.

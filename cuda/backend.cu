@@ -59,6 +59,11 @@ typedef struct cuda_backend {
     float *d_xyz;
     uint32_t *d_flags, *d_offsets;
     float4 *d_tris;
+    /* the scene's closed meshes (core/izb_closed.h), for culling auto: comp_cap / box_cap entries */
+    uint32_t *d_comp;
+    float *d_boxes;
+    size_t comp_cap, box_cap;
+    bool have_closed;
 
     cuda_scratch temp; /* CUB */
     interop_texture gl_depth, gl_mask;
@@ -115,7 +120,38 @@ static void free_scene(cuda_backend *b)
     dev_free(&b->d_flags);
     dev_free(&b->d_offsets);
     dev_free(&b->d_tris);
-    b->tri_cap = 0;
+    dev_free(&b->d_comp);
+    dev_free(&b->d_boxes);
+    b->tri_cap = b->comp_cap = b->box_cap = 0;
+    b->have_closed = false;
+}
+
+/* Upload the closed-mesh index and boxes (culling auto); without them every triangle is open. */
+static bool upload_closed(cuda_backend *b, const izb_closed *c, size_t n)
+{
+    b->have_closed = false;
+    if (!c || !c->comp)
+        return true;
+    const size_t nb = 6 * (size_t)c->comp_count;
+    if (n > b->comp_cap) {
+        dev_free(&b->d_comp);
+        b->comp_cap = 0;
+        if (!DEV_ALLOC(b->d_comp, n, "closed-mesh index"))
+            return false;
+        b->comp_cap = n;
+    }
+    if (nb > b->box_cap || !b->d_boxes) {
+        dev_free(&b->d_boxes);
+        b->box_cap = 0;
+        if (!DEV_ALLOC(b->d_boxes, nb, "closed-mesh bounds"))
+            return false;
+        b->box_cap = nb;
+    }
+    CUDA_TRY(cudaMemcpy(b->d_comp, c->comp, n * sizeof(uint32_t), cudaMemcpyHostToDevice));
+    if (nb)
+        CUDA_TRY(cudaMemcpy(b->d_boxes, c->boxes, nb * sizeof(float), cudaMemcpyHostToDevice));
+    b->have_closed = true;
+    return true;
 }
 
 /* Room for npix sample points (every pixel may be one). */
@@ -184,11 +220,12 @@ static void cuda_destroy(izb_backend *base)
     free(b);
 }
 
-static bool cuda_set_scene(izb_backend *base, const float *xyz, int tri_count)
+static bool cuda_set_scene(izb_backend *base, const float *xyz, int tri_count, const izb_closed *closed)
 {
     cuda_backend *b = (cuda_backend *)base;
     b->tri_count = 0;
     b->have_frame = false;
+    b->have_closed = false;
     if (tri_count < 0 || tri_count >= (1 << 28) || (tri_count > 0 && !xyz)) {
         fprintf(stderr, "izb cuda: set_scene: bad triangle count %d\n", tri_count);
         return false;
@@ -221,6 +258,8 @@ static bool cuda_set_scene(izb_backend *base, const float *xyz, int tri_count)
     free(soa);
     if (err != cudaSuccess)
         return cuda_report(err, "set_scene upload", __FILE__, __LINE__);
+    if (!upload_closed(b, closed, n))
+        return false;
     b->tri_count = tri_count;
     return true;
 }
@@ -250,7 +289,11 @@ static bool run_frame(cuda_backend *b, const izb_recon *f, const izb_settings *s
     CUDA_TRY(cudaEventRecord(b->ev[EV_CULL], st));
     if (b->tri_count > 0) {
         const cull_buffers cb = {b->d_xyz, b->d_flags, b->d_offsets, b->d_tris, (uint32_t)b->tri_cap, b->d_info, &b->temp};
-        if (!cull_run(f->light, b->tri_count, !s->no_cull, &cb, st))
+        izb_cull_view cv = {s->cull, b->have_closed ? b->d_comp : NULL, b->d_boxes, {0.0f, 0.0f, 0.0f},
+                            f->light_is_spot};
+        if (f->light_is_spot)
+            izb_light_origin(f->light, cv.light_origin);
+        if (!cull_run(f->light, b->tri_count, &cv, &cb, st))
             return false;
     }
     CUDA_TRY(cudaEventRecord(b->ev[EV_CULL_END], st));

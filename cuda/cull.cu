@@ -32,7 +32,7 @@ static __device__ __forceinline__ cull_view view_load(const cuda_frame_info *inf
 }
 
 static __device__ __forceinline__ bool setup(const float *__restrict__ xyz, size_t n, uint32_t i, const cull_view &v,
-                                             bool cull_back, izb_tri *t)
+                                             const izb_cull_view &cull, izb_tri *t)
 {
     float clip[3][4];
 #pragma unroll
@@ -40,11 +40,11 @@ static __device__ __forceinline__ bool setup(const float *__restrict__ xyz, size
         const float p[3] = {xyz[(3 * k + 0) * n + i], xyz[(3 * k + 1) * n + i], xyz[(3 * k + 2) * n + i]};
         izb_transform(c_light, p, clip[k]);
     }
-    return izb_tri_setup(clip, &v.grid, &v.bbox, cull_back, t);
+    return izb_tri_setup(clip, &v.grid, &v.bbox, izb_may_cull(&cull, i), t);
 }
 
 /* flags[i] = triangle i survives; flags[n] = 0 so the scan's last entry is the total. */
-__global__ void cull_flag_kernel(const float *__restrict__ xyz, uint32_t n, bool cull_back, // in
+__global__ void cull_flag_kernel(const float *__restrict__ xyz, uint32_t n, izb_cull_view cull, // in
                                  const cuda_frame_info *__restrict__ info,                  // in
                                  uint32_t *__restrict__ flags)                              // out: n + 1
 {
@@ -53,10 +53,10 @@ __global__ void cull_flag_kernel(const float *__restrict__ xyz, uint32_t n, bool
         return;
     const cull_view v = view_load(info);
     izb_tri t;
-    flags[i] = i < n && v.any_points && setup(xyz, n, i, v, cull_back, &t) ? 1u : 0u;
+    flags[i] = i < n && v.any_points && setup(xyz, n, i, v, cull, &t) ? 1u : 0u;
 }
 
-__global__ void cull_scatter_kernel(const float *__restrict__ xyz, uint32_t n, bool cull_back, // in
+__global__ void cull_scatter_kernel(const float *__restrict__ xyz, uint32_t n, izb_cull_view cull, // in
                                     const uint32_t *__restrict__ flags,                        // in
                                     const uint32_t *__restrict__ offsets,                      // in: exclusive scan
                                     cuda_frame_info *__restrict__ info,                        // in; out: tris
@@ -69,7 +69,7 @@ __global__ void cull_scatter_kernel(const float *__restrict__ xyz, uint32_t n, b
         return;
     const cull_view v = view_load(info);
     izb_tri t;
-    setup(xyz, n, i, v, cull_back, &t);
+    setup(xyz, n, i, v, cull, &t);
     const uint32_t j = offsets[i];
     if (j < capacity)
         tri_store(tris, capacity, j, t);
@@ -86,7 +86,7 @@ extern "C" size_t cull_temp_bytes(int n)
     return bytes;
 }
 
-extern "C" bool cull_run(const float light[16], int n, bool cull_back, const cull_buffers *b, cudaStream_t s)
+extern "C" bool cull_run(const float light[16], int n, const izb_cull_view *cull, const cull_buffers *b, cudaStream_t s)
 {
     if (n <= 0 || n >= (1 << 30)) {
         fprintf(stderr, "izb cuda: culling: bad triangle count %d\n", n);
@@ -97,11 +97,11 @@ extern "C" bool cull_run(const float light[16], int n, bool cull_back, const cul
         return false;
     CUDA_TRY(cudaMemcpyToSymbolAsync(c_light, light, 16 * sizeof(float), 0, cudaMemcpyHostToDevice, s));
     const uint32_t un = (uint32_t)n;
-    CUDA_LAUNCH(cull_flag_kernel, cuda_blocks(un + 1, THREADS), THREADS, 0, s, b->xyz, un, cull_back, b->info,
+    CUDA_LAUNCH(cull_flag_kernel, cuda_blocks(un + 1, THREADS), THREADS, 0, s, b->xyz, un, *cull, b->info,
                 b->flags);
     size_t bytes = b->temp->bytes;
     CUDA_TRY(cub::DeviceScan::ExclusiveSum(b->temp->ptr, bytes, b->flags, b->offsets, n + 1, s));
-    CUDA_LAUNCH(cull_scatter_kernel, cuda_blocks(un, THREADS), THREADS, 0, s, b->xyz, un, cull_back, b->flags,
+    CUDA_LAUNCH(cull_scatter_kernel, cuda_blocks(un, THREADS), THREADS, 0, s, b->xyz, un, *cull, b->flags,
                 b->offsets, b->info, b->tris, b->capacity);
     return true;
 }

@@ -32,10 +32,11 @@ typedef struct cull_buffers {
 size_t cull_temp_bytes(int n);
 
 /* Transform n >= 1 triangles by light (column-major world -> light clip), set them up against
- * info->grid / info->bbox (izb_tri_setup; back faces culled when cull_back), and compact the
+ * info->grid / info->bbox (izb_tri_setup; back faces culled where izb_may_cull(cull, i): its comp
+ * and boxes are device pointers), and compact the
  * survivors in input order (equal to izb_ref_cull). No points (info->points == 0): all culled,
  * as on the CPU. The survivor count goes to info->tris. */
-bool cull_run(const float light[16], int n, bool cull_back, const cull_buffers *b, cudaStream_t s);
+bool cull_run(const float light[16], int n, const izb_cull_view *cull, const cull_buffers *b, cudaStream_t s);
 
 #ifdef __cplusplus
 }

@@ -54,6 +54,7 @@ int main(void)
         {GLFW_KEY_K, CONTROL_KERNEL, "K"},        {GLFW_KEY_B, CONTROL_BINNING, "B"},
         {GLFW_KEY_U, CONTROL_UNIT, "U"},          {GLFW_KEY_C, CONTROL_CULL, "C"},
         {GLFW_KEY_T, CONTROL_LIGHT_TYPE, "T"},    {GLFW_KEY_F1, CONTROL_HELP, "F1"},
+        {GLFW_KEY_G, CONTROL_GROUND, "G"},
         {GLFW_KEY_ESCAPE, CONTROL_QUIT, "Esc"},
     };
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {

@@ -157,8 +157,10 @@ static void test_analytic(void)
                         if (li == 0)
                             CHECK(st.points == W * H - sky, "points %d = covered pixels %ld", st.points, W * H - sky);
                         CHECK(st.tris_in == TRI_COUNT, "tris_in %d", st.tris_in);
-                        CHECK(st.tris_after_cull == 4, "ground and plate top survive, the bottom is culled: %d",
-                              st.tris_after_cull);
+                        /* culling auto: the ground and the plate's two faces are open quads, none is culled */
+                        CHECK(st.tris_after_cull == 6 && st.tris_cullable == 0,
+                              "auto culls nothing on open quads: %d survive, %d cullable", st.tris_after_cull,
+                              st.tris_cullable);
                         CHECK((int)st.kernel == kernel && (int)st.binning == binning && st.unit_size == 0, "mode recorded");
                         if (grid == 1)
                             CHECK(st.grid_w == 1 && st.grid_h == 1, "grid 1x1");
@@ -187,9 +189,13 @@ static void test_analytic(void)
                                      dbg.points[j].pixel < (uint32_t)(W * H) && depth[dbg.points[j].pixel] > 0.0f;
                         CHECK(ok, "debug points are binned by cell");
                     }
-            /* no_cull keeps the downward-facing bottom too; same mask */
+            /* culling on drops the plate's downward-facing bottom (its top covers it); same mask */
             izb_stats st;
-            CHECK(izb_shade_arrays(b, &f, &(izb_settings){.no_cull = true}, depth, mask, &st), "no_cull");
+            CHECK(izb_shade_arrays(b, &f, &(izb_settings){.cull = IZB_CULL_ON}, depth, mask, &st), "cull on");
+            CHECK(st.tris_after_cull == 4, "ground and plate top survive, the bottom is culled: %d", st.tris_after_cull);
+            CHECK(memcmp(mask, first, (size_t)W * H) == 0, "cull on: same mask");
+            /* culling off keeps it too; same mask */
+            CHECK(izb_shade_arrays(b, &f, &(izb_settings){.cull = IZB_CULL_OFF}, depth, mask, &st), "no_cull");
             CHECK(st.tris_after_cull == 6, "no_cull keeps all 6 triangles: %d", st.tris_after_cull);
             CHECK(memcmp(mask, first, (size_t)W * H) == 0, "no_cull: same mask");
             izb_destroy(b);
@@ -263,7 +269,7 @@ static void test_edge_cases(void)
     CHECK(!izb_get_debug(b, &dbg), "no debug data after a failed frame");
     CHECK(!izb_set_scene(b, NULL, 5), "NULL triangles rejected");
     CHECK(!izb_set_scene(b, tris, -1), "negative count rejected");
-    CHECK(izb_set_scene(b, tris, TRI_COUNT) && izb_shade_arrays(b, &f, NULL, depth, mask, &st) &&
+    CHECK(izb_set_scene(b, tris, TRI_COUNT) && izb_shade_arrays(b, &f, &(izb_settings){.cull = IZB_CULL_ON}, depth, mask, &st) &&
               st.tris_after_cull == 4,
           "usable after bad calls");
     izb_destroy(b);

@@ -251,7 +251,8 @@ static void test_cull(void)
                         CHECK(m > n / 50 && m < n, "light %d box %d cull %d: %d of %d survive", li, bi, cull_back, m, n);
                     for (int ti = 0; ti < NTHREADS; ti++) {
                         memset(got, 0xab, (size_t)n * sizeof *got);
-                        int gm = izb_cpu_cull(xyz, n, &f, &g, &boxes[bi], cull_back, got, thread_counts[ti]);
+                        const izb_cull_view cv = {.mode = cull_back ? IZB_CULL_ON : IZB_CULL_OFF};
+                        int gm = izb_cpu_cull(xyz, n, &f, &g, &boxes[bi], &cv, got, thread_counts[ti]);
                         CHECK(gm == m && memcmp(got, want, (size_t)m * sizeof *got) == 0,
                               "n %d light %d box %d cull %d threads %d: %d survivors (want %d), same order", n, li, bi,
                               cull_back, thread_counts[ti], gm, m);

@@ -125,7 +125,7 @@ static void run_scene(const fixture *fx, izb_backend *cpu, izb_backend *gpu)
             const izb_settings fixed = {.grid_w = 16, .grid_h = 9, .binning = IZB_BINNING_ATOMIC};
             snprintf(what, sizeof what, "%s %dx%d %s grid 16x9", fx->name, w, h, spot ? "spot" : "sun");
             compare_frame(what, cpu, gpu, &f, depth, &fixed, true);
-            const izb_settings nocull = {.no_cull = true, .kernel = IZB_KERNEL2, .bias = 1e-3f};
+            const izb_settings nocull = {.cull = IZB_CULL_OFF, .kernel = IZB_KERNEL2, .bias = 1e-3f};
             snprintf(what, sizeof what, "%s %dx%d %s no cull, bias 1e-3", fx->name, w, h, spot ? "spot" : "sun");
             compare_frame(what, cpu, gpu, &f, depth, &nocull, true);
             free(depth);
