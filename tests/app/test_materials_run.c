@@ -10,6 +10,7 @@
 
 #include "run_util.h"
 #include "test.h"
+#include "test_io.h"
 
 #define BOX_DIR "/usr/share/assimp/models/glTF2/BoxTextured-glTF"
 
@@ -28,18 +29,6 @@ static long green_pixels(const char *path, long *covered)
     }
     stbi_image_free(px);
     return green;
-}
-
-static bool copy_file(const char *src, const char *dst)
-{
-    FILE *in = fopen(src, "rb"), *out = fopen(dst, "wb");
-    bool ok = in && out;
-    char buf[65536];
-    for (size_t n; ok && (n = fread(buf, 1, sizeof buf, in)) > 0;)
-        ok = fwrite(buf, 1, n, out) == n;
-    if (in) fclose(in);
-    if (out) ok = fclose(out) == 0 && ok;
-    return ok;
 }
 
 int main(int argc, char **argv)
@@ -69,7 +58,7 @@ int main(int argc, char **argv)
     /* the same model without its PNG: one warning line, exit 0, the plain base colour */
     snprintf(gltf, sizeof gltf, "%s/BoxTextured.gltf", dir);
     snprintf(bin, sizeof bin, "%s/BoxTextured0.bin", dir);
-    CHECK(copy_file(BOX_DIR "/BoxTextured.gltf", gltf) && copy_file(BOX_DIR "/BoxTextured0.bin", bin),
+    CHECK(test_copy_file(BOX_DIR "/BoxTextured.gltf", gltf) && test_copy_file(BOX_DIR "/BoxTextured0.bin", bin),
           "copy the model without its texture");
     char *argv_missing[] = {argv[1],  gltf,  "--headless", "--frames",     "2",  "--width", "320", "--height",
                             "240",    "--backend", "cpu",  "--screenshot", shot, NULL};

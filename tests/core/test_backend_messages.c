@@ -5,31 +5,18 @@
 #undef NDEBUG
 #include <stdbool.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "izb.h"
 #include "izb_config.h"
 #include "test.h"
+#include "test_io.h"
 
 /* izb_create(kind) with stderr captured into out; returns the backend (may be NULL) */
 static izb_backend *create_captured(izb_backend_kind kind, char *out, size_t out_size)
 {
-    fflush(stderr);
-    int saved = dup(2);
-    FILE *tmp = tmpfile();
-    if (saved < 0 || !tmp) {
-        fprintf(stderr, "cannot capture stderr\n");
-        exit(1);
-    }
-    dup2(fileno(tmp), 2);
+    test_stderr_begin();
     izb_backend *b = izb_create(&(izb_desc){.backend = kind});
-    fflush(stderr);
-    dup2(saved, 2);
-    close(saved);
-    rewind(tmp);
-    size_t n = fread(out, 1, out_size - 1, tmp);
-    out[n] = '\0';
-    fclose(tmp);
+    test_stderr_end(out, out_size);
     return b;
 }
 

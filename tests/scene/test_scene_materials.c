@@ -12,6 +12,7 @@
 
 #include "scene.h"
 #include "test.h"
+#include "test_io.h"
 
 #define GLTF "/usr/share/assimp/models/glTF2"
 #define OBJ "/usr/share/assimp/models/OBJ"
@@ -20,19 +21,9 @@
 static bool load_captured(const char *path, scene *s, char *warn, size_t warn_size)
 {
     char err[512];
-    fflush(stderr);
-    int saved = dup(2);
-    FILE *tmp = tmpfile();
-    if (saved < 0 || !tmp) exit(1);
-    dup2(fileno(tmp), 2);
+    test_stderr_begin();
     bool ok = scene_load(path, s, err, sizeof err);
-    fflush(stderr);
-    dup2(saved, 2);
-    close(saved);
-    rewind(tmp);
-    size_t n = fread(warn, 1, warn_size - 1, tmp);
-    warn[n] = '\0';
-    fclose(tmp);
+    test_stderr_end(warn, warn_size);
     if (!ok) fprintf(stderr, "%s: %s\n", path, err);
     fprintf(stderr, "%s", warn);
     return ok;
@@ -44,19 +35,6 @@ static int lines(const char *s)
     for (; *s; s++)
         n += *s == '\n';
     return n;
-}
-
-/* copy src to dst (small files) */
-static bool copy_file(const char *src, const char *dst)
-{
-    FILE *in = fopen(src, "rb"), *out = fopen(dst, "wb");
-    bool ok = in && out;
-    char buf[65536];
-    for (size_t n; ok && (n = fread(buf, 1, sizeof buf, in)) > 0;)
-        ok = fwrite(buf, 1, n, out) == n;
-    if (in) fclose(in);
-    if (out) ok = fclose(out) == 0 && ok;
-    return ok;
 }
 
 /* The Cesium logo box: one textured material covering all 12 triangles, uv within [0, 1]. */
@@ -148,8 +126,8 @@ int main(void)
     snprintf(gltf, sizeof gltf, "%s/BoxTextured.gltf", dir);
     snprintf(bin, sizeof bin, "%s/BoxTextured0.bin", dir);
     snprintf(png, sizeof png, "%s/CesiumLogoFlat.png", dir);
-    CHECK(copy_file(GLTF "/BoxTextured-glTF/BoxTextured.gltf", gltf) &&
-              copy_file(GLTF "/BoxTextured-glTF/BoxTextured0.bin", bin),
+    CHECK(test_copy_file(GLTF "/BoxTextured-glTF/BoxTextured.gltf", gltf) &&
+              test_copy_file(GLTF "/BoxTextured-glTF/BoxTextured0.bin", bin),
           "copy the model");
     for (int pass = 0; pass < 2; pass++) {
         const char *what = pass == 0 ? "missing" : "undecodable";
