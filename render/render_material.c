@@ -38,6 +38,8 @@ void render_materials_free(render *r)
 bool render_materials_set(render *r, const scene *s, char *err, size_t err_size)
 {
     render_materials_free(r);
+    while (glGetError() != GL_NO_ERROR) { /* only this upload's errors count below */
+    }
     int n = s->range_count;
     scene_range *ranges = n > 0 ? malloc((size_t)n * sizeof *ranges) : NULL;
     r->draws = malloc((size_t)(2 * n + 1) * sizeof *r->draws);
@@ -104,6 +106,11 @@ bool render_materials_set(render *r, const scene *s, char *err, size_t err_size)
     }
     add_draw(r, (render_draw){.first = next, .count = s->tri_count - next});
     free(ranges);
+    if (glGetError() == GL_OUT_OF_MEMORY) {
+        render_materials_free(r);
+        snprintf(err, err_size, "render: out of GPU memory for %d textures", s->texture_count);
+        return false;
+    }
     return true;
 }
 
