@@ -14,6 +14,7 @@
 
 #include "gl_context.h"
 #include "gl_shader.h"
+#include "csv_util.h"
 #include "run_util.h"
 #include "test.h"
 
@@ -92,10 +93,11 @@ int main(int argc, char **argv)
         gl_context_shutdown(&ctx);
     }
     CHECK(mkdtemp(tmpdir) != NULL, "mkdtemp");
-    char png[256], csv[256], csv2[256], header[4096], last[4096];
+    char png[256], csv[256], csv2[256], csvg[256], header[4096], last[4096];
     snprintf(png, sizeof png, "%s/shot.png", tmpdir);
     snprintf(csv, sizeof csv, "%s/log.csv", tmpdir);
     snprintf(csv2, sizeof csv2, "%s/log2.csv", tmpdir);
+    snprintf(csvg, sizeof csvg, "%s/log-ground.csv", tmpdir);
 
     /* 1. a short headless run with screenshot and log */
     {
@@ -146,6 +148,38 @@ int main(int argc, char **argv)
         CHECK(n == 14, "parsed %d fields of %s", n, last);
         CHECK(fms > 0.0 && tot > 0.0 && tris_in > 0 && tris_cull > 0 && tris_cull <= tris_in && points > 0,
               "frame %g ms, izb %g ms, tris %ld -> %ld, points %ld", fms, tot, tris_in, tris_cull, points);
+    }
+
+    /* 1b. the ground: added under a model file (12 triangles + 2), not under a built-in scene; the
+     * options turn it on and off; culling auto is the default and logged */
+    {
+        static const struct {
+            const char *scene, *ground;
+            long tris;
+        } cases[] = {{"/usr/share/assimp/models/OBJ/box.obj", NULL, 14},
+                     {"/usr/share/assimp/models/OBJ/box.obj", "off", 12},
+                     {"builtin:default", NULL, 20002},
+                     {"builtin:default", "on", 20004}};
+        for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+            struct stat sb;
+            if (stat(cases[i].scene, &sb) != 0 && cases[i].scene[0] == '/') continue; /* no test models */
+            char *args[] = {exe,         "--headless", "--frames", "1",  "--width",      "160", "--height",
+                            "100",       "--backend",  "cpu",      "--log", csvg,        "--force", "--scene",
+                            (char *)cases[i].scene,    cases[i].ground ? "--ground" : NULL, (char *)cases[i].ground,
+                            NULL};
+            run_program(args, false, &res);
+            CHECK(res.code == 0, "%s --ground %s: exit %d: %s", cases[i].scene, cases[i].ground, res.code, res.err);
+            csv_table t;
+            CHECK(csv_read(csvg, &t) && t.rows == 1, "%s: one log row", cases[i].scene);
+            if (t.rows == 1) {
+                CHECK((long)csv_num(&t, 0, "tris_in") == cases[i].tris, "%s --ground %s: %g triangles, want %ld",
+                      cases[i].scene, cases[i].ground ? cases[i].ground : "auto", csv_num(&t, 0, "tris_in"),
+                      cases[i].tris);
+                CHECK(strcmp(csv_str(&t, 0, "culling"), "auto") == 0, "culling auto logged: %s",
+                      csv_str(&t, 0, "culling"));
+            }
+            csv_free(&t);
+        }
     }
 
     /* 2. Ctrl-C: the run stops at the next frame, the log is complete */
@@ -276,6 +310,7 @@ int main(int argc, char **argv)
     unlink(png);
     unlink(csv);
     unlink(csv2);
+    unlink(csvg);
     rmdir(tmpdir);
     return test_done();
 }

@@ -5,6 +5,14 @@
  * pass beside and behind it (vertices with w <= 0). One view per scene shows sky. Every kernel x
  * binning combination must give the identical mask.
  *
+ * Culling (izb_closed.h): the default, auto, must be exact on any mesh. An open-mesh scene of
+ * single-sided cards gives the identical mask with culling off, while culling every back face
+ * (on) visibly drops shadows; on the built-in scenes (closed objects) auto still culls what on
+ * culls; a spot light inside a closed box keeps the box's back faces, which are its shadow.
+ *
+ * IZB_ORACLE_SIZE=WxH and IZB_ORACLE_SCENES=NAME:N,... (built-in scenes) rerun the views at
+ * another size and scale, e.g. 1280x720 and spheres:1M,grass:1M for the README's table.
+ *
  * Bound: mismatches below 0.01% of the covered pixels per render (MAX_MISMATCH). The oracle's
  * occlusion rays start at the IZB's bias offset (tests/oracle.c), so both answer the same
  * question; what is left is float rounding where a sample lies within ~1e-6 of a silhouette edge
@@ -25,14 +33,10 @@
 #include "oracle.h"
 #endif
 
-#define W 400
-#define H 300
 #define MAX_MISMATCH 1e-4 /* fraction of covered pixels */
+#define CARDS 400          /* single-sided cards in the open-mesh scene */
 
-typedef struct scene_case {
-    const char *name;
-    long tris;
-} scene_case;
+static int W = 400, H = 300; /* IZB_ORACLE_SIZE */
 
 #if IZB_HAVE_EMBREE
 static double now_s(void);
@@ -61,23 +65,70 @@ static long count_crossing(const scene *s, const float light_m[16])
     return n;
 }
 
-static void run_scene(const scene_case *sc, izb_backend *b, float *depth, uint8_t *mask, uint8_t *mask2,
-                      uint8_t *truth, double *worst)
+/* the open-mesh scene: a ground and CARDS single-sided cards (2 triangles each) at random heights
+ * and orientations, about half of them facing away from any light */
+static bool build_cards(scene *s);
+/* shade with settings `set`, compare with truth; the mismatch fraction of covered pixels */
+static double shade_compare(izb_backend *b, const izb_recon *f, izb_settings set, const float *depth,
+                            uint8_t *mask, const uint8_t *truth, izb_stats *st, mask_diff *d);
+/* a spot light inside a closed box above a ground: the box's back faces are its whole shadow */
+static void run_lamp_in_box(izb_backend *b, float *depth, uint8_t *mask, uint8_t *truth);
+
+static bool build_cards(scene *s)
 {
-    scene s;
-    char err[256];
-    if (!scene_builtin(sc->name, sc->tris, &s, err, sizeof err)) {
-        CHECK(false, "scene %s: %s", sc->name, err);
-        return;
+    memset(s, 0, sizeof *s);
+    const int n = 2 + 2 * CARDS;
+    s->xyz = malloc(9 * sizeof(float) * (size_t)n);
+    s->normals = malloc(9 * sizeof(float) * (size_t)n);
+    if (!s->xyz || !s->normals)
+        return false;
+    const float ground[18] = {-8, 0, -8, -8, 0, 8, 8, 0, 8, -8, 0, -8, 8, 0, 8, 8, 0, -8};
+    memcpy(s->xyz, ground, sizeof ground);
+    uint32_t seed = 12345u;
+#define RND() ((seed = seed * 1664525u + 1013904223u) >> 8) * (1.0f / 16777216.0f)
+    for (int i = 0; i < CARDS; i++) {
+        const float c[3] = {12.0f * RND() - 6.0f, 0.3f + 2.5f * RND(), 12.0f * RND() - 6.0f};
+        /* two random edge vectors of length ~0.5 */
+        float u[3], v[3];
+        for (int k = 0; k < 3; k++)
+            u[k] = RND() - 0.5f, v[k] = RND() - 0.5f;
+        const float q[4][3] = {{c[0] - u[0] - v[0], c[1] - u[1] - v[1], c[2] - u[2] - v[2]},
+                               {c[0] + u[0] - v[0], c[1] + u[1] - v[1], c[2] + u[2] - v[2]},
+                               {c[0] + u[0] + v[0], c[1] + u[1] + v[1], c[2] + u[2] + v[2]},
+                               {c[0] - u[0] + v[0], c[1] - u[1] + v[1], c[2] - u[2] + v[2]}};
+        const int tri[2][3] = {{0, 1, 2}, {0, 2, 3}};
+        for (int t = 0; t < 2; t++)
+            for (int k = 0; k < 3; k++)
+                memcpy(s->xyz + 9 * (2 + 2 * i + t) + 3 * k, q[tri[t][k]], sizeof q[0]);
     }
+#undef RND
+    for (int i = 0; i < 3 * n; i++) /* normals are not used by the IZB */
+        s->normals[3 * i] = 0.0f, s->normals[3 * i + 1] = 1.0f, s->normals[3 * i + 2] = 0.0f;
+    s->tri_count = n;
+    snprintf(s->name, sizeof s->name, "cards (open meshes)");
+    scene_frame_view(s);
+    return true;
+}
+
+static double shade_compare(izb_backend *b, const izb_recon *f, izb_settings set, const float *depth,
+                            uint8_t *mask, const uint8_t *truth, izb_stats *st, mask_diff *d)
+{
+    CHECK(izb_shade_arrays(b, f, &set, depth, mask, st), "shade");
+    *d = mask_compare(depth, mask, truth, (long)W * H);
+    return d->covered ? (double)d->mismatched / (double)d->covered : 0.0;
+}
+
+static void run_scene(scene *sp, izb_backend *b, float *depth, uint8_t *mask, uint8_t *mask2, uint8_t *truth,
+                      double *worst)
+{
+    const scene s = *sp;
+    const bool open_scene = strncmp(s.name, "cards", 5) == 0;
     double t0 = now_s();
     oracle *o = oracle_create(s.xyz, s.tri_count);
-    CHECK(o != NULL, "oracle for %s", sc->name);
-    CHECK(izb_set_scene(b, s.xyz, s.tri_count), "set_scene %s", sc->name);
-    if (!o) {
-        scene_free(&s);
+    CHECK(o != NULL, "oracle for %s", s.name);
+    CHECK(izb_set_scene(b, s.xyz, s.tri_count), "set_scene %s", s.name);
+    if (!o)
         return;
-    }
     printf("%s: %d triangles, oracle built in %.2f s\n", s.name, s.tri_count, now_s() - t0);
 
     float c[3], ext[3];
@@ -151,6 +202,31 @@ static void run_scene(const scene_case *sc, izb_backend *b, float *depth, uint8_
             if (li == 2)
                 CHECK(crossing > 0, "%s: the near spot has triangles beside/behind it", s.name);
 
+            /* culling: auto against on and off */
+            izb_stats st_on, st_off;
+            mask_diff d_on, d_off;
+            const double f_on = shade_compare(b, &f, (izb_settings){.cull = IZB_CULL_ON}, depth, mask2, truth, &st_on, &d_on);
+            printf("  view %d %-11s cull on: %ld mismatched (%.4f%%: %ld false shadow, %ld false light)  tris %d -> %d\n",
+                   vi, light_names[li], d_on.mismatched, 100.0 * f_on, d_on.false_shadow, d_on.false_light,
+                   st_on.tris_in, st_on.tris_after_cull);
+            if (open_scene) {
+                CHECK(st.tris_cullable == 0 && st.tris_after_cull > st_on.tris_after_cull,
+                      "%s: auto culls nothing (%d cullable, %d kept, on keeps %d)", s.name, st.tris_cullable,
+                      st.tris_after_cull, st_on.tris_after_cull);
+                shade_compare(b, &f, (izb_settings){.cull = IZB_CULL_OFF}, depth, mask2, truth, &st_off, &d_off);
+                CHECK(memcmp(mask, mask2, (size_t)W * H) == 0, "%s view %d %s: auto gives culling off's mask",
+                      s.name, vi, light_names[li]);
+                if (li == 0)
+                    CHECK(f_on > 10.0 * MAX_MISMATCH, "%s view %d: culling on drops real shadows (%.4f%%)", s.name,
+                          vi, 100.0 * f_on);
+            } else {
+                CHECK(st.tris_cullable == s.tri_count - 2, "%s: all but the ground cullable (%d)", s.name,
+                      st.tris_cullable);
+                if (li < 2) /* lights outside every object: auto culls all that on culls */
+                    CHECK(st.tris_after_cull == st_on.tris_after_cull, "%s view %d %s: auto keeps %d, on %d", s.name,
+                          vi, light_names[li], st.tris_after_cull, st_on.tris_after_cull);
+            }
+
             /* every kernel x binning gives the identical mask */
             for (int kernel = IZB_KERNEL1; kernel <= IZB_KERNEL2; kernel++)
                 for (int binning = IZB_BINNING_RADIX; binning <= IZB_BINNING_ATOMIC; binning++) {
@@ -165,7 +241,51 @@ static void run_scene(const scene_case *sc, izb_backend *b, float *depth, uint8_
     }
     CHECK(sky_views > 0, "%s: some view shows sky", s.name);
     oracle_destroy(o);
-    scene_free(&s);
+}
+
+static void run_lamp_in_box(izb_backend *b, float *depth, uint8_t *mask, uint8_t *truth)
+{
+    /* ground [-6, 6]^2 at y = 0; a closed cube [-1, 1] x [1, 3] x [-1, 1], outward */
+    float xyz[9 * 14];
+    const float ground[18] = {-6, 0, -6, -6, 0, 6, 6, 0, 6, -6, 0, -6, 6, 0, 6, 6, 0, -6};
+    memcpy(xyz, ground, sizeof ground);
+    int n = 2;
+    for (int axis = 0; axis < 3; axis++)
+        for (int side = -1; side <= 1; side += 2) {
+            const int u = (axis + 1) % 3, v = (axis + 2) % 3;
+            static const float su[4] = {-1, 1, 1, -1}, sv[4] = {-1, -1, 1, 1};
+            float q[4][3];
+            for (int k = 0; k < 4; k++) {
+                q[k][axis] = (float)side, q[k][u] = su[k], q[k][v] = sv[k];
+                q[k][1] += 2.0f;
+            }
+            const int tri[2][3] = {{0, 1, 2}, {0, 2, 3}};
+            for (int t = 0; t < 2; t++, n++)
+                for (int k = 0; k < 3; k++)
+                    memcpy(xyz + 9 * n + 3 * k, q[tri[t][side < 0 ? 2 - k : k]], sizeof q[0]);
+        }
+    oracle *o = oracle_create(xyz, n);
+    CHECK(o && izb_set_scene(b, xyz, n), "lamp in a box: scene");
+    if (!o)
+        return;
+    const float lo[3] = {-6, 0, -6}, hi[3] = {6, 3, 6};
+    camera cam = {.pos = {0.0f, 6.0f, 9.0f}, .yaw = 0.0f, .pitch = -30.0f, .fovy = 60.0f};
+    camera_fit_clip(&cam, lo, hi);
+    const light l = {.type = LIGHT_SPOT, .pos = {0.1f, 2.2f, -0.1f}, .dir = {0.0f, -1.0f, 0.0f}, .cone_deg = 120};
+    oracle_depth(o, &cam, W, H, depth);
+    izb_recon f = izb_frame_make(&cam, &l, lo, hi, W, H);
+    oracle_shadow(o, &f, &cam, &l, depth, truth);
+    izb_stats st, st_on;
+    mask_diff d, d_on;
+    const double fa = shade_compare(b, &f, (izb_settings){0}, depth, mask, truth, &st, &d);
+    const double fo = shade_compare(b, &f, (izb_settings){.cull = IZB_CULL_ON}, depth, mask, truth, &st_on, &d_on);
+    printf("lamp in a box: auto %ld mismatched (%.4f%%), tris %d -> %d; on %ld mismatched (%.4f%%), tris -> %d\n",
+           d.mismatched, 100.0 * fa, st.tris_in, st.tris_after_cull, d_on.mismatched, 100.0 * fo,
+           st_on.tris_after_cull);
+    CHECK(st.tris_cullable == 12, "the box is closed (%d cullable)", st.tris_cullable);
+    CHECK(fa < MAX_MISMATCH, "lamp in a box, auto: %.4f%% mismatched", 100.0 * fa);
+    CHECK(fo > 0.1, "lamp in a box, on: the box's shadow is lost (%.4f%% mismatched)", 100.0 * fo);
+    oracle_destroy(o);
 }
 #endif
 
@@ -174,15 +294,32 @@ int main(void)
 #if !IZB_HAVE_EMBREE
     TEST_SKIP("built without Embree: no ray-cast oracle");
 #else
-    const scene_case cases[] = {{"default", 0}, {"tesseract", 50000}, {"spheres", 60000}};
+    const char *size = getenv("IZB_ORACLE_SIZE"), *list = getenv("IZB_ORACLE_SCENES");
+    if (size && (sscanf(size, "%dx%d", &W, &H) != 2 || W < 64 || H < 64 || W > 8192 || H > 8192)) {
+        fprintf(stderr, "IZB_ORACLE_SIZE '%s': expected WxH, 64..8192\n", size);
+        return 2;
+    }
+    char specs[512] = "default,tesseract:50000,spheres:60000,cards";
+    if (list)
+        snprintf(specs, sizeof specs, "%s", list);
     izb_backend *b = izb_create(&(izb_desc){.backend = IZB_BACKEND_CPU});
     float *depth = malloc(sizeof(float) * W * H);
     uint8_t *mask = malloc(W * H), *mask2 = malloc(W * H), *truth = malloc(W * H);
     if (!b || !depth || !mask || !mask2 || !truth)
         return 1;
     double worst = 0.0;
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
-        run_scene(&cases[i], b, depth, mask, mask2, truth, &worst);
+    for (char *save = NULL, *item = strtok_r(specs, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+        scene s;
+        char err[256], spec[300];
+        snprintf(spec, sizeof spec, "builtin:%s", item);
+        const bool ok = strcmp(item, "cards") == 0 ? build_cards(&s) : scene_load(spec, &s, err, sizeof err);
+        CHECK(ok, "scene %s: %s", item, ok ? "" : err);
+        if (ok)
+            run_scene(&s, b, depth, mask, mask2, truth, &worst);
+        scene_free(&s);
+    }
+    if (!list)
+        run_lamp_in_box(b, depth, mask, truth);
     printf("worst mismatch %.4f%% of covered pixels (bound %.4f%%)\n", 100.0 * worst, 100.0 * MAX_MISMATCH);
     izb_destroy(b);
     free(depth), free(mask), free(mask2), free(truth);

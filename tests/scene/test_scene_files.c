@@ -2,6 +2,7 @@
  * loads into a valid soup or fails with a one-line message naming the file, as this table expects;
  * every file under models/invalid fails that way (one exception, below) and nothing crashes. */
 #include <dirent.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -128,8 +129,63 @@ static void run_dir(const char *dir, const char *const *exts, expect default_wan
     closedir(d);
 }
 
+/* scene_add_ground on a loaded model: two upward triangles below it, catching the shadow of every
+ * bounds corner along the scene's light, inside the grown bounds; and who gets one by default */
+static void check_ground(const char *path)
+{
+    scene s;
+    char err[512] = "";
+    if (!scene_load(path, &s, err, sizeof err)) {
+        CHECK(false, "%s: %s", path, err);
+        return;
+    }
+    const int n0 = s.tri_count;
+    float lo[3], hi[3];
+    memcpy(lo, s.bounds_min, sizeof lo), memcpy(hi, s.bounds_max, sizeof hi);
+    CHECK(s.ground_tris == 0, "%s: no ground before scene_add_ground", path);
+    CHECK(scene_add_ground(&s, err, sizeof err), "%s: scene_add_ground: %s", path, err);
+    CHECK(s.tri_count == n0 + 2 && s.ground_tris == 2, "%s: 2 ground triangles (%d -> %d)", path, n0, s.tri_count);
+    const float *g = s.xyz + 9 * (size_t)n0;
+    float gx0 = INFINITY, gx1 = -INFINITY, gz0 = INFINITY, gz1 = -INFINITY;
+    bool flat = true, up = true;
+    for (int t = 0; t < 2; t++) {
+        const float *v = g + 9 * t;
+        const float e1[3] = {v[3] - v[0], v[4] - v[1], v[5] - v[2]}, e2[3] = {v[6] - v[0], v[7] - v[1], v[8] - v[2]};
+        up = up && e1[2] * e2[0] - e1[0] * e2[2] > 0.0f && s.normals[9 * (size_t)(n0 + t) + 1] == 1.0f;
+        for (int k = 0; k < 3; k++) {
+            flat = flat && v[3 * k + 1] == g[1];
+            gx0 = fminf(gx0, v[3 * k]), gx1 = fmaxf(gx1, v[3 * k]);
+            gz0 = fminf(gz0, v[3 * k + 2]), gz1 = fmaxf(gz1, v[3 * k + 2]);
+        }
+    }
+    CHECK(flat && up && g[1] < lo[1] && g[1] > lo[1] - 0.01f * (hi[1] - lo[1] + hi[0] - lo[0]),
+          "%s: a flat, upward ground just below the model (y %g, model from %g)", path, g[1], lo[1]);
+    int caught = 0;
+    for (int c = 0; c < 8; c++) { /* each bounds corner's shadow along the light lands on the ground */
+        const float p[3] = {c & 1 ? hi[0] : lo[0], c & 2 ? hi[1] : lo[1], c & 4 ? hi[2] : lo[2]};
+        const float t = (g[1] - p[1]) / s.light_dir[1];
+        const float x = p[0] + t * s.light_dir[0], z = p[2] + t * s.light_dir[2];
+        caught += x > gx0 && x < gx1 && z > gz0 && z < gz1;
+    }
+    CHECK(s.light_dir[1] < 0.0f && caught == 8, "%s: the ground catches %d of 8 corner shadows", path, caught);
+    CHECK(s.bounds_min[1] == g[1] && s.bounds_min[0] <= gx0 && s.bounds_max[2] >= gz1, "%s: bounds hold the ground",
+          path);
+    scene_free(&s);
+}
+
 int main(void)
 {
+    /* the ground: on for files, off for built-in scenes (which have their own), as asked otherwise */
+    CHECK(scene_ground_wanted(SCENE_GROUND_AUTO, MODELS "/OBJ/box.obj") &&
+              !scene_ground_wanted(SCENE_GROUND_AUTO, "builtin:default") &&
+              !scene_ground_wanted(SCENE_GROUND_AUTO, "builtin:grass:1M") &&
+              scene_ground_wanted(SCENE_GROUND_ON, "builtin:default") &&
+              !scene_ground_wanted(SCENE_GROUND_OFF, MODELS "/OBJ/box.obj"),
+          "scene_ground_wanted");
+    check_ground(MODELS "/OBJ/box.obj");
+    check_ground(MODELS "/OBJ/spider.obj");
+    check_ground(MODELS "/OBJ/WusonOBJ.obj");
+
     static const char *const obj[] = {".obj", NULL}, *const ply[] = {".ply", NULL};
     int seen = 0, loaded = 0;
     /* files not in the table are plain models: expected to load */
