@@ -88,8 +88,10 @@ bool render_materials_set(render *r, const scene *s, char *err, size_t err_size)
     }
 
     /* draws: the ranges in order, the gaps between them in the tint */
-    if (n > 0) memcpy(ranges, s->ranges, (size_t)n * sizeof *ranges);
-    qsort(ranges, (size_t)n, sizeof *ranges, by_first);
+    if (n > 0) { /* (qsort and memcpy want non-NULL pointers even for 0 elements) */
+        memcpy(ranges, s->ranges, (size_t)n * sizeof *ranges);
+        qsort(ranges, (size_t)n, sizeof *ranges, by_first);
+    }
     int next = 0;
     for (int i = 0; i < n; i++) {
         const scene_range *g = &ranges[i];
