@@ -66,8 +66,7 @@ static void skip_self(const struct RTCFilterFunctionNArguments *args)
     const self_context *sc = (const self_context *)args->context;
     for (unsigned i = 0; i < args->N; i++)
         /* RTCHitN_primID is C++ only: the SOA hit is Ng_x, Ng_y, Ng_z, u, v, primID, ... N each */
-        if (args->valid[i] && ((const unsigned *)args->hit)[5 * args->N + i] == sc->self)
-            args->valid[i] = 0;
+        if (args->valid[i] && ((const unsigned *)args->hit)[5 * args->N + i] == sc->self) args->valid[i] = 0;
 }
 
 static cam_frame cam_frame_make(const camera *c, int width, int height)
@@ -165,13 +164,17 @@ void oracle_destroy(oracle *o)
     free(o);
 }
 
-void oracle_skip_self(oracle *o, bool skip) { o->skip_self = skip; }
+void oracle_skip_self(oracle *o, bool skip)
+{
+    o->skip_self = skip;
+}
 
 static double primary_ray(const cam_frame *cf, const double origin[3], int px, int py, int width, int height,
                           struct RTCRayHit *rh)
 {
     /* GL pixel centre, row 0 at the bottom; view ray with z = -1 */
-    double v[3] = {((2.0 * px + 1.0) / width - 1.0) * cf->sx, ((2.0 * py + 1.0) / height - 1.0) * cf->sy, -1.0};
+    double v[3] = {((2.0 * px + 1.0) / width - 1.0) * cf->sx, ((2.0 * py + 1.0) / height - 1.0) * cf->sy,
+                   -1.0};
     double d[3], vd[3];
     view_dir_to_world(cf, v, d);
     memset(rh, 0, sizeof *rh);

@@ -65,7 +65,8 @@ int main(void)
     CHECK(o.width == 800 && o.height == 600 && o.headless && o.frames == 7, "size/frames");
     CHECK(strcmp(o.screenshot, "/tmp/x.png") == 0 && strcmp(o.log_path, log_path) == 0, "outputs");
     CHECK(o.backend == IZB_BACKEND_CPU && o.kernel == IZB_KERNEL2 && o.binning == IZB_BINNING_ATOMIC, "izb");
-    CHECK(o.unit_size == 64 && o.grid_w == 64 && o.grid_h == 32 && o.cull == IZB_CULL_OFF && o.threads == 3, "izb 2");
+    CHECK(o.unit_size == 64 && o.grid_w == 64 && o.grid_h == 32 && o.cull == IZB_CULL_OFF && o.threads == 3,
+          "izb 2");
     CHECK(o.bias > 0.00099f && o.bias < 0.00101f, "bias %g", (double)o.bias);
     CHECK(o.light == LIGHT_SPOT && o.has_light_dir && o.light_dir[2] == 0.5f, "light dir");
     CHECK(o.has_light_pos && o.light_pos[0] == -1.5f && o.light_pos[2] == 20.0f && o.cone_deg == 45.0f,

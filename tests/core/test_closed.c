@@ -60,7 +60,8 @@ int main(void)
     /* a closed cube: one component, all 12 cullable, its box */
     int n = add_cube(xyz, 0, o, 1.0f, false);
     izb_closed c = find(xyz, n);
-    CHECK(c.comp_count == 1 && c.cullable == 12, "cube: %d components, %d cullable", c.comp_count, c.cullable);
+    CHECK(c.comp_count == 1 && c.cullable == 12, "cube: %d components, %d cullable", c.comp_count,
+          c.cullable);
     CHECK(c.boxes[0] == -1 && c.boxes[3] == 1 && c.boxes[2] == -1 && c.boxes[5] == 1, "cube box");
 
     /* izb_may_cull: directional always; spot only from outside the box; on / off */
