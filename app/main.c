@@ -169,9 +169,10 @@ static int app_init(app *a, int argc, char **argv)
         return failf(EXIT_RUNTIME, "out of memory for %ld frame times", times);
 
     if (!scene_load(o->scene, &a->scn, err, sizeof err)) return failf(EXIT_RUNTIME, "%s", err);
-    /* every scene gets the ground (G toggles it); auto shows it under model files only */
+    /* the ground: auto under model files only; G adds it later where it was not wanted (adding it
+     * grows the scene's arrays, a copy of the whole scene for the large built-in ones) */
     a->ground = scene_ground_wanted(o->ground, o->scene);
-    if (!scene_add_ground(&a->scn, err, sizeof err)) return failf(EXIT_RUNTIME, "%s", err);
+    if (a->ground && !scene_add_ground(&a->scn, err, sizeof err)) return failf(EXIT_RUNTIME, "%s", err);
 #ifdef NDEBUG
     const bool debug = false;
 #else
@@ -304,6 +305,10 @@ static scene shown_scene(const app *a)
 static void toggle_ground(app *a)
 {
     char err[256];
+    if (!a->scn.ground_tris && !scene_add_ground(&a->scn, err, sizeof err)) {
+        fprintf(stderr, "izb-shadows: ground: %s\n", err); /* stays off */
+        return;
+    }
     a->ground = !a->ground;
     const scene shown = shown_scene(a);
     if (!render_set_scene(a->r, &shown, err, sizeof err)) {
