@@ -73,6 +73,15 @@ int main(void)
           "light pos");
     CHECK(o.has_cam_pos && o.cam_pos[1] == 2.0f && o.cam_yaw == -30.0f && o.cam_pitch == -20.5f, "camera");
     CHECK(o.vsync && o.view == RENDER_VIEW_MASK && strcmp(o.shader_dir, "/tmp") == 0, "display");
+    /* culling and ground: auto by default, each of auto / on / off */
+    CHECK(parse(NULL) == OPTIONS_OK && o.cull == IZB_CULL_DEFAULT && o.ground == SCENE_GROUND_AUTO, "defaults");
+    CHECK(parse("--cull", "on", "--ground", "off", NULL) == OPTIONS_OK && o.cull == IZB_CULL_ON &&
+              o.ground == SCENE_GROUND_OFF,
+          "--cull on --ground off: %s", err);
+    CHECK(parse("--cull=auto", "--ground=on", NULL) == OPTIONS_OK && o.cull == IZB_CULL_AUTO &&
+              o.ground == SCENE_GROUND_ON,
+          "--cull=auto --ground=on: %s", err);
+    CHECK(parse("--cull", "off", NULL) == OPTIONS_OK && o.cull == IZB_CULL_OFF, "--cull off: %s", err);
     CHECK(parse("--scene", "builtin:grass:2M", "--unit", "auto", "--vsync", "off", NULL) == OPTIONS_OK &&
               o.unit_size == 0 && !o.vsync,
           "--scene, unit auto: %s", err);
@@ -115,6 +124,10 @@ int main(void)
     REJECT("--light", "--light", "point");
     REJECT("--vsync", "--vsync", "maybe");
     REJECT("--view", "--view", "normals");
+    REJECT("--cull", "--cull", "back");
+    REJECT("--cull", "--cull", "");
+    REJECT("--ground", "--ground", "yes");
+    REJECT("--ground", "--ground");
     REJECT("unknown builtin scene", "builtin:nope");
     REJECT("N must be", "builtin:grass:abc");
     REJECT("N must be", "builtin:grass:0");

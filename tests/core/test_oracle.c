@@ -29,6 +29,7 @@
 #include "izb_config.h"
 #include "scene.h"
 #include "test.h"
+#include "test_cube.h"
 #include "view.h"
 
 #if IZB_HAVE_EMBREE
@@ -254,21 +255,7 @@ static void run_lamp_in_box(izb_backend *b, float *depth, uint8_t *mask, uint8_t
     float xyz[9 * 14];
     const float ground[18] = {-6, 0, -6, -6, 0, 6, 6, 0, 6, -6, 0, -6, 6, 0, 6, 6, 0, -6};
     memcpy(xyz, ground, sizeof ground);
-    int n = 2;
-    for (int axis = 0; axis < 3; axis++)
-        for (int side = -1; side <= 1; side += 2) {
-            const int u = (axis + 1) % 3, v = (axis + 2) % 3;
-            static const float su[4] = {-1, 1, 1, -1}, sv[4] = {-1, -1, 1, 1};
-            float q[4][3];
-            for (int k = 0; k < 4; k++) {
-                q[k][axis] = (float)side, q[k][u] = su[k], q[k][v] = sv[k];
-                q[k][1] += 2.0f;
-            }
-            const int tri[2][3] = {{0, 1, 2}, {0, 2, 3}};
-            for (int t = 0; t < 2; t++, n++)
-                for (int k = 0; k < 3; k++)
-                    memcpy(xyz + 9 * n + 3 * k, q[tri[t][side < 0 ? 2 - k : k]], sizeof q[0]);
-        }
+    const int n = test_add_cube(xyz, 2, (const float[3]){0.0f, 2.0f, 0.0f}, 1.0f, false);
     oracle *o = oracle_create(xyz, n);
     CHECK(o && izb_set_scene(b, xyz, n), "lamp in a box: scene");
     if (!o) return;
