@@ -138,12 +138,15 @@ bool izb_closed_find(const float *xyz, int tri_count, izb_closed *out)
         for (size_t h = 0; h < esize; h++)
             if (edges[h].key && (edges[h].fwd != 1 || edges[h].bwd != 1))
                 bad[find_root(parent, edges[h].tri)] = 2;
+        /* signed volume about the root triangle's first vertex, not the origin: a small mesh far
+         * from the origin would otherwise lose its sign to cancellation */
         for (size_t t = 0; t < n; t++) {
-            const float *v = xyz + 9 * t;
-            const double det = (double)v[0] * ((double)v[4] * v[8] - (double)v[5] * v[7]) -
-                               (double)v[1] * ((double)v[3] * v[8] - (double)v[5] * v[6]) +
-                               (double)v[2] * ((double)v[3] * v[7] - (double)v[4] * v[6]);
-            volume[find_root(parent, (uint32_t)t)] += det;
+            const uint32_t r = find_root(parent, (uint32_t)t);
+            double v[9];
+            for (int k = 0; k < 9; k++)
+                v[k] = (double)xyz[9 * t + k] - (double)xyz[9 * (size_t)r + k % 3];
+            volume[r] += v[0] * (v[4] * v[8] - v[5] * v[7]) - v[1] * (v[3] * v[8] - v[5] * v[6]) +
+                         v[2] * (v[3] * v[7] - v[4] * v[6]);
         }
         /* number the closed components in order of their roots; index[root] = component */
         index = malloc(n * sizeof *index);

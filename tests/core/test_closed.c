@@ -95,6 +95,17 @@ int main(void)
     CHECK(c.boxes[6 * c.comp[12]] == 4.5f && c.boxes[6 * c.comp[12] + 3] == 5.5f, "second cube's box");
     izb_closed_free(&c);
 
+    /* far from the origin: a small cube keeps its orientation's sign (no cancellation) */
+    const float distant[3] = {1e5f, -2e5f, 3e5f};
+    n = test_add_cube(xyz, 0, distant, 1.0f, false);
+    c = find(xyz, n);
+    CHECK(c.cullable == 12, "small cube far away: closed and outward (%d cullable)", c.cullable);
+    izb_closed_free(&c);
+    n = test_add_cube(xyz, 0, distant, 1.0f, true);
+    c = find(xyz, n);
+    CHECK(c.cullable == 0, "small inside-out cube far away: not cullable (%d)", c.cullable);
+    izb_closed_free(&c);
+
     /* empty scenes */
     CHECK(izb_closed_find(xyz, 0, &c) && c.comp == NULL && c.cullable == 0, "no triangles");
 
