@@ -70,7 +70,8 @@ void fps_log_write(fps_log *l, const fps_log_row *r)
             li->type == LIGHT_SPOT ? "spot" : "directional", (double)li->dir[0], (double)li->dir[1],
             (double)li->dir[2], (double)li->pos[0], (double)li->pos[1], (double)li->pos[2],
             (double)(li->cone_deg > 0.0f ? li->cone_deg : 60.0f),
-            (unsigned)r->view < RENDER_VIEW_COUNT ? render_view_names[r->view] : "?", izb_cull_names[(unsigned)r->cull < 4 ? r->cull : 0],
+            (unsigned)r->view < RENDER_VIEW_COUNT ? render_view_names[r->view] : "?",
+            izb_cull_names[(unsigned)r->cull < 4 ? r->cull : 0],
             mode, r->sm_size, num(b[6], map_ran, "%.4f", (double)r->gl.shadow_map_ms));
     fflush(l->f);
     l->rows++;

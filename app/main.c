@@ -170,9 +170,10 @@ static int app_init(app *a, int argc, char **argv)
         return failf(EXIT_RUNTIME, "out of memory for %ld frame times", times);
 
     if (!scene_load(o->scene, &a->scn, err, sizeof err)) return failf(EXIT_RUNTIME, "%s", err);
-    /* every scene gets the ground (G toggles it); auto shows it under model files only */
+    /* the ground: auto under model files only; G adds it later where it was not wanted (adding it
+     * grows the scene's arrays, a copy of the whole scene for the large built-in ones) */
     a->ground = scene_ground_wanted(o->ground, o->scene);
-    if (!scene_add_ground(&a->scn, err, sizeof err)) return failf(EXIT_RUNTIME, "%s", err);
+    if (a->ground && !scene_add_ground(&a->scn, err, sizeof err)) return failf(EXIT_RUNTIME, "%s", err);
 #ifdef NDEBUG
     const bool debug = false;
 #else
@@ -229,7 +230,9 @@ static void apply_toggles(app *a, unsigned t)
         s->binning = s->binning == IZB_BINNING_ATOMIC ? IZB_BINNING_RADIX : IZB_BINNING_ATOMIC;
     if (t & CONTROL_UNIT) s->unit_size = s->unit_size == 0 ? 32 : s->unit_size >= 256 ? 0 : 2 * s->unit_size;
     if (t & CONTROL_CULL) /* auto -> on -> off -> auto */
-        s->cull = s->cull == IZB_CULL_ON ? IZB_CULL_OFF : s->cull == IZB_CULL_OFF ? IZB_CULL_AUTO : IZB_CULL_ON;
+        s->cull = s->cull == IZB_CULL_ON    ? IZB_CULL_OFF
+                  : s->cull == IZB_CULL_OFF ? IZB_CULL_AUTO
+                                            : IZB_CULL_ON;
     if (t & CONTROL_GROUND) toggle_ground(a);
     if (t & CONTROL_LIGHT_TYPE) {
         a->opt.light = a->light.type == LIGHT_SPOT ? LIGHT_DIRECTIONAL : LIGHT_SPOT;
@@ -253,10 +256,12 @@ static void apply_toggles(app *a, unsigned t)
         izb_settings r = izb_settings_resolve(*s);
         char unit[16] = "auto";
         if (r.unit_size > 0) snprintf(unit, sizeof unit, "%d", r.unit_size);
-        printf("izb-shadows: kernel %d, %s binning, unit %s, culling %s, ground %s, %s light, vsync %s, %s view\n",
+        printf("izb-shadows: kernel %d, %s binning, unit %s, culling %s, ground %s, %s light, vsync %s, "
+               "%s view\n",
                r.kernel == IZB_KERNEL2 ? 2 : 1, r.binning == IZB_BINNING_ATOMIC ? "atomic" : "radix", unit,
-               izb_cull_names[r.cull], a->ground ? "on" : "off", a->light.type == LIGHT_SPOT ? "spot" : "directional",
-               a->gl.vsync ? "on" : "off", render_view_names[a->view]);
+               izb_cull_names[r.cull], a->ground ? "on" : "off",
+               a->light.type == LIGHT_SPOT ? "spot" : "directional", a->gl.vsync ? "on" : "off",
+               render_view_names[a->view]);
     }
 }
 
@@ -301,6 +306,10 @@ static scene shown_scene(const app *a)
 static void toggle_ground(app *a)
 {
     char err[256];
+    if (!a->scn.ground_tris && !scene_add_ground(&a->scn, err, sizeof err)) {
+        fprintf(stderr, "izb-shadows: ground: %s\n", err); /* stays off */
+        return;
+    }
     a->ground = !a->ground;
     const scene shown = shown_scene(a);
     if (!render_set_scene(a->r, &shown, err, sizeof err)) {
@@ -309,8 +318,8 @@ static void toggle_ground(app *a)
         return;
     }
     if (!izb_set_scene(a->izb, shown.xyz, shown.tri_count) && !fall_back_to_cpu(a, "cannot take the scene")) {
-        fprintf(stderr, "izb-shadows: ground %s: the %s backend cannot take the scene\n", a->ground ? "on" : "off",
-                izb_name(a->izb));
+        fprintf(stderr, "izb-shadows: ground %s: the %s backend cannot take the scene\n",
+                a->ground ? "on" : "off", izb_name(a->izb));
         a->quit = true, a->rc = EXIT_RUNTIME;
     }
 }

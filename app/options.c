@@ -323,7 +323,10 @@ options_result parse_options(int argc, char **argv, app_options *o, char *err, s
             else
                 return fail(err, err_size, "--backend '%s': expected cpu, cuda or auto", val);
         } else if (strcmp(name, "--cull") == 0 || strcmp(name, "--ground") == 0) {
-            int m = strcmp(val, "auto") == 0 ? 0 : strcmp(val, "on") == 0 ? 1 : strcmp(val, "off") == 0 ? 2 : -1;
+            int m = strcmp(val, "auto") == 0  ? 0
+                    : strcmp(val, "on") == 0  ? 1
+                    : strcmp(val, "off") == 0 ? 2
+                                              : -1;
             if (m < 0) return fail(err, err_size, "%s '%s': expected auto, on or off", name, val);
             if (name[2] == 'c')
                 o->cull = m == 0 ? IZB_CULL_AUTO : m == 1 ? IZB_CULL_ON : IZB_CULL_OFF;

@@ -52,12 +52,12 @@ static bool weld(const float *xyz, size_t n, uint32_t *vid)
 {
     const size_t corners = 3 * n, size = table_size(corners), mask = size - 1;
     uint32_t *slot = malloc(size * sizeof *slot); /* corner index + 1 of the vertex's first corner */
-    if (!slot)
-        return false;
+    if (!slot) return false;
     memset(slot, 0, size * sizeof *slot);
     uint32_t next = 0;
     for (size_t c = 0; c < corners; c++) {
-        const uint32_t k[3] = {float_bits(xyz[3 * c]), float_bits(xyz[3 * c + 1]), float_bits(xyz[3 * c + 2])};
+        const uint32_t k[3] = {float_bits(xyz[3 * c]), float_bits(xyz[3 * c + 1]),
+                               float_bits(xyz[3 * c + 2])};
         size_t h = (size_t)mix64(((uint64_t)k[0] << 32 | k[1]) ^ mix64(k[2])) & mask;
         for (;; h = (h + 1) & mask) {
             if (!slot[h]) {
@@ -90,19 +90,17 @@ static void join(uint32_t *parent, uint32_t a, uint32_t b)
 {
     a = find_root(parent, a);
     b = find_root(parent, b);
-    if (a != b)
-        parent[a < b ? b : a] = a < b ? a : b; /* the smaller index is the root: deterministic */
+    if (a != b) parent[a < b ? b : a] = a < b ? a : b; /* the smaller index is the root: deterministic */
 }
 
 bool izb_closed_find(const float *xyz, int tri_count, izb_closed *out)
 {
     memset(out, 0, sizeof *out);
-    if (tri_count <= 0 || !xyz)
-        return true;
+    if (tri_count <= 0 || !xyz) return true;
     const size_t n = (size_t)tri_count, esize = table_size(3 * n), emask = esize - 1;
     uint32_t *vid = malloc(3 * n * sizeof *vid), *parent = malloc(n * sizeof *parent);
     edge_slot *edges = calloc(esize, sizeof *edges);
-    uint8_t *bad = calloc(n, 1);           /* per root: open, non-manifold or inside out */
+    uint8_t *bad = calloc(n, 1);                /* per root: open, non-manifold or inside out */
     double *volume = calloc(n, sizeof *volume); /* per root: 6 x signed volume */
     uint32_t *index = NULL;
     bool ok = vid && parent && edges && bad && volume && weld(xyz, n, vid);
@@ -140,12 +138,15 @@ bool izb_closed_find(const float *xyz, int tri_count, izb_closed *out)
         for (size_t h = 0; h < esize; h++)
             if (edges[h].key && (edges[h].fwd != 1 || edges[h].bwd != 1))
                 bad[find_root(parent, edges[h].tri)] = 2;
+        /* signed volume about the root triangle's first vertex, not the origin: a small mesh far
+         * from the origin would otherwise lose its sign to cancellation */
         for (size_t t = 0; t < n; t++) {
-            const float *v = xyz + 9 * t;
-            const double det = (double)v[0] * ((double)v[4] * v[8] - (double)v[5] * v[7]) -
-                               (double)v[1] * ((double)v[3] * v[8] - (double)v[5] * v[6]) +
-                               (double)v[2] * ((double)v[3] * v[7] - (double)v[4] * v[6]);
-            volume[find_root(parent, (uint32_t)t)] += det;
+            const uint32_t r = find_root(parent, (uint32_t)t);
+            double v[9];
+            for (int k = 0; k < 9; k++)
+                v[k] = (double)xyz[9 * t + k] - (double)xyz[9 * (size_t)r + k % 3];
+            volume[r] += v[0] * (v[4] * v[8] - v[5] * v[7]) - v[1] * (v[3] * v[8] - v[5] * v[6]) +
+                         v[2] * (v[3] * v[7] - v[4] * v[6]);
         }
         /* number the closed components in order of their roots; index[root] = component */
         index = malloc(n * sizeof *index);
@@ -165,8 +166,7 @@ bool izb_closed_find(const float *xyz, int tri_count, izb_closed *out)
             for (size_t t = 0; t < n; t++) {
                 const uint32_t c = index[find_root(parent, (uint32_t)t)];
                 out->comp[t] = c;
-                if (c == IZB_OPEN)
-                    continue;
+                if (c == IZB_OPEN) continue;
                 out->cullable++;
                 float *b = out->boxes + 6 * (size_t)c;
                 for (int k = 0; k < 9; k++) {
@@ -180,7 +180,8 @@ bool izb_closed_find(const float *xyz, int tri_count, izb_closed *out)
     free(vid), free(parent), free(edges), free(bad), free(volume), free(index);
     if (!ok) {
         izb_closed_free(out);
-        fprintf(stderr, "izb: out of memory finding the closed meshes of %d triangles (culling off)\n", tri_count);
+        fprintf(stderr, "izb: out of memory finding the closed meshes of %d triangles (culling off)\n",
+                tri_count);
     }
     return ok;
 }

@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 /* How far the ground extends at most, in bounding-sphere radii from the centre: a light a few
  * degrees above the horizon casts shadows ~tan(87°) = 19 radii long; past that it is all ground. */
 #define GROUND_MAX_RADII 20.0f
@@ -19,8 +18,7 @@
 
 bool scene_ground_wanted(scene_ground g, const char *spec)
 {
-    if (g != SCENE_GROUND_AUTO)
-        return g == SCENE_GROUND_ON;
+    if (g != SCENE_GROUND_AUTO) return g == SCENE_GROUND_ON;
     return !(spec && strncmp(spec, "builtin:", 8) == 0);
 }
 
@@ -51,8 +49,7 @@ bool scene_add_ground(scene *s, char *err, size_t err_size)
 
     const size_t n = (size_t)s->tri_count + 2;
     float *xyz = realloc(s->xyz, 9 * n * sizeof *xyz);
-    if (xyz)
-        s->xyz = xyz;
+    if (xyz) s->xyz = xyz;
     float *nrm = xyz ? realloc(s->normals, 9 * n * sizeof *nrm) : NULL;
     if (!nrm) {
         snprintf(err, err_size, "scene '%s': out of memory for the ground", s->name);

@@ -86,7 +86,8 @@ extern "C" size_t cull_temp_bytes(int n)
     return bytes;
 }
 
-extern "C" bool cull_run(const float light[16], int n, const izb_cull_view *cull, const cull_buffers *b, cudaStream_t s)
+extern "C" bool cull_run(const float light[16], int n, const izb_cull_view *cull, const cull_buffers *b,
+                         cudaStream_t s)
 {
     if (n <= 0 || n >= (1 << 30)) {
         fprintf(stderr, "izb cuda: culling: bad triangle count %d\n", n);

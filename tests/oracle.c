@@ -24,7 +24,15 @@
 struct oracle {
     RTCDevice device;
     RTCScene scene;
+    bool skip_self; /* oracle_skip_self: the point's own triangle never occludes it */
 };
+
+/* An occlusion query that knows the triangle its ray starts on (Embree passes the context to
+ * the filter); RTC_INVALID_GEOMETRY_ID when unknown. */
+typedef struct self_context {
+    struct RTCIntersectContext ctx; /* first: the filter casts back */
+    unsigned self;
+} self_context;
 
 /* Camera frame in double: view matrix m (world -> view, column-major, as camera_view gives it),
  * the view ray scale at NDC (1, 1), and the clip range of the GL depth pass. */
@@ -35,6 +43,11 @@ typedef struct cam_frame {
 } cam_frame;
 
 static void embree_error(void *user, enum RTCError code, const char *str);
+/* occlusion filter: a hit on the ray's own triangle does not count */
+static void skip_self(const struct RTCFilterFunctionNArguments *args);
+/* the primary ray of pixel (px, py), as oracle_depth traces it; returns the depth per unit t */
+static double primary_ray(const cam_frame *cf, const double origin[3], int px, int py, int width, int height,
+                          struct RTCRayHit *rh);
 static cam_frame cam_frame_make(const camera *c, int width, int height);
 /* view-space point -> world (inverse of the rigid view matrix) */
 static void view_to_world(const cam_frame *cf, const double v[3], double w[3]);
@@ -46,6 +59,14 @@ static void embree_error(void *user, enum RTCError code, const char *str)
 {
     (void)user;
     fprintf(stderr, "oracle: embree error %d: %s\n", (int)code, str ? str : "");
+}
+
+static void skip_self(const struct RTCFilterFunctionNArguments *args)
+{
+    const self_context *sc = (const self_context *)args->context;
+    for (unsigned i = 0; i < args->N; i++)
+        /* RTCHitN_primID is C++ only: the SOA hit is Ng_x, Ng_y, Ng_z, u, v, primID, ... N each */
+        if (args->valid[i] && ((const unsigned *)args->hit)[5 * args->N + i] == sc->self) args->valid[i] = 0;
 }
 
 static cam_frame cam_frame_make(const camera *c, int width, int height)
@@ -119,6 +140,7 @@ oracle *oracle_create(const float *xyz, int tri_count)
         memcpy(vb, xyz, 9 * (size_t)tri_count * sizeof(float));
         for (size_t i = 0; i < 3 * (size_t)tri_count; i++)
             ib[i] = (unsigned)i;
+        rtcSetGeometryOccludedFilterFunction(geom, skip_self);
         rtcCommitGeometry(geom);
         rtcAttachGeometry(o->scene, geom);
         rtcReleaseGeometry(geom);
@@ -142,6 +164,38 @@ void oracle_destroy(oracle *o)
     free(o);
 }
 
+void oracle_skip_self(oracle *o, bool skip)
+{
+    o->skip_self = skip;
+}
+
+static double primary_ray(const cam_frame *cf, const double origin[3], int px, int py, int width, int height,
+                          struct RTCRayHit *rh)
+{
+    /* GL pixel centre, row 0 at the bottom; view ray with z = -1 */
+    double v[3] = {((2.0 * px + 1.0) / width - 1.0) * cf->sx, ((2.0 * py + 1.0) / height - 1.0) * cf->sy,
+                   -1.0};
+    double d[3], vd[3];
+    view_dir_to_world(cf, v, d);
+    memset(rh, 0, sizeof *rh);
+    rh->ray.org_x = (float)origin[0];
+    rh->ray.org_y = (float)origin[1];
+    rh->ray.org_z = (float)origin[2];
+    rh->ray.dir_x = (float)d[0];
+    rh->ray.dir_y = (float)d[1];
+    rh->ray.dir_z = (float)d[2];
+    /* depth per unit t of the float direction actually traced */
+    const double fd[3] = {rh->ray.dir_x, rh->ray.dir_y, rh->ray.dir_z};
+    world_dir_to_view(cf, fd, vd);
+    const double along = -vd[2];
+    rh->ray.tnear = (float)(cf->near / along);
+    rh->ray.tfar = (float)(cf->far / along);
+    rh->ray.mask = 0xFFFFFFFFu;
+    rh->hit.geomID = RTC_INVALID_GEOMETRY_ID;
+    rh->hit.instID[0] = RTC_INVALID_GEOMETRY_ID;
+    return along;
+}
+
 void oracle_depth(oracle *o, const camera *c, int width, int height, float *depth)
 {
     const cam_frame cf = cam_frame_make(c, width, height);
@@ -154,28 +208,8 @@ void oracle_depth(oracle *o, const camera *c, int width, int height, float *dept
         struct RTCIntersectContext ctx;
         rtcInitIntersectContext(&ctx);
         for (int px = 0; px < width; px++) {
-            /* GL pixel centre, row 0 at the bottom; view ray with z = -1 */
-            double v[3] = {((2.0 * px + 1.0) / width - 1.0) * cf.sx, ((2.0 * py + 1.0) / height - 1.0) * cf.sy,
-                           -1.0};
-            double d[3], vd[3];
-            view_dir_to_world(&cf, v, d);
             struct RTCRayHit rh;
-            memset(&rh, 0, sizeof rh);
-            rh.ray.org_x = (float)origin[0];
-            rh.ray.org_y = (float)origin[1];
-            rh.ray.org_z = (float)origin[2];
-            rh.ray.dir_x = (float)d[0];
-            rh.ray.dir_y = (float)d[1];
-            rh.ray.dir_z = (float)d[2];
-            /* depth per unit t of the float direction actually traced */
-            const double fd[3] = {rh.ray.dir_x, rh.ray.dir_y, rh.ray.dir_z};
-            world_dir_to_view(&cf, fd, vd);
-            const double along = -vd[2];
-            rh.ray.tnear = (float)(cf.near / along);
-            rh.ray.tfar = (float)(cf.far / along);
-            rh.ray.mask = 0xFFFFFFFFu;
-            rh.hit.geomID = RTC_INVALID_GEOMETRY_ID;
-            rh.hit.instID[0] = RTC_INVALID_GEOMETRY_ID;
+            const double along = primary_ray(&cf, origin, px, py, width, height, &rh);
             rtcIntersect1(o->scene, &ctx, &rh);
             depth[(size_t)py * width + px] =
                 rh.hit.geomID != RTC_INVALID_GEOMETRY_ID ? (float)((double)rh.ray.tfar * along) : 0.0f;
@@ -202,11 +236,14 @@ void oracle_shadow(oracle *o, const izb_recon *f, const camera *c, const light *
     const double key_grad = sqrt((double)L[2] * L[2] + (double)L[6] * L[6] + (double)L[10] * L[10]);
     const float tnear_spot = (float)(bias / (1.0 + bias));
     const float tnear_dir = key_grad > 0.0 ? (float)(bias / key_grad) : 0.0f;
+    const double zero[3] = {0.0, 0.0, 0.0};
+    double origin[3];
+    view_to_world(&cf, zero, origin);
 
 #pragma omp parallel for schedule(dynamic, 4)
     for (int py = 0; py < height; py++) {
-        struct RTCIntersectContext ctx;
-        rtcInitIntersectContext(&ctx);
+        self_context sc;
+        rtcInitIntersectContext(&sc.ctx);
         for (int px = 0; px < width; px++) {
             const size_t i = (size_t)py * width + px;
             const double d = depth[i];
@@ -246,7 +283,14 @@ void oracle_shadow(oracle *o, const izb_recon *f, const camera *c, const light *
                 ray.tfar = INFINITY;
             }
             ray.mask = 0xFFFFFFFFu;
-            rtcOccluded1(o->scene, &ctx, &ray);
+            sc.self = RTC_INVALID_GEOMETRY_ID;
+            if (o->skip_self) { /* the triangle the camera sees at this pixel */
+                struct RTCRayHit rh;
+                primary_ray(&cf, origin, px, py, width, height, &rh);
+                rtcIntersect1(o->scene, &sc.ctx, &rh);
+                sc.self = rh.hit.geomID != RTC_INVALID_GEOMETRY_ID ? rh.hit.primID : RTC_INVALID_GEOMETRY_ID;
+            }
+            rtcOccluded1(o->scene, &sc.ctx, &ray);
             mask[i] = ray.tfar < 0.0f ? 0 : 255; /* Embree sets tfar = -inf when occluded */
         }
     }

@@ -5,6 +5,7 @@
 #ifndef ORACLE_H
 #define ORACLE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "view.h"
@@ -24,6 +25,13 @@ void oracle_depth(oracle *o, const camera *c, int width, int height, float *dept
  * from the same depth values the IZB gets. */
 void oracle_shadow(oracle *o, const izb_recon *f, const camera *c, const light *l, const float *depth,
                    uint8_t *mask);
+
+/* skip = true: a point is never occluded by the triangle it lies on (the one the camera's primary
+ * ray hits at its pixel; Embree filter). Geometrically it cannot be; with the plain rule (the
+ * default: any triangle from the bias offset on) the truth itself shows acne where light grazes a
+ * surface, since the float depth puts the point a hair under its own triangle and the bias offset
+ * along a grazing ray does not lift it out, and so it hides the IZB's own acne there. */
+void oracle_skip_self(oracle *o, bool skip);
 
 typedef struct mask_diff {
     long covered;      /* non-sky pixels */

@@ -163,18 +163,33 @@ int main(int argc, char **argv)
         for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
             struct stat sb;
             if (stat(cases[i].scene, &sb) != 0 && cases[i].scene[0] == '/') continue; /* no test models */
-            char *args[] = {exe,         "--headless", "--frames", "1",  "--width",      "160", "--height",
-                            "100",       "--backend",  "cpu",      "--log", csvg,        "--force", "--scene",
-                            (char *)cases[i].scene,    cases[i].ground ? "--ground" : NULL, (char *)cases[i].ground,
+            char *args[] = {exe,
+                            "--headless",
+                            "--frames",
+                            "1",
+                            "--width",
+                            "160",
+                            "--height",
+                            "100",
+                            "--backend",
+                            "cpu",
+                            "--log",
+                            csvg,
+                            "--force",
+                            "--scene",
+                            (char *)cases[i].scene,
+                            cases[i].ground ? "--ground" : NULL,
+                            (char *)cases[i].ground,
                             NULL};
             run_program(args, false, &res);
-            CHECK(res.code == 0, "%s --ground %s: exit %d: %s", cases[i].scene, cases[i].ground, res.code, res.err);
+            CHECK(res.code == 0, "%s --ground %s: exit %d: %s", cases[i].scene, cases[i].ground, res.code,
+                  res.err);
             csv_table t;
             CHECK(csv_read(csvg, &t) && t.rows == 1, "%s: one log row", cases[i].scene);
             if (t.rows == 1) {
-                CHECK((long)csv_num(&t, 0, "tris_in") == cases[i].tris, "%s --ground %s: %g triangles, want %ld",
-                      cases[i].scene, cases[i].ground ? cases[i].ground : "auto", csv_num(&t, 0, "tris_in"),
-                      cases[i].tris);
+                CHECK((long)csv_num(&t, 0, "tris_in") == cases[i].tris,
+                      "%s --ground %s: %g triangles, want %ld", cases[i].scene,
+                      cases[i].ground ? cases[i].ground : "auto", csv_num(&t, 0, "tris_in"), cases[i].tris);
                 CHECK(strcmp(csv_str(&t, 0, "culling"), "auto") == 0, "culling auto logged: %s",
                       csv_str(&t, 0, "culling"));
             }

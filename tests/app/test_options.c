@@ -65,13 +65,23 @@ int main(void)
     CHECK(o.width == 800 && o.height == 600 && o.headless && o.frames == 7, "size/frames");
     CHECK(strcmp(o.screenshot, "/tmp/x.png") == 0 && strcmp(o.log_path, log_path) == 0, "outputs");
     CHECK(o.backend == IZB_BACKEND_CPU && o.kernel == IZB_KERNEL2 && o.binning == IZB_BINNING_ATOMIC, "izb");
-    CHECK(o.unit_size == 64 && o.grid_w == 64 && o.grid_h == 32 && o.cull == IZB_CULL_OFF && o.threads == 3, "izb 2");
+    CHECK(o.unit_size == 64 && o.grid_w == 64 && o.grid_h == 32 && o.cull == IZB_CULL_OFF && o.threads == 3,
+          "izb 2");
     CHECK(o.bias > 0.00099f && o.bias < 0.00101f, "bias %g", (double)o.bias);
     CHECK(o.light == LIGHT_SPOT && o.has_light_dir && o.light_dir[2] == 0.5f, "light dir");
     CHECK(o.has_light_pos && o.light_pos[0] == -1.5f && o.light_pos[2] == 20.0f && o.cone_deg == 45.0f,
           "light pos");
     CHECK(o.has_cam_pos && o.cam_pos[1] == 2.0f && o.cam_yaw == -30.0f && o.cam_pitch == -20.5f, "camera");
     CHECK(o.vsync && o.view == RENDER_VIEW_MASK && strcmp(o.shader_dir, "/tmp") == 0, "display");
+    /* culling and ground: auto by default, each of auto / on / off */
+    CHECK(parse(NULL) == OPTIONS_OK && o.cull == IZB_CULL_DEFAULT && o.ground == SCENE_GROUND_AUTO, "defaults");
+    CHECK(parse("--cull", "on", "--ground", "off", NULL) == OPTIONS_OK && o.cull == IZB_CULL_ON &&
+              o.ground == SCENE_GROUND_OFF,
+          "--cull on --ground off: %s", err);
+    CHECK(parse("--cull=auto", "--ground=on", NULL) == OPTIONS_OK && o.cull == IZB_CULL_AUTO &&
+              o.ground == SCENE_GROUND_ON,
+          "--cull=auto --ground=on: %s", err);
+    CHECK(parse("--cull", "off", NULL) == OPTIONS_OK && o.cull == IZB_CULL_OFF, "--cull off: %s", err);
     CHECK(parse("--scene", "builtin:grass:2M", "--unit", "auto", "--vsync", "off", NULL) == OPTIONS_OK &&
               o.unit_size == 0 && !o.vsync,
           "--scene, unit auto: %s", err);
@@ -114,6 +124,10 @@ int main(void)
     REJECT("--light", "--light", "point");
     REJECT("--vsync", "--vsync", "maybe");
     REJECT("--view", "--view", "normals");
+    REJECT("--cull", "--cull", "back");
+    REJECT("--cull", "--cull", "");
+    REJECT("--ground", "--ground", "yes");
+    REJECT("--ground", "--ground");
     REJECT("unknown builtin scene", "builtin:nope");
     REJECT("N must be", "builtin:grass:abc");
     REJECT("N must be", "builtin:grass:0");

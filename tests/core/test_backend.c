@@ -157,7 +157,8 @@ static void test_analytic(void)
                         if (li == 0)
                             CHECK(st.points == W * H - sky, "points %d = covered pixels %ld", st.points, W * H - sky);
                         CHECK(st.tris_in == TRI_COUNT, "tris_in %d", st.tris_in);
-                        /* culling auto: the ground and the plate's two faces are open quads, none is culled */
+                        /* culling auto: the ground and the plate's two faces are open quads, none is culled
+                         */
                         CHECK(st.tris_after_cull == 6 && st.tris_cullable == 0,
                               "auto culls nothing on open quads: %d survive, %d cullable", st.tris_after_cull,
                               st.tris_cullable);
@@ -192,10 +193,12 @@ static void test_analytic(void)
             /* culling on drops the plate's downward-facing bottom (its top covers it); same mask */
             izb_stats st;
             CHECK(izb_shade_arrays(b, &f, &(izb_settings){.cull = IZB_CULL_ON}, depth, mask, &st), "cull on");
-            CHECK(st.tris_after_cull == 4, "ground and plate top survive, the bottom is culled: %d", st.tris_after_cull);
+            CHECK(st.tris_after_cull == 4, "ground and plate top survive, the bottom is culled: %d",
+                  st.tris_after_cull);
             CHECK(memcmp(mask, first, (size_t)W * H) == 0, "cull on: same mask");
             /* culling off keeps it too; same mask */
-            CHECK(izb_shade_arrays(b, &f, &(izb_settings){.cull = IZB_CULL_OFF}, depth, mask, &st), "no_cull");
+            CHECK(izb_shade_arrays(b, &f, &(izb_settings){.cull = IZB_CULL_OFF}, depth, mask, &st),
+                  "no_cull");
             CHECK(st.tris_after_cull == 6, "no_cull keeps all 6 triangles: %d", st.tris_after_cull);
             CHECK(memcmp(mask, first, (size_t)W * H) == 0, "no_cull: same mask");
             izb_destroy(b);
@@ -269,7 +272,8 @@ static void test_edge_cases(void)
     CHECK(!izb_get_debug(b, &dbg), "no debug data after a failed frame");
     CHECK(!izb_set_scene(b, NULL, 5), "NULL triangles rejected");
     CHECK(!izb_set_scene(b, tris, -1), "negative count rejected");
-    CHECK(izb_set_scene(b, tris, TRI_COUNT) && izb_shade_arrays(b, &f, &(izb_settings){.cull = IZB_CULL_ON}, depth, mask, &st) &&
+    CHECK(izb_set_scene(b, tris, TRI_COUNT) &&
+              izb_shade_arrays(b, &f, &(izb_settings){.cull = IZB_CULL_ON}, depth, mask, &st) &&
               st.tris_after_cull == 4,
           "usable after bad calls");
     izb_destroy(b);

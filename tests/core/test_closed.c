@@ -9,35 +9,12 @@
 #include "izb_closed.h"
 #include "scene.h"
 #include "test.h"
+#include "test_cube.h"
 
 #define MAX_TRIS 64
 
-/* append the 12 triangles of the cube [c - h, c + h]^3, outward (or inward when `flip`) */
-static int add_cube(float *xyz, int n, const float c[3], float h, bool flip);
 /* the triangles' closed components, checked for consistency with out->comp */
 static izb_closed find(const float *xyz, int n);
-
-static int add_cube(float *xyz, int n, const float c[3], float h, bool flip)
-{
-    for (int axis = 0; axis < 3; axis++)
-        for (int side = -1; side <= 1; side += 2) {
-            const int u = (axis + 1) % 3, v = (axis + 2) % 3;
-            float q[4][3];
-            static const float su[4] = {-1, 1, 1, -1}, sv[4] = {-1, -1, 1, 1};
-            for (int k = 0; k < 4; k++) {
-                q[k][axis] = c[axis] + (float)side * h;
-                q[k][u] = c[u] + su[k] * h;
-                q[k][v] = c[v] + sv[k] * h;
-            }
-            /* u x v = axis: counter-clockwise seen from +axis; reverse for the -axis side */
-            const bool reverse = (side < 0) != flip;
-            const int tri[2][3] = {{0, 1, 2}, {0, 2, 3}};
-            for (int t = 0; t < 2; t++, n++)
-                for (int k = 0; k < 3; k++)
-                    memcpy(xyz + 9 * n + 3 * k, q[tri[t][reverse ? 2 - k : k]], sizeof q[0]);
-        }
-    return n;
-}
 
 static izb_closed find(const float *xyz, int n)
 {
@@ -58,9 +35,10 @@ int main(void)
     const float o[3] = {0, 0, 0}, far[3] = {5, 0, 0};
 
     /* a closed cube: one component, all 12 cullable, its box */
-    int n = add_cube(xyz, 0, o, 1.0f, false);
+    int n = test_add_cube(xyz, 0, o, 1.0f, false);
     izb_closed c = find(xyz, n);
-    CHECK(c.comp_count == 1 && c.cullable == 12, "cube: %d components, %d cullable", c.comp_count, c.cullable);
+    CHECK(c.comp_count == 1 && c.cullable == 12, "cube: %d components, %d cullable", c.comp_count,
+          c.cullable);
     CHECK(c.boxes[0] == -1 && c.boxes[3] == 1 && c.boxes[2] == -1 && c.boxes[5] == 1, "cube box");
 
     /* izb_may_cull: directional always; spot only from outside the box; on / off */
@@ -85,21 +63,21 @@ int main(void)
     izb_closed_free(&c);
 
     /* defects, each making the cube open */
-    n = add_cube(xyz, 0, o, 1.0f, false) - 1; /* one triangle missing: a boundary */
+    n = test_add_cube(xyz, 0, o, 1.0f, false) - 1; /* one triangle missing: a boundary */
     c = find(xyz, n);
     CHECK(c.comp_count == 0 && c.cullable == 0, "cube with a hole: open (%d cullable)", c.cullable);
     izb_closed_free(&c);
-    n = add_cube(xyz, 0, o, 1.0f, false); /* one triangle flipped: inconsistent orientation */
+    n = test_add_cube(xyz, 0, o, 1.0f, false); /* one triangle flipped: inconsistent orientation */
     float t[3];
     memcpy(t, xyz + 3, sizeof t), memcpy(xyz + 3, xyz + 6, sizeof t), memcpy(xyz + 6, t, sizeof t);
     c = find(xyz, n);
     CHECK(c.cullable == 0, "cube with a flipped triangle: open (%d cullable)", c.cullable);
     izb_closed_free(&c);
-    n = add_cube(xyz, 0, o, 1.0f, true); /* inside out: negative volume */
+    n = test_add_cube(xyz, 0, o, 1.0f, true); /* inside out: negative volume */
     c = find(xyz, n);
     CHECK(c.cullable == 0, "inside-out cube: not cullable (%d)", c.cullable);
     izb_closed_free(&c);
-    n = add_cube(xyz, 0, o, 1.0f, false); /* a fin: a third triangle on an edge (non-manifold) */
+    n = test_add_cube(xyz, 0, o, 1.0f, false); /* a fin: a third triangle on an edge (non-manifold) */
     memcpy(xyz + 9 * n, xyz, 6 * sizeof(float));
     memcpy(xyz + 9 * n + 6, (float[3]){3.0f, 3.0f, 3.0f}, 3 * sizeof(float));
     c = find(xyz, n + 1);
@@ -107,14 +85,25 @@ int main(void)
     izb_closed_free(&c);
 
     /* two cubes and a single-sided card: two components; the card stays */
-    n = add_cube(xyz, 0, o, 1.0f, false);
-    n = add_cube(xyz, n, far, 0.5f, false);
+    n = test_add_cube(xyz, 0, o, 1.0f, false);
+    n = test_add_cube(xyz, n, far, 0.5f, false);
     const float card[9] = {0, 3, 0, 1, 3, 0, 0, 3, 1};
     memcpy(xyz + 9 * n++, card, sizeof card);
     c = find(xyz, n);
     CHECK(c.comp_count == 2 && c.cullable == 24 && c.comp[n - 1] == IZB_OPEN && c.comp[0] != c.comp[12],
           "two cubes and a card: %d components, %d cullable", c.comp_count, c.cullable);
     CHECK(c.boxes[6 * c.comp[12]] == 4.5f && c.boxes[6 * c.comp[12] + 3] == 5.5f, "second cube's box");
+    izb_closed_free(&c);
+
+    /* far from the origin: a small cube keeps its orientation's sign (no cancellation) */
+    const float distant[3] = {1e5f, -2e5f, 3e5f};
+    n = test_add_cube(xyz, 0, distant, 1.0f, false);
+    c = find(xyz, n);
+    CHECK(c.cullable == 12, "small cube far away: closed and outward (%d cullable)", c.cullable);
+    izb_closed_free(&c);
+    n = test_add_cube(xyz, 0, distant, 1.0f, true);
+    c = find(xyz, n);
+    CHECK(c.cullable == 0, "small inside-out cube far away: not cullable (%d)", c.cullable);
     izb_closed_free(&c);
 
     /* empty scenes */

@@ -144,13 +144,15 @@ static void check_ground(const char *path)
     memcpy(lo, s.bounds_min, sizeof lo), memcpy(hi, s.bounds_max, sizeof hi);
     CHECK(s.ground_tris == 0, "%s: no ground before scene_add_ground", path);
     CHECK(scene_add_ground(&s, err, sizeof err), "%s: scene_add_ground: %s", path, err);
-    CHECK(s.tri_count == n0 + 2 && s.ground_tris == 2, "%s: 2 ground triangles (%d -> %d)", path, n0, s.tri_count);
+    CHECK(s.tri_count == n0 + 2 && s.ground_tris == 2, "%s: 2 ground triangles (%d -> %d)", path, n0,
+          s.tri_count);
     const float *g = s.xyz + 9 * (size_t)n0;
     float gx0 = INFINITY, gx1 = -INFINITY, gz0 = INFINITY, gz1 = -INFINITY;
     bool flat = true, up = true;
     for (int t = 0; t < 2; t++) {
         const float *v = g + 9 * t;
-        const float e1[3] = {v[3] - v[0], v[4] - v[1], v[5] - v[2]}, e2[3] = {v[6] - v[0], v[7] - v[1], v[8] - v[2]};
+        const float e1[3] = {v[3] - v[0], v[4] - v[1], v[5] - v[2]},
+                    e2[3] = {v[6] - v[0], v[7] - v[1], v[8] - v[2]};
         up = up && e1[2] * e2[0] - e1[0] * e2[2] > 0.0f && s.normals[9 * (size_t)(n0 + t) + 1] == 1.0f;
         for (int k = 0; k < 3; k++) {
             flat = flat && v[3 * k + 1] == g[1];
@@ -167,9 +169,10 @@ static void check_ground(const char *path)
         const float x = p[0] + t * s.light_dir[0], z = p[2] + t * s.light_dir[2];
         caught += x > gx0 && x < gx1 && z > gz0 && z < gz1;
     }
-    CHECK(s.light_dir[1] < 0.0f && caught == 8, "%s: the ground catches %d of 8 corner shadows", path, caught);
-    CHECK(s.bounds_min[1] == g[1] && s.bounds_min[0] <= gx0 && s.bounds_max[2] >= gz1, "%s: bounds hold the ground",
-          path);
+    CHECK(s.light_dir[1] < 0.0f && caught == 8, "%s: the ground catches %d of 8 corner shadows", path,
+          caught);
+    CHECK(s.bounds_min[1] == g[1] && s.bounds_min[0] <= gx0 && s.bounds_max[2] >= gz1,
+          "%s: bounds hold the ground", path);
     scene_free(&s);
 }
 
