@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "controls.h"
+#include "file_out.h"
 #include "fps_log.h"
 #include "gl_context.h"
 #include "izb.h"
@@ -148,6 +149,9 @@ static int app_init(app *a, int argc, char **argv)
                                  .bias = o->bias};
     if (o->log_path && !fps_log_open(&a->log, o->log_path, o->force, err, sizeof err))
         return failf(EXIT_USAGE, "%s", err);
+    /* like --log: a place that cannot take the file is said now, not after the last frame */
+    if (o->screenshot && !file_out_probe(o->screenshot, err, sizeof err))
+        return failf(EXIT_USAGE, "--screenshot %s", err);
     if (!session_init(&a->ses,
                       &(session_desc){.log = &a->log,
                                       .path_file = o->path,
@@ -422,6 +426,20 @@ static int app_finish(app *a)
                t.median, t.p95, t.max);
     }
     if (interrupted) printf("izb-shadows: interrupted after %ld frames\n", a->frame);
+    /* nothing lost silently: a log row, camera path or screenshot that could not be written was said
+     * on stderr when it happened; the run says so again and ends with exit 1 */
+    session_shutdown(&a->ses, now_s()); /* saves a camera path still being recorded */
+    char log_name[512];
+    snprintf(log_name, sizeof log_name, "%s", a->log.path);
+    if (!fps_log_close(&a->log)) {
+        failf(EXIT_RUNTIME, "the log '%s' is incomplete (see above)", log_name);
+        if (a->rc == 0) a->rc = EXIT_RUNTIME;
+    }
+    if (a->ses.write_failures > 0) {
+        failf(EXIT_RUNTIME, "%d file(s) could not be written (see above)", a->ses.write_failures);
+        if (a->rc == 0) a->rc = EXIT_RUNTIME;
+    }
+    if (!file_out_stdout_ok(err, sizeof err) && a->rc == 0) a->rc = failf(EXIT_RUNTIME, "%s", err);
     return a->rc;
 }
 

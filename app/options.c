@@ -178,7 +178,7 @@ void options_usage(FILE *f)
             "                        runs stop at its end unless --frames is given\n"
             "  --path-loop           replay the path in a loop\n"
             "  --path-fps F          headless replay step 1/F s of path time per frame (default 60)\n"
-            "  --force               let --log overwrite an existing file\n"
+            "  --force               let --log and --screenshot overwrite an existing file\n"
             "IZB\n"
             "  --backend cpu|cuda|auto   default auto (CUDA when a device answers)\n"
             "  --kernel 1|2              rasteriser: 1 per triangle, 2 per cell group (default 1)\n"
@@ -410,8 +410,11 @@ options_result parse_options(int argc, char **argv, app_options *o, char *err, s
     }
 
     if (!check_scene(o->scene, err, err_size)) return OPTIONS_ERROR;
+    /* one overwrite policy for every output named on the command line: never without --force */
     if (o->log_path && !o->force && access(o->log_path, F_OK) == 0)
         return fail(err, err_size, "--log '%s': file exists (add --force to overwrite it)", o->log_path);
+    if (o->screenshot && !o->force && access(o->screenshot, F_OK) == 0)
+        return fail(err, err_size, "--screenshot '%s': file exists (add --force to overwrite it)", o->screenshot);
     if (o->headless && o->frames == 0 && (!o->path || o->path_loop)) o->frames = 60; /* a path: to its end */
     return OPTIONS_OK;
 }

@@ -22,7 +22,7 @@ typedef struct app_options {
     long frames; /* 0: until the window closes */
     const char *screenshot;
     const char *log_path;
-    bool force; /* --log may overwrite */
+    bool force; /* --log and --screenshot may overwrite an existing file */
     izb_backend_kind backend;
     izb_kernel kernel;
     izb_binning binning;

@@ -37,7 +37,7 @@ case "$mode" in
   run)
     if [ -z "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
       echo "setup: no display here; rendering 60 headless frames of the default scene to izb-shadows.png"
-      exec "$build/izb-shadows" --headless --frames 60 --screenshot izb-shadows.png "$@"
+      exec "$build/izb-shadows" --headless --frames 60 --screenshot izb-shadows.png --force "$@"
     fi
     exec "$build/izb-shadows" "$@"
     ;;

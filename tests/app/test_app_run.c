@@ -9,6 +9,7 @@
 #undef NDEBUG
 #include <errno.h>
 #include <stdint.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -214,6 +215,53 @@ int main(int argc, char **argv)
             unlink(path);
         }
         rmdir(sdir);
+    }
+
+    /* 3b. outputs that cannot be written: said on stderr, exit 1, never "wrote". Tests run as root,
+     *     for whom a chmod'ed read-only directory is writable: /dev/full and /proc stand in. */
+    {
+        char *full_args[] = {exe, "--headless", "--frames", "2", "--width", "64", "--height", "64",
+                             "--screenshot", "/dev/full", "--force", NULL};
+        run_program(full_args, false, &res);
+        CHECK(res.code == 1 && strstr(res.err, "/dev/full") && strstr(res.err, "No space") &&
+                  !strstr(res.out, "wrote"),
+              "--screenshot /dev/full: exit %d, stderr '%s', stdout '%s'", res.code, res.err, res.out);
+        /* an unwritable place is found before the first frame, like --log's */
+        char *proc_args[] = {exe, "--headless", "--frames", "2", "--width", "64", "--height", "64",
+                             "--screenshot", "/proc/izb-shot.png", NULL};
+        run_program(proc_args, false, &res);
+        CHECK(res.code == 2 && strstr(res.err, "--screenshot '/proc/izb-shot.png': cannot create") &&
+                  !strstr(res.out, "frames"),
+              "--screenshot into /proc: exit %d, '%s'", res.code, res.err);
+        char *log_args[] = {exe, "--headless", "--frames", "2", "--width", "64", "--height", "64",
+                            "--log", "/dev/full", "--force", NULL};
+        run_program(log_args, false, &res);
+        CHECK(res.code == 2 && strstr(res.err, "--log '/dev/full': cannot write: No space"),
+              "--log /dev/full: exit %d, '%s'", res.code, res.err);
+
+        /* the disk fills mid-run (a file size limit, inherited by the child, with SIGXFSZ ignored
+         * so the write fails instead): the failed frame is said at once, the run ends with exit 1,
+         * and the log holds only whole rows */
+        char csv4[256];
+        snprintf(csv4, sizeof csv4, "%s/full.csv", tmpdir);
+        char *mid_args[] = {exe, "--headless", "--frames", "30", "--width", "64", "--height", "64",
+                            "--backend", "cpu", "--log", csv4, NULL};
+        struct rlimit old, lim = {.rlim_cur = 3000, .rlim_max = RLIM_INFINITY};
+        signal(SIGXFSZ, SIG_IGN);
+        getrlimit(RLIMIT_FSIZE, &old);
+        setrlimit(RLIMIT_FSIZE, &lim);
+        run_program(mid_args, false, &res);
+        setrlimit(RLIMIT_FSIZE, &old);
+        signal(SIGXFSZ, SIG_DFL);
+        int cols = 0;
+        long rows = check_csv(csv4, &cols, header, sizeof header, last, sizeof last);
+        CHECK(res.code == 1 && strstr(res.err, "cannot write frame") && strstr(res.err, "incomplete"),
+              "log filling up: exit %d, '%s'", res.code, res.err);
+        CHECK(rows >= 1 && rows < 30, "only whole rows (%ld) before the limit", rows);
+        long size = 0;
+        unsigned char *bytes = read_file(csv4, &size);
+        CHECK(bytes && size > 0 && size <= 3000 && bytes[size - 1] == '\n', "the log ends with a whole row");
+        free(bytes);
     }
 
     /* 4. the IZB backend fails (IZB_FAULT stands in for a CUDA error): the run goes on with the CPU
