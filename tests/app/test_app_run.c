@@ -15,6 +15,7 @@
 
 #include "gl_context.h"
 #include "gl_shader.h"
+#include "png_decode.h"
 #include "run_util.h"
 #include "test.h"
 
@@ -262,6 +263,48 @@ int main(int argc, char **argv)
         unsigned char *bytes = read_file(csv4, &size);
         CHECK(bytes && size > 0 && size <= 3000 && bytes[size - 1] == '\n', "the log ends with a whole row");
         free(bytes);
+    }
+
+    /* 3c. --bias reaches the frame: a plate 0.5 above a ground quad, seen from above in the mask
+     *     view (black shadow, white lit): shadowed with the default bias, lit with --bias 0.09,
+     *     which moves the ground's points along the light past the plate (test_render_bias.c
+     *     works the numbers out for the same scene) */
+    {
+        char obj[256], shot_default[256], shot_big[256];
+        snprintf(obj, sizeof obj, "%s/plate.obj", tmpdir);
+        snprintf(shot_default, sizeof shot_default, "%s/bias-default.png", tmpdir);
+        snprintf(shot_big, sizeof shot_big, "%s/bias-big.png", tmpdir);
+        FILE *f = fopen(obj, "w");
+        CHECK(f != NULL, "write %s", obj);
+        if (f) {
+            fputs("v -10 0 -10\nv -10 0 10\nv 10 0 10\nv 10 0 -10\n"
+                  "v -2 0.5 -2\nv -2 0.5 2\nv 2 0.5 2\nv 2 0.5 -2\n"
+                  "f 1 2 3\nf 1 3 4\nf 5 6 7\nf 5 7 8\n",
+                  f);
+            fclose(f);
+        }
+        long dark[2] = {-1, -1};
+        const char *shots[2] = {shot_default, shot_big};
+        for (int i = 0; i < 2; i++) {
+            char *args[] = {exe,           obj,           "--headless",   "--frames", "1",        "--width",
+                            "161",         "--height",    "121",          "--backend", "cpu",
+                            "--view",      "mask",        "--cam-pos",    "0.3,10,1", "--cam-yaw",
+                            "0",           "--cam-pitch", "-85",          "--light",  "directional",
+                            "--light-dir", "1,-1,0.3",    "--screenshot", (char *)shots[i],
+                            i ? "--bias" : NULL, "0.09", NULL};
+            run_program(args, false, &res);
+            CHECK(res.code == 0, "bias run %d: exit %d: %s", i, res.code, res.err);
+            int w = 0, h = 0, n = 0;
+            unsigned char *img = stbi_load(shots[i], &w, &h, &n, 3);
+            CHECK(img && w == 161 && h == 121, "screenshot %s", shots[i]);
+            if (!img) continue;
+            dark[i] = 0;
+            for (int p = 0; p < w * h; p++)
+                dark[i] += img[3 * p] < 40 && img[3 * p + 1] < 40 && img[3 * p + 2] < 40;
+            stbi_image_free(img);
+        }
+        CHECK(dark[0] > 200 && dark[1] == 0, "--bias reaches the frame: %ld shadowed pixels by default, %ld with 0.09",
+              dark[0], dark[1]);
     }
 
     /* 4. the IZB backend fails (IZB_FAULT stands in for a CUDA error): the run goes on with the CPU

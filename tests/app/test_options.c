@@ -103,6 +103,9 @@ int main(void)
     REJECT("--cone", "--cone", "0");
     REJECT("--cone", "--cone", "180");
     REJECT("--bias", "--bias", "-1");
+    REJECT("--bias '0'", "--bias", "0"); /* 0 < B < 0.1 (--help): 0 would mean the default, silently */
+    REJECT("--bias '0.1'", "--bias", "0.1");
+    CHECK(parse("--bias", "0.0999", NULL) == OPTIONS_OK && o.bias > 0.0998f, "--bias just under 0.1: %s", err);
     REJECT("--cam-pitch", "--cam-pitch", "95");
     REJECT("--cam-pos", "--cam-pos", "1,2");
     REJECT("--cam-pos", "--cam-pos", "1,2,3,4");
