@@ -164,15 +164,21 @@ IZB_HD uint32_t izb_cell_hash(const izb_grid *g, float x, float y)
 
 /* Edge function e(p) = (a x b) . p of the edge from a to b (light clip x, y, w; z unused), so that
  * (x, y, 1) with e >= 0 lies to its left seen from the light. Computed as first x (second - first)
- * with the two vertices in a canonical order, for two reasons:
+ * with the two vertices in a canonical order, the smaller one first, for three reasons:
  * - accuracy: a and b are nearly parallel when the edge is small and far from the light, and
  *   a x b cancels catastrophically (relative error ~ distance / edge length); the difference
  *   does not cancel;
- * - watertightness: a neighbour's edge b -> a gets exactly the negated coefficients, so no point
- *   on a shared edge falls outside both triangles. */
+ * - accuracy again: when one vertex is far smaller than the other (a vertex at or next to a spot
+ *   light), big - small keeps the big one whole while small - big would round the small one away
+ *   and leave big x big = rounding noise (fuzz_izb found edges of the wrong sign that way: a
+ *   triangle with a vertex 1e-8 from the light accepted points far outside it);
+ * - watertightness: the order depends on the pair only, so a neighbour's edge b -> a gets exactly
+ *   the negated coefficients and no point on a shared edge falls outside both triangles. */
 IZB_HD void izb_edge(const float a[4], const float b[4], float e[3])
 {
-    bool swap = a[0] > b[0] || (a[0] == b[0] && (a[1] > b[1] || (a[1] == b[1] && a[3] > b[3])));
+    const float ma = fabsf(a[0]) + fabsf(a[1]) + fabsf(a[3]), mb = fabsf(b[0]) + fabsf(b[1]) + fabsf(b[3]);
+    bool swap = ma > mb ||
+                (ma == mb && (a[0] > b[0] || (a[0] == b[0] && (a[1] > b[1] || (a[1] == b[1] && a[3] > b[3])))));
     const float *p = swap ? b : a, *q = swap ? a : b;
     float dx = q[0] - p[0], dy = q[1] - p[1], dw = q[3] - p[3];
     float s = swap ? -1.0f : 1.0f;
