@@ -192,6 +192,15 @@ int main(void)
     if (d) closedir(d);
     CHECK(shipped >= 5 && even && crowded, "%d shipped paths, an even and a crowded one among them", shipped);
 
+    /* a path that starts later than 0: its duration is last minus first */
+    {
+        camera_path late = {0};
+        camera_path_add(&late, 5.0, &c[0], &l[0]);
+        camera_path_add(&late, 7.5, &c[1], &l[1]);
+        CHECK(fabs(camera_path_duration(&late) - 2.5) < 1e-12, "duration from t = 5: %g", camera_path_duration(&late));
+        camera_path_free(&late);
+    }
+
     /* a path that cannot be saved is reported, and an old file under that name survives. Root can
      * write into a chmod'ed read-only directory, so the unwritable places are /dev/full (ENOSPC at
      * the flush) and /proc (no new files) */

@@ -103,7 +103,11 @@ int main(void)
     REJECT("--cone", "--cone", "0");
     REJECT("--cone", "--cone", "180");
     REJECT("--bias", "--bias", "-1");
-    REJECT("--bias '0'", "--bias", "0"); /* 0 < B < 0.1 (--help): 0 would mean the default, silently */
+    REJECT("--bias '0'", "--bias", "0");
+    REJECT("unknown option '--fro?bnicate'", "--fro\nbnicate"); /* one line even when the argument is not */
+    REJECT("scene file 'a?b.obj'", "a\nb.obj");
+    REJECT("--switch-every", "--switch-every", "0");
+    CHECK(parse("--switch-every", "250", NULL) == OPTIONS_OK && o.switch_every == 250, "--switch-every: %s", err); /* 0 < B < 0.1 (--help): 0 would mean the default, silently */
     REJECT("--bias '0.1'", "--bias", "0.1");
     CHECK(parse("--bias", "0.0999", NULL) == OPTIONS_OK && o.bias > 0.0998f, "--bias just under 0.1: %s", err);
     REJECT("--cam-pitch", "--cam-pitch", "95");

@@ -97,6 +97,18 @@ int main(void)
           "the old file survives a failed rewrite");
     CHECK(entries_in(dir) == 1, "no half file left: %d entries", entries_in(dir));
 
+    /* a stream that failed once is not committed, even when a later flush succeeds: the first
+     * fprintf hits a 1-byte size limit (EFBIG, the error indicator set), then the limit is lifted */
+    struct rlimit tiny = {.rlim_cur = 1, .rlim_max = RLIM_INFINITY};
+    CHECK(file_out_open(&o, path, err, sizeof err), "open: %s", err);
+    CHECK(setrlimit(RLIMIT_FSIZE, &tiny) == 0, "setrlimit");
+    fprintf(o.f, "%s", "more than one byte");
+    fflush(o.f);
+    setrlimit(RLIMIT_FSIZE, &old);
+    CHECK(!file_out_commit(&o, err, sizeof err) && strstr(err, path), "an earlier failed write is reported: %s", err);
+    CHECK(read_all(path, buf, sizeof buf) == 7 && memcmp(buf, "second\n", 7) == 0, "the old file survives");
+    CHECK(entries_in(dir) == 1, "no half file left: %d entries", entries_in(dir));
+
     /* stdout into /dev/full */
     fflush(stdout);
     int saved = dup(1);

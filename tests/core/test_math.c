@@ -514,8 +514,31 @@ static void test_reconstruct(void)
     CHECK(izb_reconstruct(&rb, 5, 5, 2.0f, &pt) == IZB_SAMPLE, "point at z = 3 in front of it");
 }
 
+/* camera_fit_clip: from anywhere, inside the bounds or far outside, every corner of the bounds
+ * lies before the far plane (a far plane that cuts the scene drops its far side from the image) */
+static void test_fit_clip(void)
+{
+    const float bmin[3] = {-10.0f, -1.0f, -4.0f}, bmax[3] = {6.0f, 3.0f, 12.0f};
+    const float eyes[][3] = {{0, 0, 0}, {30, 5, -20}, {-10, -1, -4}, {100, 50, 100}};
+    for (size_t e = 0; e < sizeof eyes / sizeof eyes[0]; e++) {
+        camera c = {.pos = {eyes[e][0], eyes[e][1], eyes[e][2]}};
+        camera_fit_clip(&c, bmin, bmax);
+        double worst = 0.0;
+        for (int k = 0; k < 8; k++) {
+            const double p[3] = {k & 1 ? bmax[0] : bmin[0], k & 2 ? bmax[1] : bmin[1], k & 4 ? bmax[2] : bmin[2]};
+            double d2 = 0.0;
+            for (int i = 0; i < 3; i++)
+                d2 += (p[i] - c.pos[i]) * (p[i] - c.pos[i]);
+            worst = fmax(worst, sqrt(d2));
+        }
+        CHECK(c.near > 0.0f && c.far >= worst, "eye %zu: far %g reaches the farthest corner at %g", e, (double)c.far,
+              worst);
+    }
+}
+
 int main(void)
 {
+    test_fit_clip();
     test_edges();
     test_conventions();
     test_spot_depth();

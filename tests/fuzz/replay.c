@@ -33,9 +33,9 @@ int main(int argc, char **argv)
     int inputs = 0, errors = 0;
     for (int a = 1; a < argc; a++) {
         struct stat st;
-        if (stat(argv[a], &st) != 0) {
-            fprintf(stderr, "replay: no such file or folder: %s\n", argv[a]);
-            return 1;
+        if (stat(argv[a], &st) != 0) { /* a regressions folder removed since configuring: nothing to replay */
+            fprintf(stderr, "replay: no such file or folder (skipped): %s\n", argv[a]);
+            continue;
         }
         if (!S_ISDIR(st.st_mode)) {
             errors += run_file(argv[a]);
