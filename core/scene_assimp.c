@@ -223,12 +223,14 @@ static bool header_fits(const char *path, long long size, char *err, size_t err_
         const char *end = strstr(head, "end_header");
         /* assimp 5.2 spins for minutes on a PLY whose header never ends (fuzz_scene found it) */
         if (!end)
-            return scene_errorf(err, err_size, "scene '%s': PLY header without end_header in its first %zu bytes",
-                                path, sizeof head - 1);
+            return scene_errorf(err, err_size,
+                                "scene '%s': PLY header without end_header in its first %zu bytes", path,
+                                sizeof head - 1);
         /* the data starts after end_header's line break: another byte there shifts assimp's binary
          * reader off its buffer (a SEGV inside assimp, found by fuzz_scene) */
         if (end[10] != '\n' && end[10] != '\r')
-            return scene_errorf(err, err_size, "scene '%s': PLY end_header not followed by a line break", path);
+            return scene_errorf(err, err_size, "scene '%s': PLY end_header not followed by a line break",
+                                path);
         const char *bin = strstr(head, "format binary");
         unsigned long long min = bin && bin < end ? 1 : 2, count = ply_elements(head, end);
         if (count * min > bytes)
