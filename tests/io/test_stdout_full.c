@@ -27,12 +27,15 @@ int main(int argc, char **argv)
     posix_spawn_file_actions_adddup2(&fa, fileno(err), 2);
     pid_t pid;
     int rc = posix_spawn(&pid, argv[1], &fa, NULL, argv + 1, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    close(full);
     CHECK(rc == 0, "spawn %s: %s", argv[1], strerror(rc));
     int status = 0;
     if (rc == 0) waitpid(pid, &status, 0);
     char text[8192] = "";
     rewind(err);
     text[fread(text, 1, sizeof text - 1, err)] = '\0';
+    fclose(err);
     if (WIFEXITED(status) && WEXITSTATUS(status) == 77) TEST_SKIP("%s skipped: %s", argv[1], text);
     CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 1, "%s with stdout on /dev/full: status %d, stderr: %s",
           argv[1], status, text);
