@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "file_out.h"
+
 bool camera_path_add(camera_path *p, double t, const camera *c, const light *l)
 {
     if (p->count > 0 && !(t > p->poses[p->count - 1].t))
@@ -25,23 +27,16 @@ bool camera_path_add(camera_path *p, double t, const camera *c, const light *l)
 
 bool camera_path_save(const camera_path *p, const char *file, char *err, size_t err_size)
 {
-    FILE *f = fopen(file, "w");
-    if (!f) {
-        snprintf(err, err_size, "%s: cannot write: %s", file, strerror(errno));
-        return false;
-    }
-    fprintf(f, "izb-path 1\n# t cam_x cam_y cam_z yaw pitch light_type dir_x dir_y dir_z pos_x pos_y pos_z\n");
+    file_out o; /* a temporary name renamed into place: a failed save leaves no half path file */
+    if (!file_out_open(&o, file, err, err_size)) return false;
+    fprintf(o.f, "izb-path 1\n# t cam_x cam_y cam_z yaw pitch light_type dir_x dir_y dir_z pos_x pos_y pos_z\n");
     for (int i = 0; i < p->count; i++) {
         const path_pose *q = &p->poses[i];
-        fprintf(f, "%.6f %.9g %.9g %.9g %.9g %.9g %d %.9g %.9g %.9g %.9g %.9g %.9g\n", q->t, q->cam.pos[0],
+        fprintf(o.f, "%.6f %.9g %.9g %.9g %.9g %.9g %d %.9g %.9g %.9g %.9g %.9g %.9g\n", q->t, q->cam.pos[0],
                 q->cam.pos[1], q->cam.pos[2], q->cam.yaw, q->cam.pitch, (int)q->light.type, q->light.dir[0],
                 q->light.dir[1], q->light.dir[2], q->light.pos[0], q->light.pos[1], q->light.pos[2]);
     }
-    bool ok = !ferror(f);
-    ok = (fclose(f) == 0) && ok;
-    if (!ok)
-        snprintf(err, err_size, "%s: write failed", file);
-    return ok;
+    return file_out_commit(&o, err, err_size); /* checks every fprintf above through ferror */
 }
 
 bool camera_path_load(camera_path *p, const char *file, char *err, size_t err_size)

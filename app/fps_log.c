@@ -3,7 +3,9 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <string.h>
+#include <unistd.h>
 
 bool fps_log_open(fps_log *l, const char *path, bool force, char *err, size_t err_size)
 {
@@ -17,6 +19,9 @@ bool fps_log_open(fps_log *l, const char *path, bool force, char *err, size_t er
             snprintf(err, err_size, "--log '%s': cannot create: %s", path, strerror(errno));
         return false;
     }
+    snprintf(l->path, sizeof l->path, "%s", path);
+    /* a buffer larger than any row, flushed after each: every row reaches the file in one write */
+    setvbuf(l->f, NULL, _IOFBF, 16384);
     fputs("frame,wall_s,frame_ms,depth_pass_ms", l->f);
     for (int s = 0; s < IZB_STAGE_COUNT; s++)
         fprintf(l->f, ",%s_ms", izb_stage_names[s]);
@@ -26,7 +31,14 @@ bool fps_log_open(fps_log *l, const char *path, bool force, char *err, size_t er
           "light_dir_x,light_dir_y,light_dir_z,light_pos_x,light_pos_y,light_pos_z,cone_deg,view,culling,"
           "shadow_mode,sm_size_px,sm_ms\n",
           l->f);
-    fflush(l->f);
+    errno = 0;
+    if (fflush(l->f) != 0 || ferror(l->f)) {
+        snprintf(err, err_size, "--log '%s': cannot write: %s", path, errno ? strerror(errno) : "write error");
+        fclose(l->f);
+        *l = (fps_log){0};
+        return false;
+    }
+    l->bytes = ftell(l->f);
     return true;
 }
 
@@ -41,7 +53,7 @@ static const char *num(char buf[32], bool ran, const char *fmt, double v)
 
 void fps_log_write(fps_log *l, const fps_log_row *r)
 {
-    if (!l->f) return;
+    if (!l->f || l->failed) return;
     const izb_stats *z = &r->izb;
     /* which passes ran: the IZB in modes izb and diff, the shadow map in map and diff */
     const char *mode = r->shadow_mode ? r->shadow_mode : "izb";
@@ -73,12 +85,31 @@ void fps_log_write(fps_log *l, const fps_log_row *r)
             (unsigned)r->view < RENDER_VIEW_COUNT ? render_view_names[r->view] : "?",
             izb_cull_names[(unsigned)r->cull < 4 ? r->cull : 0],
             mode, r->sm_size, num(b[6], map_ran, "%.4f", (double)r->gl.shadow_map_ms));
-    fflush(l->f);
+    errno = 0;
+    if (fflush(l->f) != 0 || ferror(l->f)) {
+        fprintf(stderr, "izb-shadows: log '%s': cannot write frame %ld: %s; logging stopped after %ld rows\n",
+                l->path, r->frame, errno ? strerror(errno) : "write error", l->rows);
+        l->failed = true;
+        /* a disk that filled mid-row leaves part of it: cut back to the last whole row, so every
+         * row in the file is one the program wrote (best effort: the file may not allow it) */
+        __fpurge(l->f); /* drop the rest of the row still buffered: the close must not write it */
+        if (l->bytes > 0 && ftruncate(fileno(l->f), l->bytes) != 0) l->bytes = -1;
+        return;
+    }
+    l->bytes = ftell(l->f);
     l->rows++;
 }
 
-void fps_log_close(fps_log *l)
+bool fps_log_close(fps_log *l)
 {
-    if (l->f) fclose(l->f);
+    bool ok = !l->failed;
+    if (l->f) {
+        errno = 0;
+        if (fclose(l->f) != 0 && ok) {
+            fprintf(stderr, "izb-shadows: log '%s': cannot close: %s\n", l->path, strerror(errno));
+            ok = false;
+        }
+    }
     *l = (fps_log){0};
+    return ok;
 }

@@ -31,16 +31,24 @@ typedef struct fps_log_row {
 
 typedef struct fps_log {
     FILE *f;
-    long rows;
+    long rows;        /* rows written whole */
+    bool failed;      /* a row could not be written: said on stderr, no more rows */
+    long bytes;       /* file size after the last whole row: a failed row is cut back to it */
+    char path[512];
 } fps_log;
 
 /* Create `path` and write the header. Refuses an existing file unless `force`. False with a
- * one-line reason naming the file. */
+ * one-line reason naming the file. Written in place (not through file_out): every row is on disk
+ * as soon as the frame ends, so Ctrl-C or a crash loses nothing already logged. */
 bool fps_log_open(fps_log *l, const char *path, bool force, char *err, size_t err_size);
-/* Append one row and flush. No-op when the log is not open. The fields of a pass that did not
- * run this frame are empty: the IZB's times and outputs (points, triangles after culling, grid,
- * transfer) in modes map and none, sm_ms in modes izb and none. */
+/* Append one row and flush it whole (one write: a row never straddles two flushes). No-op when the
+ * log is not open or has failed. The first row that cannot be written is said at once on stderr,
+ * naming the file, the frame and the reason; what reached the file of that row is cut off (the file
+ * ends with the last whole row) and the log stops (a gap would be silent). The fields of a pass that did not run this frame are empty: the
+ * IZB's times and outputs (points, triangles after culling, grid, transfer) in modes map and none, sm_ms in modes izb and none. */
 void fps_log_write(fps_log *l, const fps_log_row *row);
-void fps_log_close(fps_log *l);
+/* Close. False (said on stderr) when a row or the close failed: the caller's run must end with
+ * exit 1, the file being incomplete. */
+bool fps_log_close(fps_log *l);
 
 #endif

@@ -7,9 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "controls.h"
+#include "file_out.h"
 #include "fps_log.h"
+#include "gl_census.h"
 #include "gl_context.h"
 #include "izb.h"
 #include "options.h"
@@ -37,6 +40,7 @@ typedef struct app {
     fps_log log;
     render_view view;
     long frame;        /* frames drawn */
+    long switches, switch_frame; /* --switch-every: switches made, frame of the last one */
     double t0, t_prev; /* wall clock at start-up / end of the previous frame (s) */
     double t_input;    /* last input time, for dt */
     double title_t;    /* last title update */
@@ -77,6 +81,8 @@ static void app_end_frame(app *a);
 static int app_finish(app *a);
 static void app_shutdown(app *a);
 static void apply_toggles(app *a, unsigned t);
+/* --switch-every: the next scripted switch, reported for scripts/soak */
+static void scripted_switch(app *a);
 static void update_title(app *a);
 static void update_hud(app *a);
 
@@ -154,6 +160,9 @@ static int app_init(app *a, int argc, char **argv)
                                  .bias = o->bias};
     if (o->log_path && !fps_log_open(&a->log, o->log_path, o->force, err, sizeof err))
         return failf(EXIT_USAGE, "%s", err);
+    /* like --log: a place that cannot take the file is said now, not after the last frame */
+    if (o->screenshot && !file_out_probe(o->screenshot, err, sizeof err))
+        return failf(EXIT_USAGE, "--screenshot %s", err);
     if (!session_init(&a->ses,
                       &(session_desc){.log = &a->log,
                                       .path_file = o->path,
@@ -265,6 +274,47 @@ static void apply_toggles(app *a, unsigned t)
     }
 }
 
+/* resident set size in kB (Linux /proc), -1 where unknown */
+static long rss_kb(void)
+{
+    FILE *f = fopen("/proc/self/statm", "r");
+    long pages_total = 0, pages_resident = -1;
+    if (f) {
+        if (fscanf(f, "%ld %ld", &pages_total, &pages_resident) != 2) pages_resident = -1;
+        fclose(f);
+    }
+    return pages_resident < 0 ? -1 : pages_resident * (sysconf(_SC_PAGESIZE) / 1024);
+}
+
+static void scripted_switch(app *a)
+{
+    /* the keys a user would press, in turn; 0: a resize (headless: the targets change size as a
+     * window's would), through three sizes, odd ones among them */
+    static const unsigned steps[] = {CONTROL_KERNEL,      CONTROL_BINNING,   CONTROL_UNIT,       CONTROL_CULL,
+                                     CONTROL_VIEW,        CONTROL_LIGHT_TYPE, CONTROL_SHADOW_MODE,
+                                     CONTROL_SM_LARGER,   CONTROL_SM_SMALLER, 0};
+    const long n = a->switches++;
+    const unsigned step = steps[n % (long)(sizeof steps / sizeof steps[0])];
+    if (step) {
+        apply_toggles(a, step);
+    } else if (a->gl.headless) {
+        const long k = n / (long)(sizeof steps / sizeof steps[0]) % 3;
+        const int w = k == 0 ? a->opt.width * 3 / 2 + 1 : k == 1 ? a->opt.width / 2 + 3 : a->opt.width;
+        const int h = k == 0 ? a->opt.height * 3 / 2 + 1 : k == 1 ? a->opt.height / 2 + 1 : a->opt.height;
+        char err[256];
+        if (!render_resize(a->r, w > 0 ? w : 1, h > 0 ? h : 1, err, sizeof err)) {
+            a->rc = failf(EXIT_RUNTIME, "%s", err);
+            a->quit = true;
+        }
+    }
+    gl_census c = gl_census_take();
+    printf("izb-shadows: switch %ld at frame %ld: %dx%d, rss %ld kB, GL objects %d (textures %d, buffers %d, "
+           "framebuffers %d, renderbuffers %d, vertex arrays %d, programs %d, shaders %d, queries %d, samplers %d)\n",
+           n + 1, a->frame, render_width(a->r), render_height(a->r), rss_kb(), c.total, c.textures, c.buffers,
+           c.framebuffers, c.renderbuffers, c.vertex_arrays, c.programs, c.shaders, c.queries, c.samplers);
+    fflush(stdout);
+}
+
 static void app_input(app *a)
 {
     gl_context_poll(&a->gl);
@@ -272,6 +322,11 @@ static void app_input(app *a)
     float dt = (float)(t - a->t_input);
     a->t_input = t;
     apply_toggles(a, controls_update(&a->ctl, dt > 0.25f ? 0.25f : dt, &a->cam, &a->light));
+    if (a->opt.switch_every > 0 && a->frame > 0 && a->frame % a->opt.switch_every == 0 &&
+        a->frame != a->switch_frame) {
+        a->switch_frame = a->frame;
+        scripted_switch(a);
+    }
     session_replay(&a->ses, dt, &a->cam, &a->light);
     if (interrupted || gl_context_should_close(&a->gl)) a->quit = true;
 }
@@ -474,6 +529,20 @@ static int app_finish(app *a)
                t.median, t.p95, t.max);
     }
     if (interrupted) printf("izb-shadows: interrupted after %ld frames\n", a->frame);
+    /* nothing lost silently: a log row, camera path or screenshot that could not be written was said
+     * on stderr when it happened; the run says so again and ends with exit 1 */
+    session_shutdown(&a->ses, now_s()); /* saves a camera path still being recorded */
+    char log_name[512];
+    snprintf(log_name, sizeof log_name, "%s", a->log.path);
+    if (!fps_log_close(&a->log)) {
+        failf(EXIT_RUNTIME, "the log '%s' is incomplete (see above)", log_name);
+        if (a->rc == 0) a->rc = EXIT_RUNTIME;
+    }
+    if (a->ses.write_failures > 0) {
+        failf(EXIT_RUNTIME, "%d file(s) could not be written (see above)", a->ses.write_failures);
+        if (a->rc == 0) a->rc = EXIT_RUNTIME;
+    }
+    if (!file_out_stdout_ok(err, sizeof err) && a->rc == 0) a->rc = failf(EXIT_RUNTIME, "%s", err);
     return a->rc;
 }
 

@@ -31,12 +31,21 @@ static bool parent_dir_exists(const char *path);
 /* builtin:NAME[:N] with a known NAME and a valid N; or an existing readable file */
 static bool check_scene(const char *spec, char *err, size_t n);
 
+/* The message quotes what the user typed: a newline or other control byte in an argument must not
+ * break it into lines or drive the terminal (fuzz_options found this). */
+static void one_line(char *err, size_t n)
+{
+    for (char *c = err; n > 0 && *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f) *c = '?';
+}
+
 static options_result fail(char *err, size_t n, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(err, n, fmt, ap);
     va_end(ap);
+    one_line(err, n);
     return OPTIONS_ERROR;
 }
 
@@ -179,7 +188,9 @@ void options_usage(FILE *f)
             "                        runs stop at its end unless --frames is given\n"
             "  --path-loop           replay the path in a loop\n"
             "  --path-fps F          headless replay step 1/F s of path time per frame (default 60)\n"
-            "  --force               let --log overwrite an existing file\n"
+            "  --switch-every N      soak runs: every N frames the next of K, B, U, C, V, T, M, ], [ and\n"
+            "                        (headless) a resize, each reported with memory and GL object counts\n"
+            "  --force               let --log and --screenshot overwrite an existing file\n"
             "IZB\n"
             "  --backend cpu|cuda|auto   default auto (CUDA when a device answers)\n"
             "  --kernel 1|2              rasteriser: 1 per triangle, 2 per cell group (default 1)\n"
@@ -281,7 +292,7 @@ options_result parse_options(int argc, char **argv, app_options *o, char *err, s
             "--backend", "--kernel",    "--binning",   "--unit",      "--grid",       "--bias",
             "--threads", "--light",     "--light-dir", "--light-pos", "--cone",       "--cam-pos",
             "--cam-yaw", "--cam-pitch", "--vsync",     "--view",      "--shader-dir", "--path",
-            "--path-fps", "--shadows", "--sm-size", "--cull", "--ground", NULL};
+            "--path-fps", "--shadows", "--sm-size", "--cull", "--ground", "--switch-every", NULL};
         bool known = false;
         for (int k = 0; valued[k]; k++)
             known |= strcmp(name, valued[k]) == 0;
@@ -413,6 +424,10 @@ options_result parse_options(int argc, char **argv, app_options *o, char *err, s
             if (!*val || access(val, R_OK) != 0)
                 return fail(err, err_size, "--path '%s': %s", val, *val ? strerror(errno) : "empty name");
             o->path = val;
+        } else if (strcmp(name, "--switch-every") == 0) {
+            if (!parse_int(val, 1, 1000000000L, &v))
+                return fail(err, err_size, "--switch-every '%s': expected a frame count from 1 to 1000000000", val);
+            o->switch_every = v;
         } else if (strcmp(name, "--path-fps") == 0) {
             if (!parse_float(val, &f) || !(f >= 1.0f && f <= 1000.0f))
                 return fail(err, err_size, "--path-fps '%s': expected frames per second from 1 to 1000", val);
@@ -446,9 +461,15 @@ options_result parse_options(int argc, char **argv, app_options *o, char *err, s
                     "--width %d --height %d: needs about %.1f GB (%llu bytes a pixel), more than the %.1f GB this "
                     "process may use",
                     o->width, o->height, (double)need / 1e9, OPTIONS_BYTES_PER_PIXEL, (double)budget / 1e9);
-    if (!check_scene(o->scene, err, err_size)) return OPTIONS_ERROR;
+    if (!check_scene(o->scene, err, err_size)) {
+        one_line(err, err_size);
+        return OPTIONS_ERROR;
+    }
+    /* one overwrite policy for every output named on the command line: never without --force */
     if (o->log_path && !o->force && access(o->log_path, F_OK) == 0)
         return fail(err, err_size, "--log '%s': file exists (add --force to overwrite it)", o->log_path);
+    if (o->screenshot && !o->force && access(o->screenshot, F_OK) == 0)
+        return fail(err, err_size, "--screenshot '%s': file exists (add --force to overwrite it)", o->screenshot);
     if (o->headless && o->frames == 0 && (!o->path || o->path_loop)) o->frames = 60; /* a path: to its end */
     return OPTIONS_OK;
 }

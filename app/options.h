@@ -23,7 +23,7 @@ typedef struct app_options {
     long frames; /* 0: until the window closes */
     const char *screenshot;
     const char *log_path;
-    bool force; /* --log may overwrite */
+    bool force; /* --log and --screenshot may overwrite an existing file */
     izb_backend_kind backend;
     izb_kernel kernel;
     izb_binning binning;
@@ -47,6 +47,7 @@ typedef struct app_options {
     shadow_mode shadows; /* --shadows izb|map|diff|none (default izb) */
     int sm_size;         /* --sm-size: shadow map texels a side; 0 = 2048 */
     bool sm_pcf;         /* --sm-pcf: 3x3 PCF on the shadow map */
+    long switch_every;   /* --switch-every N: the next scripted switch every N frames (0: none) */
 } app_options;
 
 typedef enum options_result {

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "file_out.h"
 #include "gl_context.h"
 #include "izb.h"
 #include "oracle.h"
@@ -302,5 +303,9 @@ int main(int argc, char **argv)
     free(q.truth);
     free(q.mask);
     free(q.rgb);
+    if (!file_out_stdout_ok(err, sizeof err)) { /* the table is the result: a lost one is a failure */
+        fprintf(stderr, "izb-quality: %s\n", err);
+        if (rc == 0) rc = EXIT_RUNTIME;
+    }
     return rc;
 }

@@ -19,15 +19,30 @@ static void toggle_log(session *s, double now);
 static void toggle_record(session *s, double now, const camera *c, const light *l);
 static void screenshot(session *s, double now, render *r);
 
+static void notice_to(FILE *to, session *s, double now, const char *fmt, va_list ap)
+{
+    vsnprintf(s->notice, sizeof s->notice, fmt, ap);
+    s->notice_until = now + NOTICE_S;
+    fprintf(to, "izb-shadows: %s\n", s->notice);
+    fflush(to);
+}
+
 static void notice(session *s, double now, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(s->notice, sizeof s->notice, fmt, ap);
+    notice_to(stdout, s, now, fmt, ap);
     va_end(ap);
-    s->notice_until = now + NOTICE_S;
-    printf("izb-shadows: %s\n", s->notice);
-    fflush(stdout);
+}
+
+/* a file that could not be written: on stderr and counted, so the run ends with exit 1 */
+static void write_failed(session *s, double now, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    notice_to(stderr, s, now, fmt, ap);
+    va_end(ap);
+    s->write_failures++;
 }
 
 bool session_unique_name(char *out, size_t out_size, const char *dir, const char *prefix, const char *ext)
@@ -75,18 +90,21 @@ static void toggle_log(session *s, double now)
     if (!log) return;
     if (log->f) {
         long rows = log->rows;
-        fps_log_close(log);
-        notice(s, now, "FPS log %s: %ld rows, closed", s->log_path[0] ? s->log_path : "(--log)", rows);
+        if (fps_log_close(log))
+            notice(s, now, "FPS log %s: %ld rows, closed", s->log_path[0] ? s->log_path : "(--log)", rows);
+        else
+            write_failed(s, now, "FPS log %s: incomplete (%ld rows), closed",
+                         s->log_path[0] ? s->log_path : "(--log)", rows);
         s->log_path[0] = '\0';
         return;
     }
-    char name[512], err[640];
+    char name[512], err[640] = "no free file name";
     bool ok = false;
     for (int tries = 0; tries < 3 && !ok; tries++) /* "wx" loses a race only to another writer */
         ok = session_unique_name(name, sizeof name, s->desc.out_dir, "izb-log", "csv") &&
              fps_log_open(log, name, false, err, sizeof err);
     if (!ok) {
-        notice(s, now, "FPS log: cannot start one in %s", s->desc.out_dir);
+        write_failed(s, now, "FPS log: cannot start one in %s: %s", s->desc.out_dir, err);
         return;
     }
     snprintf(s->log_path, sizeof s->log_path, "%s", name);
@@ -112,7 +130,7 @@ static void toggle_record(session *s, double now, const camera *c, const light *
     if (s->rec.count == 0) {
         notice(s, now, "camera path: nothing recorded");
     } else if (!camera_path_save(&s->rec, s->rec_path, err, sizeof err)) {
-        notice(s, now, "camera path: %s", err);
+        write_failed(s, now, "camera path %s", err);
     } else {
         notice(s, now, "camera path: wrote %s (%d poses, %.1f s)", s->rec_path, s->rec.count,
                camera_path_duration(&s->rec));
@@ -129,7 +147,7 @@ static void screenshot(session *s, double now, render *r)
     if (render_screenshot(r, name, err, sizeof err))
         notice(s, now, "screenshot: wrote %s", name);
     else
-        notice(s, now, "%s", err);
+        write_failed(s, now, "%s", err);
 }
 
 void session_keys(session *s, unsigned toggles, double now, render *r, const camera *c, const light *l)

@@ -47,6 +47,7 @@ typedef struct session {
     bool keys_shown;  /* F1 or ?: the key list over the image (shown even with the HUD off) */
     char notice[256]; /* last file written and the like, shown on the HUD for a few seconds */
     double notice_until;
+    int write_failures; /* camera paths and screenshots that could not be written (said on stderr) */
 } session;
 
 /* Fill s; load the --path file. False with a one-line reason naming the file. */
@@ -55,8 +56,9 @@ bool session_init(session *s, const session_desc *d, char *err, size_t err_size)
 void session_shutdown(session *s, double now);
 
 /* Act on the session toggles (CONTROL_HUD, _LOG, _RECORD, _SCREENSHOT) in `toggles`; what happens
- * is printed on stdout and kept as the HUD notice. `now` is the wall clock (s); r is needed for
- * screenshots (the colour target of the last frame). */
+ * is printed on stdout (a file that cannot be written: on stderr, counted in write_failures, and the
+ * session goes on so the user can try again) and kept as the HUD notice. `now` is the wall clock (s); r is
+ * needed for screenshots (the colour target of the last frame). */
 void session_keys(session *s, unsigned toggles, double now, render *r, const camera *c, const light *l);
 
 /* While replaying: set *c and *l to the path's pose at the current path time and advance it by

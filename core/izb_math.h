@@ -165,15 +165,21 @@ IZB_HD uint32_t izb_cell_hash(const izb_grid *g, float x, float y)
 
 /* Edge function e(p) = (a x b) . p of the edge from a to b (light clip x, y, w; z unused), so that
  * (x, y, 1) with e >= 0 lies to its left seen from the light. Computed as first x (second - first)
- * with the two vertices in a canonical order, for two reasons:
+ * with the two vertices in a canonical order, the smaller one first, for three reasons:
  * - accuracy: a and b are nearly parallel when the edge is small and far from the light, and
  *   a x b cancels catastrophically (relative error ~ distance / edge length); the difference
  *   does not cancel;
- * - watertightness: a neighbour's edge b -> a gets exactly the negated coefficients, so no point
- *   on a shared edge falls outside both triangles. */
+ * - accuracy again: when one vertex is far smaller than the other (a vertex at or next to a spot
+ *   light), big - small keeps the big one whole while small - big would round the small one away
+ *   and leave big x big = rounding noise (fuzz_izb found edges of the wrong sign that way: a
+ *   triangle with a vertex 1e-8 from the light accepted points far outside it);
+ * - watertightness: the order depends on the pair only, so a neighbour's edge b -> a gets exactly
+ *   the negated coefficients and no point on a shared edge falls outside both triangles. */
 IZB_HD void izb_edge(const float a[4], const float b[4], float e[3])
 {
-    bool swap = a[0] > b[0] || (a[0] == b[0] && (a[1] > b[1] || (a[1] == b[1] && a[3] > b[3])));
+    const float ma = fabsf(a[0]) + fabsf(a[1]) + fabsf(a[3]), mb = fabsf(b[0]) + fabsf(b[1]) + fabsf(b[3]);
+    bool swap = ma > mb ||
+                (ma == mb && (a[0] > b[0] || (a[0] == b[0] && (a[1] > b[1] || (a[1] == b[1] && a[3] > b[3])))));
     const float *p = swap ? b : a, *q = swap ? a : b;
     float dx = q[0] - p[0], dy = q[1] - p[1], dw = q[3] - p[3];
     float s = swap ? -1.0f : 1.0f;
@@ -282,6 +288,13 @@ IZB_HD bool izb_tri_setup(const float v[3][4], const izb_grid *g, const izb_bbox
         x1 = izb_maxf(izb_maxf(px[0], px[1]), px[2]);
         y0 = izb_minf(izb_minf(py[0], py[1]), py[2]);
         y1 = izb_maxf(izb_maxf(py[0], py[1]), py[2]);
+        /* The float inside test accepts points a few ulps outside the exact triangle (its edge
+         * functions round), so the box grows by 1e-6 of the coordinates' size (~8 ulps): without it
+         * a point on a vertex that sits on a cell boundary falls into the cell before the range and
+         * is never tested (tests/core/test_cell_range.c found 1,081 such points in 5,000 triangles). */
+        const float m = 1e-6f * (fabsf(x0) + fabsf(x1) + fabsf(y0) + fabsf(y1) + (pb->max_x - pb->min_x) +
+                                 (pb->max_y - pb->min_y));
+        x0 -= m, y0 -= m, x1 += m, y1 += m;
         if (x1 < pb->min_x || x0 > pb->max_x || y1 < pb->min_y || y0 > pb->max_y)
             return false;
     }

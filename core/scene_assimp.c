@@ -42,6 +42,8 @@ static int classify(const float *p[3], float fn[3]);
 /* Append the kept triangles of one mesh; false on a corrupt index (message in err). */
 static bool add_mesh(const struct aiMesh *m, const char *path, scene *s, char *err, size_t err_size);
 static const char *base_name(const char *path);
+/* Does a mesh of the freshly imported scene hold a face without vertex indices? */
+static bool has_empty_face(const struct aiScene *ai);
 
 bool scene_load_file(const char *path, scene *out, char *err, size_t err_size)
 {
@@ -60,7 +62,16 @@ bool scene_load_file(const char *path, scene *out, char *err, size_t err_size)
 
     if (!header_fits(path, (long long)st.st_size, err, err_size)) return false;
 
-    const struct aiScene *ai = aiImportFile(path, IMPORT_FLAGS);
+    /* Import, then post-process: assimp 5.2's triangulation aborts the whole process (an ai_assert)
+     * on a face without indices, which its validation lets through (fuzz_scene found one in a
+     * binary PLY), and dropping such faces can leave an empty mesh on which its post-processing
+     * fails and then crashes while cleaning up; so a file with one is refused before either. */
+    const struct aiScene *ai = aiImportFile(path, aiProcess_ValidateDataStructure);
+    if (ai && has_empty_face(ai)) {
+        aiReleaseImport(ai);
+        return scene_errorf(err, err_size, "scene '%s': a face without vertex indices", path);
+    }
+    if (ai) ai = aiApplyPostProcessing(ai, IMPORT_FLAGS & ~(unsigned)aiProcess_ValidateDataStructure);
     if (!ai) {
         const char *why = aiGetErrorString();
         return scene_errorf(err, err_size, "scene '%s': assimp: %s", path,
@@ -239,7 +250,16 @@ static bool header_fits(const char *path, long long size, char *err, size_t err_
     if (strncmp(head, "ply", 3) == 0 && (head[3] == '\n' || head[3] == '\r')) {
         /* an element takes at least 1 byte in binary, 2 in ascii ("0\n") */
         const char *end = strstr(head, "end_header");
-        if (!end) return true;
+        /* assimp 5.2 spins for minutes on a PLY whose header never ends (fuzz_scene found it) */
+        if (!end)
+            return scene_errorf(err, err_size,
+                                "scene '%s': PLY header without end_header in its first %zu bytes", path,
+                                sizeof head - 1);
+        /* the data starts after end_header's line break: another byte there shifts assimp's binary
+         * reader off its buffer (a SEGV inside assimp, found by fuzz_scene) */
+        if (end[10] != '\n' && end[10] != '\r')
+            return scene_errorf(err, err_size, "scene '%s': PLY end_header not followed by a line break",
+                                path);
         const char *bin = strstr(head, "format binary");
         unsigned long long min = bin && bin < end ? 1 : 2, count = ply_elements(head, end);
         if (count * min > bytes)
@@ -279,4 +299,12 @@ static const char *base_name(const char *path)
 {
     const char *slash = strrchr(path, '/');
     return slash && slash[1] ? slash + 1 : path;
+}
+
+static bool has_empty_face(const struct aiScene *ai)
+{
+    for (unsigned m = 0; m < ai->mNumMeshes; m++)
+        for (unsigned f = 0; f < ai->mMeshes[m]->mNumFaces; f++)
+            if (ai->mMeshes[m]->mFaces[f].mNumIndices == 0) return true;
+    return false;
 }

@@ -1,9 +1,10 @@
 /* screenshot.c — PNG writing; the one translation unit with the stb_image_write implementation. */
 #include "screenshot.h"
 
-#include <errno.h>
 #include <stdio.h>
-#include <string.h>
+#include <stdlib.h>
+
+#include "file_out.h"
 
 #if defined(__GNUC__)
 #pragma GCC diagnostic push
@@ -26,11 +27,17 @@ bool render_png_write(const char *path, const uint8_t *pixels, int width, int he
         return false;
     }
     stbi_flip_vertically_on_write(1); /* GL rows are bottom-up, PNG rows top-down */
-    errno = 0;
-    if (!stbi_write_png(path, width, height, channels, pixels, width * channels)) {
-        snprintf(err, err_size, "screenshot '%s': cannot write: %s", path,
-                 errno ? strerror(errno) : "stb_image_write failed");
+    /* encoded in memory, then written through file_out: stbi_write_png ignores fwrite's and
+     * fclose's results, so a full disk would pass for a written file */
+    int png_size = 0;
+    unsigned char *png = stbi_write_png_to_mem(pixels, width * channels, width, height, channels, &png_size);
+    if (!png) {
+        snprintf(err, err_size, "screenshot '%s': cannot encode the PNG (out of memory)", path);
         return false;
     }
-    return true;
+    char why[1400];
+    bool ok = file_out_write_all(path, png, (size_t)png_size, why, sizeof why);
+    free(png);
+    if (!ok) snprintf(err, err_size, "screenshot %s", why);
+    return ok;
 }

@@ -10,7 +10,7 @@ mode=${1:-run}
 
 packages=(meson ninja-build pkg-config gcc g++ python3-glad libglfw3-dev libcglm-dev libegl-dev libgl-dev
   libegl-mesa0 libgl1-mesa-dri libassimp-dev libembree-dev libstb-dev libomp-dev assimp-testmodels
-  xvfb xauth xdotool gnuplot-nox imagemagick)
+  xvfb xauth xdotool gnuplot-nox imagemagick clang-14 libclang-rt-14-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
@@ -37,7 +37,7 @@ case "$mode" in
   run)
     if [ -z "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
       echo "setup: no display here; rendering 60 headless frames of the default scene to izb-shadows.png"
-      exec "$build/izb-shadows" --headless --frames 60 --screenshot izb-shadows.png "$@"
+      exec "$build/izb-shadows" --headless --frames 60 --screenshot izb-shadows.png --force "$@"
     fi
     exec "$build/izb-shadows" "$@"
     ;;

@@ -9,12 +9,14 @@
 #undef NDEBUG
 #include <errno.h>
 #include <stdint.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 
 #include "gl_context.h"
 #include "gl_shader.h"
 #include "csv_util.h"
+#include "png_decode.h"
 #include "run_util.h"
 #include "test.h"
 
@@ -263,6 +265,95 @@ int main(int argc, char **argv)
             unlink(path);
         }
         rmdir(sdir);
+    }
+
+    /* 3b. outputs that cannot be written: said on stderr, exit 1, never "wrote". Tests run as root,
+     *     for whom a chmod'ed read-only directory is writable: /dev/full and /proc stand in. */
+    {
+        char *full_args[] = {exe, "--headless", "--frames", "2", "--width", "64", "--height", "64",
+                             "--screenshot", "/dev/full", "--force", NULL};
+        run_program(full_args, false, &res);
+        CHECK(res.code == 1 && strstr(res.err, "/dev/full") && strstr(res.err, "No space") &&
+                  !strstr(res.out, "wrote"),
+              "--screenshot /dev/full: exit %d, stderr '%s', stdout '%s'", res.code, res.err, res.out);
+        /* an unwritable place is found before the first frame, like --log's */
+        char *proc_args[] = {exe, "--headless", "--frames", "2", "--width", "64", "--height", "64",
+                             "--screenshot", "/proc/izb-shot.png", NULL};
+        run_program(proc_args, false, &res);
+        CHECK(res.code == 2 && strstr(res.err, "--screenshot '/proc/izb-shot.png': cannot create") &&
+                  !strstr(res.out, "frames"),
+              "--screenshot into /proc: exit %d, '%s'", res.code, res.err);
+        char *log_args[] = {exe, "--headless", "--frames", "2", "--width", "64", "--height", "64",
+                            "--log", "/dev/full", "--force", NULL};
+        run_program(log_args, false, &res);
+        CHECK(res.code == 2 && strstr(res.err, "--log '/dev/full': cannot write: No space"),
+              "--log /dev/full: exit %d, '%s'", res.code, res.err);
+
+        /* the disk fills mid-run (a file size limit, inherited by the child, with SIGXFSZ ignored
+         * so the write fails instead): the failed frame is said at once, the run ends with exit 1,
+         * and the log holds only whole rows */
+        char csv4[256];
+        snprintf(csv4, sizeof csv4, "%s/full.csv", tmpdir);
+        char *mid_args[] = {exe, "--headless", "--frames", "30", "--width", "64", "--height", "64",
+                            "--backend", "cpu", "--log", csv4, NULL};
+        struct rlimit old, lim = {.rlim_cur = 3000, .rlim_max = RLIM_INFINITY};
+        signal(SIGXFSZ, SIG_IGN);
+        getrlimit(RLIMIT_FSIZE, &old);
+        setrlimit(RLIMIT_FSIZE, &lim);
+        run_program(mid_args, false, &res);
+        setrlimit(RLIMIT_FSIZE, &old);
+        signal(SIGXFSZ, SIG_DFL);
+        int cols = 0;
+        long rows = check_csv(csv4, &cols, header, sizeof header, last, sizeof last);
+        CHECK(res.code == 1 && strstr(res.err, "cannot write frame") && strstr(res.err, "incomplete"),
+              "log filling up: exit %d, '%s'", res.code, res.err);
+        CHECK(rows >= 1 && rows < 30, "only whole rows (%ld) before the limit", rows);
+        long size = 0;
+        unsigned char *bytes = read_file(csv4, &size);
+        CHECK(bytes && size > 0 && size <= 3000 && bytes[size - 1] == '\n', "the log ends with a whole row");
+        free(bytes);
+    }
+
+    /* 3c. --bias reaches the frame: a plate 0.5 above a ground quad, seen from above in the mask
+     *     view (black shadow, white lit): shadowed with the default bias, lit with --bias 0.09,
+     *     which moves the ground's points along the light past the plate (test_render_bias.c
+     *     works the numbers out for the same scene) */
+    {
+        char obj[256], shot_default[256], shot_big[256];
+        snprintf(obj, sizeof obj, "%s/plate.obj", tmpdir);
+        snprintf(shot_default, sizeof shot_default, "%s/bias-default.png", tmpdir);
+        snprintf(shot_big, sizeof shot_big, "%s/bias-big.png", tmpdir);
+        FILE *f = fopen(obj, "w");
+        CHECK(f != NULL, "write %s", obj);
+        if (f) {
+            fputs("v -10 0 -10\nv -10 0 10\nv 10 0 10\nv 10 0 -10\n"
+                  "v -2 0.5 -2\nv -2 0.5 2\nv 2 0.5 2\nv 2 0.5 -2\n"
+                  "f 1 2 3\nf 1 3 4\nf 5 6 7\nf 5 7 8\n",
+                  f);
+            fclose(f);
+        }
+        long dark[2] = {-1, -1};
+        const char *shots[2] = {shot_default, shot_big};
+        for (int i = 0; i < 2; i++) {
+            char *args[] = {exe,           obj,           "--headless",   "--frames", "1",        "--width",
+                            "161",         "--height",    "121",          "--backend", "cpu",
+                            "--view",      "mask",        "--cam-pos",    "0.3,10,1", "--cam-yaw",
+                            "0",           "--cam-pitch", "-85",          "--light",  "directional",
+                            "--light-dir", "1,-1,0.3",    "--screenshot", (char *)shots[i],
+                            i ? "--bias" : NULL, "0.09", NULL};
+            run_program(args, false, &res);
+            CHECK(res.code == 0, "bias run %d: exit %d: %s", i, res.code, res.err);
+            int w = 0, h = 0, n = 0;
+            unsigned char *img = stbi_load(shots[i], &w, &h, &n, 3);
+            CHECK(img && w == 161 && h == 121, "screenshot %s", shots[i]);
+            if (!img) continue;
+            dark[i] = 0;
+            for (int p = 0; p < w * h; p++)
+                dark[i] += img[3 * p] < 40 && img[3 * p + 1] < 40 && img[3 * p + 2] < 40;
+            stbi_image_free(img);
+        }
+        CHECK(dark[0] > 200 && dark[1] == 0, "--bias reaches the frame: %ld shadowed pixels by default, %ld with 0.09",
+              dark[0], dark[1]);
     }
 
     /* 4. the IZB backend fails (IZB_FAULT stands in for a CUDA error): the run goes on with the CPU

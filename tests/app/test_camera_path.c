@@ -195,6 +195,38 @@ int main(void)
     if (d) closedir(d);
     CHECK(shipped >= 5 && even && crowded, "%d shipped paths, an even and a crowded one among them", shipped);
 
+    /* a path that starts later than 0: its duration is last minus first */
+    {
+        camera_path late = {0};
+        camera_path_add(&late, 5.0, &c[0], &l[0]);
+        camera_path_add(&late, 7.5, &c[1], &l[1]);
+        CHECK(fabs(camera_path_duration(&late) - 2.5) < 1e-12, "duration from t = 5: %g", camera_path_duration(&late));
+        camera_path_free(&late);
+    }
+
+    /* a path that cannot be saved is reported, and an old file under that name survives. Root can
+     * write into a chmod'ed read-only directory, so the unwritable places are /dev/full (ENOSPC at
+     * the flush) and /proc (no new files) */
+    {
+        camera_path one = {0};
+        camera_path_add(&one, 0.0, &c[0], &l[0]);
+        CHECK(!camera_path_save(&one, "/dev/full", err, sizeof err) && strstr(err, "/dev/full") &&
+                  strstr(err, "No space"),
+              "/dev/full: '%s'", err);
+        CHECK(!camera_path_save(&one, "/proc/izb.path", err, sizeof err) && strstr(err, "/proc/izb.path"),
+              "/proc: '%s'", err);
+        /* R into a place that cannot take it: said and counted, so the run ends with exit 1 */
+        session rs;
+        CHECK(session_init(&rs, &(session_desc){.out_dir = "/proc", .headless = true}, err, sizeof err), "init");
+        session_keys(&rs, CONTROL_RECORD, 0.0, NULL, &c[0], &l[0]);
+        session_record(&rs, 0.5, &c[1], &l[1]);
+        session_keys(&rs, CONTROL_RECORD, 1.0, NULL, &c[1], &l[1]);
+        CHECK(rs.write_failures == 1 && strstr(rs.notice, "/proc/izb-path-"), "R into /proc: %d failures, '%s'",
+              rs.write_failures, rs.notice);
+        session_shutdown(&rs, 2.0);
+        camera_path_free(&one);
+    }
+
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     CHECK(system(cmd) == 0, "clean up");

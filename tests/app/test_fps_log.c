@@ -9,6 +9,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -32,20 +34,110 @@ static fps_log_row make_row(long frame, const camera *c, const light *l)
     z.tris_after_cull = 2500 - (int)frame;
     z.grid_w = 31;
     z.grid_h = 17;
+    z.total_ms = 12.5f + (float)frame;
     z.kernel = IZB_KERNEL2;
     z.binning = IZB_BINNING_ATOMIC;
     z.unit_size = 64;
     return (fps_log_row){.frame = frame,
                          .wall_s = 0.5 * (double)frame,
                          .frame_ms = 16.5 + (double)frame,
-                         .gl = {.depth_ms = 0.75f, .shade_ms = 1.5f, .transfer_ms = 0.25f},
+                         .gl = {.depth_ms = 0.75f, .shade_ms = 1.5f, .transfer_ms = 0.25f, .shadow_map_ms = 3.25f},
                          .izb = z,
                          .backend = "cpu",
                          .unit_setting = 0,
                          .width = 320,
                          .height = 180,
                          .cam = c,
-                         .light = l};
+                         .light = l,
+                         .view = RENDER_VIEW_MASK,
+                         .cull = IZB_CULL_OFF,
+                         .shadow_mode = "diff", /* both passes ran: every field has a value */
+                         .sm_size = 1024};
+}
+
+/* Every column of row f against what make_row put in, by name; a column this table does not know
+ * fails, so a new column comes with its check and two swapped columns cannot both pass. */
+static void check_every_column(const csv_table *t, long f, const camera *cam, const light *li)
+{
+    fps_log_row w = make_row(f, cam, li);
+    float fwd[3];
+    camera_forward(cam, fwd);
+    typedef struct {
+        const char *name;
+        double num;      /* expected number, when str is NULL */
+        const char *str; /* expected text */
+        double tol;
+    } column_want;
+    column_want want[64] = {
+        {"frame", (double)f, NULL, 0},
+        {"wall_s", w.wall_s, NULL, 1e-5},
+        {"frame_ms", w.frame_ms, NULL, 1e-3},
+        {"depth_pass_ms", 0.75, NULL, 1e-3},
+        {"izb_total_ms", (double)w.izb.total_ms, NULL, 1e-3},
+        {"transfer_ms", 0.25, NULL, 1e-3},
+        {"shading_ms", 1.5, NULL, 1e-3},
+        {"tris_in", 5000, NULL, 0},
+        {"tris_after_cull", (double)w.izb.tris_after_cull, NULL, 0},
+        {"points", (double)w.izb.points, NULL, 0},
+        {"backend", 0, "cpu", 0},
+        {"kernel", 0, "2", 0},
+        {"binning", 0, "atomic", 0},
+        {"unit_size", 0, "64", 0},
+        {"grid_w", 31, NULL, 0},
+        {"grid_h", 17, NULL, 0},
+        {"width_px", 320, NULL, 0},
+        {"height_px", 180, NULL, 0},
+        {"cam_x", (double)cam->pos[0], NULL, 1e-4},
+        {"cam_y", (double)cam->pos[1], NULL, 1e-4},
+        {"cam_z", (double)cam->pos[2], NULL, 1e-4},
+        {"cam_yaw_deg", (double)cam->yaw, NULL, 1e-3},
+        {"cam_pitch_deg", (double)cam->pitch, NULL, 1e-3},
+        {"cam_dir_x", (double)fwd[0], NULL, 1e-4},
+        {"cam_dir_y", (double)fwd[1], NULL, 1e-4},
+        {"cam_dir_z", (double)fwd[2], NULL, 1e-4},
+        {"light_type", 0, "spot", 0},
+        {"light_dir_x", (double)li->dir[0], NULL, 1e-4},
+        {"light_dir_y", (double)li->dir[1], NULL, 1e-4},
+        {"light_dir_z", (double)li->dir[2], NULL, 1e-4},
+        {"light_pos_x", (double)li->pos[0], NULL, 1e-4},
+        {"light_pos_y", (double)li->pos[1], NULL, 1e-4},
+        {"light_pos_z", (double)li->pos[2], NULL, 1e-4},
+        {"cone_deg", (double)li->cone_deg, NULL, 1e-2},
+        {"view", 0, render_view_names[RENDER_VIEW_MASK], 0},
+        {"culling", 0, "off", 0},
+        {"shadow_mode", 0, "diff", 0},
+        {"sm_size_px", 1024, NULL, 0},
+        {"sm_ms", 3.25, NULL, 1e-3},
+    };
+    int n = 0;
+    while (want[n].name)
+        n++;
+    char stage_names[IZB_STAGE_COUNT][64];
+    for (int s = 0; s < IZB_STAGE_COUNT; s++) {
+        snprintf(stage_names[s], sizeof stage_names[s], "%s_ms", izb_stage_names[s]);
+        want[n++] = (column_want){stage_names[s], (double)w.izb.stage_ms[s], NULL, 1e-3};
+    }
+    for (int c = 0; c < t->cols; c++) {
+        const char *h = t->header[c];
+        int k = 0;
+        while (k < n && strcmp(want[k].name, h) != 0)
+            k++;
+        CHECK(k < n, "column '%s' has no check in this test", h);
+        if (k == n) continue;
+        if (want[k].str)
+            CHECK(strcmp(csv_str(t, f, h), want[k].str) == 0, "row %ld %s: '%s', want '%s'", f, h,
+                  csv_str(t, f, h), want[k].str);
+        else
+            CHECK(fabs(csv_num(t, f, h) - want[k].num) <= want[k].tol, "row %ld %s: %g, want %g", f, h,
+                  csv_num(t, f, h), want[k].num);
+    }
+    CHECK(t->cols == n, "%d columns, %d checked", t->cols, n);
+}
+
+static long file_size(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 ? (long)st.st_size : -1;
 }
 
 int main(void)
@@ -125,6 +217,8 @@ int main(void)
         CHECK(strcmp(csv_str(&t, f, "light_type"), "spot") == 0 && fabs(csv_num(&t, f, "light_pos_y") - 9.0) < 1e-4,
               "light");
     }
+    for (long f = 0; f < t.rows; f++)
+        check_every_column(&t, f, &cam, &li);
     csv_free(&t);
 
     /* a pass that did not run leaves its fields empty: sm_ms in modes izb and none, the IZB's times
@@ -155,6 +249,43 @@ int main(void)
         CHECK(csv_num(&t, m, "tris_in") == 5000 && csv_num(&t, m, "shading_ms") > 1.0, "scene and shading columns stay");
     }
     csv_free(&t);
+    /* a log that cannot be written. /dev/full: the header's flush fails, so --log refuses at once */
+    CHECK(!fps_log_open(&log, "/dev/full", true, err, sizeof err) && strstr(err, "/dev/full") &&
+              strstr(err, "No space"),
+          "/dev/full refused at open: '%s'", err);
+    /* a directory root cannot create files in (tests run as root: chmod would not stop it) */
+    CHECK(!fps_log_open(&log, "/proc/izb.csv", true, err, sizeof err) && strstr(err, "/proc/izb.csv"),
+          "/proc refused: '%s'", err);
+    /* a disk that fills mid-run: the file size limit lets 2.5 rows through after the first */
+    {
+        char full[300];
+        snprintf(full, sizeof full, "%s/full.csv", dir);
+        CHECK(fps_log_open(&log, full, false, err, sizeof err), "open %s: %s", full, err);
+        fps_log_row row = make_row(0, &cam, &li);
+        fps_log_write(&log, &row);
+        long header_and_row = file_size(full);
+        row = make_row(1, &cam, &li);
+        fps_log_write(&log, &row);
+        long row_bytes = file_size(full) - header_and_row; /* rows 0..5 print the same widths */
+        struct rlimit old, lim = {.rlim_cur = (rlim_t)(file_size(full) + row_bytes + row_bytes / 2),
+                                  .rlim_max = RLIM_INFINITY};
+        signal(SIGXFSZ, SIG_IGN); /* the write fails with EFBIG instead of the signal killing us */
+        CHECK(getrlimit(RLIMIT_FSIZE, &old) == 0 && setrlimit(RLIMIT_FSIZE, &lim) == 0, "setrlimit");
+        for (long f = 2; f < 6; f++) {
+            row = make_row(f, &cam, &li);
+            fps_log_write(&log, &row);
+        }
+        setrlimit(RLIMIT_FSIZE, &old);
+        CHECK(log.failed && log.rows == 3, "the 4th row fails and logging stops: failed %d, %ld rows",
+              (int)log.failed, log.rows);
+        CHECK(!fps_log_close(&log), "close reports the incomplete log");
+        CHECK(csv_read(full, &t) && t.rows == 3, "the file holds the 3 whole rows (%ld)", t.rows);
+        for (long f = 0; f < t.rows; f++)
+            check_every_column(&t, f, &cam, &li);
+        csv_free(&t);
+        CHECK(file_size(full) == header_and_row + 2 * row_bytes, "no part of the failed row is left: %ld bytes",
+              file_size(full));
+    }
 
     /* never overwritten silently */
     CHECK(!fps_log_open(&log, path, false, err, sizeof err) && strstr(err, path) && !strchr(err, '\n'),

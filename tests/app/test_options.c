@@ -52,10 +52,12 @@ int main(void)
     char log_path[] = "/tmp/izb-opt-log-XXXXXX";
     int fd = mkstemp(log_path);
     close(fd);
-    unlink(log_path); /* a name that does not exist */
+    unlink(log_path);   /* a name that does not exist */
+    char shot_path[64]; /* also free: an existing --screenshot is refused without --force */
+    snprintf(shot_path, sizeof shot_path, "%s.png", log_path);
     options_result res =
         parse("builtin:spheres:20k", "--width=800", "--height", "600", "--headless", "--frames", "7",
-              "--screenshot", "/tmp/x.png", "--log", log_path, "--backend", "cpu", "--kernel", "2",
+              "--screenshot", shot_path, "--log", log_path, "--backend", "cpu", "--kernel", "2",
               "--binning=atomic", "--unit", "64", "--grid", "64x32", "--no-cull", "--bias", "0.001",
               "--threads", "3", "--light", "spot", "--light-dir", "0,-1,0.5", "--light-pos", "-1.5,10,2e1",
               "--cone", "45", "--cam-pos", "1,2,3", "--cam-yaw", "-30", "--cam-pitch", "-20.5", "--vsync",
@@ -63,7 +65,7 @@ int main(void)
     CHECK(res == OPTIONS_OK, "all options: %s", err);
     CHECK(strcmp(o.scene, "builtin:spheres:20k") == 0, "positional scene");
     CHECK(o.width == 800 && o.height == 600 && o.headless && o.frames == 7, "size/frames");
-    CHECK(strcmp(o.screenshot, "/tmp/x.png") == 0 && strcmp(o.log_path, log_path) == 0, "outputs");
+    CHECK(strcmp(o.screenshot, shot_path) == 0 && strcmp(o.log_path, log_path) == 0, "outputs");
     CHECK(o.backend == IZB_BACKEND_CPU && o.kernel == IZB_KERNEL2 && o.binning == IZB_BINNING_ATOMIC, "izb");
     CHECK(o.unit_size == 64 && o.grid_w == 64 && o.grid_h == 32 && o.cull == IZB_CULL_OFF && o.threads == 3,
           "izb 2");
@@ -111,6 +113,13 @@ int main(void)
     REJECT("--cone", "--cone", "0");
     REJECT("--cone", "--cone", "180");
     REJECT("--bias", "--bias", "-1");
+    REJECT("--bias '0'", "--bias", "0");
+    REJECT("unknown option '--fro?bnicate'", "--fro\nbnicate"); /* one line even when the argument is not */
+    REJECT("scene file 'a?b.obj'", "a\nb.obj");
+    REJECT("--switch-every", "--switch-every", "0");
+    CHECK(parse("--switch-every", "250", NULL) == OPTIONS_OK && o.switch_every == 250, "--switch-every: %s", err); /* 0 < B < 0.1 (--help): 0 would mean the default, silently */
+    REJECT("--bias '0.1'", "--bias", "0.1");
+    CHECK(parse("--bias", "0.0999", NULL) == OPTIONS_OK && o.bias > 0.0998f, "--bias just under 0.1: %s", err);
     REJECT("--cam-pitch", "--cam-pitch", "95");
     REJECT("--cam-pos", "--cam-pos", "1,2");
     REJECT("--cam-pos", "--cam-pos", "1,2,3,4");
@@ -143,6 +152,11 @@ int main(void)
     close(fd);
     REJECT("file exists", "--log", log_path);
     CHECK(parse("--log", log_path, "--force", NULL) == OPTIONS_OK, "--force allows an existing log: %s", err);
+    /* the same policy for --screenshot (it used to overwrite silently) */
+    REJECT("--screenshot '", "--screenshot", log_path);
+    REJECT("add --force", "--screenshot", log_path);
+    CHECK(parse("--screenshot", log_path, "--force", NULL) == OPTIONS_OK,
+          "--force allows an existing screenshot: %s", err);
     unlink(log_path);
 
     return test_done();

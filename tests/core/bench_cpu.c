@@ -14,6 +14,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "file_out.h"
 #include "izb.h"
 #include "oracle.h"
 #include "scene.h"
@@ -158,5 +159,10 @@ int main(int argc, char **argv)
     izb_destroy(b);
     oracle_destroy(o);
     scene_free(&s);
+    /* the report is the result: `bench-cpu > /dev/full` must not exit 0 */
+    if (!file_out_stdout_ok(err, sizeof err)) {
+        fprintf(stderr, "bench-cpu: %s\n", err);
+        return 1;
+    }
     return 0;
 }

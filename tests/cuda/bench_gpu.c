@@ -21,6 +21,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "file_out.h"
 #include "gpu_fixture.h"
 #include "izb.h"
 #include "izb_cuda_stages.h"
@@ -243,12 +244,14 @@ int main(int argc, char **argv)
     if (!gpu)
         return 1;
     FILE *csv = NULL;
+    file_out csv_out; /* a temporary name renamed into place when every row is written */
+    char csv_err[1400];
     if (o.csv) {
-        csv = fopen(o.csv, "w");
-        if (!csv) {
-            fprintf(stderr, "bench-gpu: cannot write %s: %s\n", o.csv, strerror(errno));
+        if (!file_out_open(&csv_out, o.csv, csv_err, sizeof csv_err)) {
+            fprintf(stderr, "bench-gpu: --csv %s\n", csv_err);
             return 1;
         }
+        csv = csv_out.f;
         fprintf(csv, "scene,scene_tris,width,height,kernel,binning,unit_requested,unit,light,frames,points,"
                      "tris_after_cull,grid_w,grid_h");
         for (int m = 0; m < M_COUNT; m++)
@@ -294,8 +297,14 @@ int main(int argc, char **argv)
         }
         fixture_free(&fx);
     }
-    if (csv)
-        fclose(csv);
+    if (csv && !file_out_commit(&csv_out, csv_err, sizeof csv_err)) {
+        fprintf(stderr, "bench-gpu: --csv %s\n", csv_err);
+        failures++;
+    }
+    if (!file_out_stdout_ok(csv_err, sizeof csv_err)) {
+        fprintf(stderr, "bench-gpu: %s\n", csv_err);
+        failures++;
+    }
     izb_destroy(gpu);
     return failures ? 1 : 0;
 }
