@@ -169,7 +169,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const uint8_t flags = next_u8(&r);
     izb_settings s = {.kernel = flags & 1 ? IZB_KERNEL2 : IZB_KERNEL1,
                       .binning = flags & 2 ? IZB_BINNING_ATOMIC : IZB_BINNING_RADIX,
-                      .no_cull = (flags & 4) != 0,
+                      .cull = flags & 4 ? IZB_CULL_OFF : flags & 32 ? IZB_CULL_ON : IZB_CULL_AUTO,
                       .bias = flags & 8 ? next_float(&r) : 0.0f};
     if (flags & 16) s.grid_w = 1 + next_u8(&r) % 40, s.grid_h = 1 + next_u8(&r) % 40;
     float depth[MAX_SIDE * MAX_SIDE];
@@ -189,7 +189,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     izb_point pts[MAX_SIDE * MAX_SIDE];
     int pix[MAX_SIDE * MAX_SIDE];
     brute_force(&fb, depth, xyz, nt, false, none, pts, pix);
-    if (s.no_cull) {
+    if (s.cull == IZB_CULL_OFF) {
         for (int i = 0; i < W * H; i++)
             FUZZ_ASSERT(mask[i] == none[i], "pixel %d (%d, %d) of %dx%d: backend %d, brute force %d", i,
                         i % W, i / W, W, H, mask[i], none[i]);
