@@ -101,6 +101,7 @@ struct grid_launch {
     size_t dynamic_shared;
     std::function<void()> body; /* calls the kernel with the launch's copied arguments */
     std::atomic<bool> faulted{false};
+    char tsan_launch = 0, tsan_end = 0; /* race mode: synchronisation addresses of launch and grid end */
 };
 
 /* The generated simt_dynamic_shared.cpp registers how to fill this worker's extern __shared__

@@ -29,7 +29,10 @@
 #include <ucontext.h>
 #endif
 
-#if defined(__SANITIZE_THREAD__)
+/* Race mode: the kernels' objects are built with -fsanitize=thread and this file is NOT (its own
+ * bookkeeping is serialised on one OS thread per block, which TSan cannot know across fibers); it
+ * only drives the TSan fiber and synchronisation API (-DSIMT_RACE_MODE=1). */
+#if defined(SIMT_RACE_MODE) && SIMT_RACE_MODE
 #define SIMT_TSAN 1
 extern "C" {
 void *__tsan_get_current_fiber(void);
@@ -55,7 +58,7 @@ namespace simt {
 struct config {
     bool reverse_threads = false, reverse_blocks = false, strict = false, abort_on_fault = true;
     int workers = 1;
-    size_t stack_bytes = (SIMT_TSAN ? 256 : 64) * 1024;
+    size_t stack_bytes = (SIMT_TSAN ? 256 : 64) * 1024; /* TSan-instrumented kernels use more stack */
 };
 
 static bool env_is(const char *name, const char *value)
@@ -552,12 +555,16 @@ static void fiber_main(fiber *f)
 {
     worker &w = this_worker();
     block_state &b = *w.blk;
+#if SIMT_TSAN
+    __tsan_acquire(&b.g->tsan_launch);    /* after the launch */
+    __tsan_acquire(&w.block_end_sync);    /* after the blocks this worker ran before */
+#endif
     b.g->body();
     /* The thread returned: it must not be awaited by a barrier or by its warp's collective. */
     f->state = fstate::exited;
     b.exited++;
 #if SIMT_TSAN
-    __tsan_release(b.g);              /* the grid's end */
+    __tsan_release(&b.g->tsan_end);   /* the grid's end */
     __tsan_release(&w.block_end_sync); /* the next block on this worker reuses its shared memory */
 #endif
     const unsigned warp = f->linear / 32, lane = f->linear % 32;
@@ -612,14 +619,20 @@ static void run_block(worker &w, grid_launch &g, uint3 bid)
         f.tid = uint3{i % g.block.x, (i / g.block.x) % g.block.y, i / (g.block.x * g.block.y)};
         f.state = fstate::runnable;
         fiber_prepare(f);
-#if SIMT_TSAN
-        f.tsan = __tsan_create_fiber(0);
-#endif
     }
     w.blk = &b;
     simt_blockIdx = bid;
     simt_blockDim = g.block;
     simt_gridDim = g.grid;
+#if SIMT_TSAN
+    /* One TSan fiber per pooled slot, reused by the next blocks on this worker (creating one costs
+     * more than running most blocks). Reuse orders block A's thread k before block B's thread k on
+     * the same worker; blocks on one worker are ordered anyway (they reuse its shared memory, see
+     * block_end_sync), races between blocks on different workers stay visible. */
+    for (unsigned i = 0; i < n; i++)
+        if (!w.fibers[i].tsan)
+            w.fibers[i].tsan = __tsan_create_fiber(0);
+#endif
     if (cfg().strict && dynamic_shared_fill)
         dynamic_shared_fill(poison_byte(), g.dynamic_shared);
     const bool rev = cfg().reverse_threads;
@@ -635,11 +648,6 @@ static void run_block(worker &w, grid_launch &g, uint3 bid)
         if (!progress && !b.faulted)
             report_deadlock(w, b);
     }
-#if SIMT_TSAN
-    for (unsigned i = 0; i < n; i++)
-        __tsan_destroy_fiber(w.fibers[i].tsan);
-    __tsan_acquire(&w.block_end_sync);
-#endif
     w.blk = nullptr;
     if (b.faulted)
         g.faulted = true;
@@ -714,6 +722,9 @@ void run_grid(grid_launch &g)
 {
     std::lock_guard<std::mutex> one(grid_mutex);
     pool &p = the_pool();
+#if SIMT_TSAN
+    __tsan_release(&g.tsan_launch);
+#endif
     g.faulted = false;
     p.total = (uint64_t)g.grid.x * g.grid.y * g.grid.z;
     p.next = 0;
@@ -731,7 +742,7 @@ void run_grid(grid_launch &g)
         p.done.wait(lock, [&] { return p.busy == 0; });
     }
 #if SIMT_TSAN
-    __tsan_acquire(&g);
+    __tsan_acquire(&g.tsan_end);
 #endif
     if (g.faulted)
         set_sticky(cudaErrorLaunchFailure);
