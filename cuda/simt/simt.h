@@ -38,6 +38,8 @@
  *                                      poison dynamic shared memory at every block start
  *   SIMT_ON_FAULT=abort|error          abort the process (default) or make the fault a sticky
  *                                      cudaErrorLaunchFailure
+ *   SIMT_RACE_FIBERS=thread|warp       race mode: one TSan fiber per CUDA thread (default) or per
+ *                                      warp (32x cheaper syncs; misses races inside one warp)
  */
 #ifndef SIMT_H
 #define SIMT_H

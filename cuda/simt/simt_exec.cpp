@@ -57,6 +57,7 @@ namespace simt {
 
 struct config {
     bool reverse_threads = false, reverse_blocks = false, strict = false, abort_on_fault = true;
+    bool race_fiber_per_warp = false; /* race mode: SIMT_RACE_FIBERS=warp */
     int workers = 1;
     size_t stack_bytes = (SIMT_TSAN ? 256 : 64) * 1024; /* TSan-instrumented kernels use more stack */
 };
@@ -76,6 +77,7 @@ static const config &cfg()
         const char *strict = getenv("SIMT_STRICT");
         c.strict = strict && *strict && strcmp(strict, "0");
         c.abort_on_fault = !env_is("SIMT_ON_FAULT", "error");
+        c.race_fiber_per_warp = env_is("SIMT_RACE_FIBERS", "warp");
         const char *w = getenv("SIMT_WORKERS");
         long n = w ? strtol(w, nullptr, 10) : 0;
         if (n <= 0)
@@ -148,7 +150,7 @@ struct fiber {
     ucontext_t uc;
 #endif
 #if SIMT_TSAN
-    void *tsan = nullptr;
+    void *tsan = nullptr, *tsan_own = nullptr; /* the TSan fiber it runs as; the one its slot owns */
 #endif
 };
 
@@ -519,14 +521,16 @@ uint64_t warp_collective(coll kind, unsigned mask, uint64_t value, int arg, int 
     ws.value[lane] = value;
     ws.arrived |= 1u << lane;
 #if SIMT_TSAN
-    __tsan_release(&ws);
+    if (!cfg().race_fiber_per_warp)
+        __tsan_release(&ws);
 #endif
     if (ws.arrived != mask)
         wait_here(w, f, fstate::at_collective, at);
     else
         complete_collective(w, b, warp, ws);
 #if SIMT_TSAN
-    __tsan_acquire(&ws);
+    if (!cfg().race_fiber_per_warp)
+        __tsan_acquire(&ws);
 #endif
     return ws.result[lane];
 }
@@ -630,8 +634,13 @@ static void run_block(worker &w, grid_launch &g, uint3 bid)
      * the same worker; blocks on one worker are ordered anyway (they reuse its shared memory, see
      * block_end_sync), races between blocks on different workers stay visible. */
     for (unsigned i = 0; i < n; i++)
-        if (!w.fibers[i].tsan)
-            w.fibers[i].tsan = __tsan_create_fiber(0);
+        if (!w.fibers[i].tsan_own)
+            w.fibers[i].tsan_own = __tsan_create_fiber(0);
+    /* SIMT_RACE_FIBERS=warp: the lanes of a warp share lane 0's TSan fiber. TSan's vector clocks
+     * are then 32 times shorter (each sync costs that much less) and collectives need no sync;
+     * races between lanes of one warp are not seen, races between warps and blocks are. */
+    for (unsigned i = 0; i < n; i++)
+        w.fibers[i].tsan = cfg().race_fiber_per_warp ? w.fibers[i & ~31u].tsan_own : w.fibers[i].tsan_own;
 #endif
     if (cfg().strict && dynamic_shared_fill)
         dynamic_shared_fill(poison_byte(), g.dynamic_shared);
