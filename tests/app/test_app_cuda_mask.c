@@ -1,0 +1,86 @@
+/* test_app_cuda_mask.c — the program end to end on the CUDA backend (a GPU, or the SIMT emulator's
+ * CUDA-GL interop on Mesa): `izb-shadows --backend cuda --headless --frames 3 --view mask` writes
+ * a screenshot byte-equal to the CPU backend's, for the directional and the spot light, at an odd
+ * width (row alignment of the R8 mask); the run must really use CUDA (no fallback to the CPU).
+ * Suite 'gpu'; exits 77 without a GL 4.5 context or without a CUDA backend in this build. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gl_context.h"
+#include "izb_config.h"
+#include "run_util.h"
+#include "test.h"
+
+static char tmpdir[] = "/tmp/izb-cuda-mask-XXXXXX";
+static run_result res;
+
+static unsigned char *read_file(const char *path, long *size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    *size = ftell(f);
+    rewind(f);
+    unsigned char *buf = malloc(*size > 0 ? (size_t)*size : 1);
+    if (buf && fread(buf, 1, (size_t)*size, f) != (size_t)*size) {
+        free(buf);
+        buf = NULL;
+    }
+    fclose(f);
+    return buf;
+}
+
+/* One headless run writing `png`; true when it exits 0 on the asked-for backend. */
+static bool shoot(const char *exe, const char *backend, const char *light, const char *view, const char *png)
+{
+    char *args[] = {(char *)exe, "--headless", "--frames", "3", "--width", "321", "--height", "181", "--backend",
+                    (char *)backend, "--light", (char *)light, "--view", (char *)view, "--screenshot", (char *)png,
+                    NULL};
+    run_program(args, true, &res);
+    char want[64];
+    snprintf(want, sizeof want, "IZB backend: %s", backend);
+    CHECK(res.code == 0, "%s %s %s: exit %d", backend, light, view, res.code);
+    CHECK(strstr(res.out, want) != NULL || strstr(res.err, want) != NULL, "%s %s: runs on %s", light, view, backend);
+    CHECK(strstr(res.err, "continuing on the CPU") == NULL && strstr(res.err, "cannot register") == NULL,
+          "%s %s %s: no fallback", backend, light, view);
+    return res.code == 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: test_app_cuda_mask PATH-TO-izb-shadows\n");
+        return 1;
+    }
+#if !IZB_HAVE_CUDA
+    TEST_SKIP("built without a CUDA backend (configure with -Dcuda=enabled or -Dsimt=enabled)");
+#endif
+    {
+        gl_context ctx;
+        char err[256];
+        if (!gl_context_init(&ctx, &(gl_context_desc){.headless = true}, err, sizeof err))
+            TEST_SKIP("%s", err);
+        gl_context_shutdown(&ctx);
+    }
+    CHECK(mkdtemp(tmpdir) != NULL, "mkdtemp");
+    const char *lights[] = {"directional", "spot"}, *views[] = {"mask", "shaded"};
+    for (int l = 0; l < 2; l++)
+        for (int v = 0; v < 2; v++) {
+            char cpu[256], cuda[256];
+            snprintf(cpu, sizeof cpu, "%s/cpu.png", tmpdir);
+            snprintf(cuda, sizeof cuda, "%s/cuda.png", tmpdir);
+            if (!shoot(argv[1], "cpu", lights[l], views[v], cpu) || !shoot(argv[1], "cuda", lights[l], views[v], cuda))
+                continue;
+            long na = 0, nb = 0;
+            unsigned char *a = read_file(cpu, &na), *b = read_file(cuda, &nb);
+            CHECK(a && b && na > 0 && na == nb && memcmp(a, b, (size_t)na) == 0,
+                  "%s light, %s view: the CUDA screenshot equals the CPU one (%ld and %ld bytes)", lights[l],
+                  views[v], na, nb);
+            free(a), free(b);
+            unlink(cpu), unlink(cuda);
+        }
+    rmdir(tmpdir);
+    return test_done();
+}
