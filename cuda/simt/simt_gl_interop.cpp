@@ -14,15 +14,18 @@
  * cudaErrorInvalidResourceHandle. A surface object can be made on the array only when the image
  * was registered with cudaGraphicsRegisterFlagsSurfaceLoadStore.
  * Emulator-only checks (CUDA leaves these undefined): a texture re-specified at another size or
- * format since registration fails the map with cudaErrorUnknown and names the stale registration;
+ * format since registration, or deleted with its name reused by a new texture (see texture_label),
+ * fails the map with cudaErrorUnknown and names the stale registration;
  * formats CUDA accepts with 2 or 4 channels are refused with cudaErrorNotSupported (the emulated
  * arrays are 1-channel). GL is called through libGL's exported entry points, so the caller's GL
  * loader (GLAD) is not involved; the caller's GL context must be current, as in CUDA. */
 #define GL_GLEXT_PROTOTYPES 1
 #include <GL/gl.h>
 #include <GL/glext.h>
+#include <stdio.h>
 #include <string.h>
 
+#include <atomic>
 #include <mutex>
 #include <unordered_set>
 
@@ -37,6 +40,7 @@ struct cudaGraphicsResource {
     GLenum format, type;     /* glGetTextureImage / glTextureSubImage2D pixel format and type */
     cudaArray *array;        /* width x height, owned for the registration's lifetime */
     bool mapped;
+    char label[64];          /* the texture object's GL label at registration (see texture_label) */
 };
 
 namespace {
@@ -129,6 +133,23 @@ struct pixel_store_guard {
         glBindBuffer(GL_PIXEL_UNPACK_BUFFER, (GLuint)unpack_buf);
     }
 };
+
+/* GL has no identity for a texture object but its name, and a deleted name is handed out again by
+ * the next glCreateTextures: a registration kept across glDeleteTextures would then map a new
+ * texture of the same size (on a GPU: the dead storage). To see that, an unlabelled texture gets
+ * the label "simt interop N" at registration; a texture whose label differs at map is another
+ * object under the same name. (An application's own label is kept and compared as it is.) */
+void texture_label(GLuint name, char *label, size_t size, bool set_if_empty)
+{
+    static std::atomic<unsigned> next{1};
+    GLsizei len = 0;
+    label[0] = 0;
+    glGetObjectLabel(GL_TEXTURE, name, (GLsizei)size, &len, label);
+    if (len == 0 && set_if_empty) {
+        snprintf(label, size, "simt interop %u", next.fetch_add(1));
+        glObjectLabel(GL_TEXTURE, name, -1, label);
+    }
+}
 
 size_t array_bytes(const cudaArray *a) { return a->width * a->height * a->elem_bytes; }
 
@@ -235,7 +256,8 @@ cudaError_t cudaGraphicsGLRegisterImage(cudaGraphicsResource_t *res, GLuint imag
     cudaArray *a = simt::array_create(&desc, (size_t)w, (size_t)h, array_flags);
     if (!a)
         return simt::set_error(cudaErrorInvalidValue);
-    cudaGraphicsResource *r = new cudaGraphicsResource{image, flags, (GLenum)internal, f->format, f->type, a, false};
+    cudaGraphicsResource *r = new cudaGraphicsResource{image, flags, (GLenum)internal, f->format, f->type, a, false, {}};
+    texture_label(image, r->label, sizeof r->label, true);
     a->owner = r;
     {
         std::lock_guard<std::mutex> g(registry_lock);
@@ -294,6 +316,16 @@ cudaError_t cudaGraphicsMapResources(int count, cudaGraphicsResource_t *res, cud
                            "GL texture %u is now %dx%d format 0x%x but was registered as %zux%zu format 0x%x: "
                            "stale registration (re-register after re-specifying or deleting a texture)",
                            r->name, w, h, internal, r->array->width, r->array->height, r->internal_format);
+            return simt::set_error(cudaErrorUnknown);
+        }
+        char label[sizeof r->label];
+        texture_label(r->name, label, sizeof label, false);
+        if (strcmp(label, r->label) != 0) {
+            simt::complain(call,
+                           "GL texture %u is another texture object than the one registered (label '%s', was "
+                           "'%s'): it was deleted and its name reused; stale registration (unregister before "
+                           "deleting a registered texture)",
+                           r->name, label, r->label);
             return simt::set_error(cudaErrorUnknown);
         }
     }

@@ -222,6 +222,24 @@ int main(void)
     CHECK(cudaGraphicsUnregisterResource(r_resize) == cudaSuccess, "unregister the stale one");
     expect(cudaGraphicsUnregisterResource(r_resize), cudaErrorInvalidResourceHandle, "unregistering twice");
 
+    /* a stale registration: the texture deleted and its name reused at the same size */
+    GLuint tex_reuse = make_texture(GL_R8, W, H, 0, 0, NULL), tex_again;
+    CHECK(cudaGraphicsGLRegisterImage(&r_resize, tex_reuse, GL_TEXTURE_2D, sls) == cudaSuccess, "register");
+    glDeleteTextures(1, &tex_reuse);
+    tex_again = make_texture(GL_R8, W, H, 0, 0, NULL);
+    if (tex_again == tex_reuse)
+        expect(cudaGraphicsMapResources(1, &r_resize, 0), cudaErrorUnknown,
+               "mapping a registration whose texture was deleted and its name reused");
+    else
+        printf("GL did not reuse the deleted name %u (got %u): that case is not reachable here\n", tex_reuse,
+               tex_again);
+    CHECK(cudaGraphicsUnregisterResource(r_resize) == cudaSuccess, "unregister the stale one");
+    CHECK(cudaGraphicsGLRegisterImage(&r_resize, tex_again, GL_TEXTURE_2D, sls) == cudaSuccess &&
+              cudaGraphicsMapResources(1, &r_resize, 0) == cudaSuccess &&
+              cudaGraphicsUnmapResources(1, &r_resize, 0) == cudaSuccess &&
+              cudaGraphicsUnregisterResource(r_resize) == cudaSuccess,
+          "registered again, it maps");
+
     /* unregistering a mapped resource drops it (no write-back) */
     CHECK(cudaGraphicsMapResources(1, &r_mask, 0) == cudaSuccess && cudaGraphicsUnregisterResource(r_mask) == cudaSuccess,
           "unregister while mapped");
