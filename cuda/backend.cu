@@ -350,15 +350,15 @@ static bool cuda_shade_arrays(izb_backend *base, const izb_recon *f, const izb_s
 }
 
 static bool cuda_shade_gl(izb_backend *base, const izb_recon *f, const izb_settings *s, unsigned depth_tex,
-                          unsigned mask_tex, izb_stats *stats)
+                          unsigned mask_tex, unsigned generation, izb_stats *stats)
 {
     cuda_backend *b = (cuda_backend *)base;
     b->have_frame = false;
     if (!check_frame(f, s, "shade_gl"))
         return false;
     if (!reserve_points(b, (size_t)f->width * (size_t)f->height) ||
-        !interop_bind(&b->gl_depth, depth_tex, f->width, f->height, false) ||
-        !interop_bind(&b->gl_mask, mask_tex, f->width, f->height, true))
+        !interop_bind(&b->gl_depth, depth_tex, f->width, f->height, generation, false) ||
+        !interop_bind(&b->gl_mask, mask_tex, f->width, f->height, generation, true))
         return false;
     cuda_image img;
     if (!interop_map(&b->gl_depth, &b->gl_mask, b->stream, &img))

@@ -14,9 +14,11 @@ extern "C" void interop_release(interop_texture *t)
     memset(t, 0, sizeof *t);
 }
 
-extern "C" bool interop_bind(interop_texture *t, unsigned name, int width, int height, bool writable)
+extern "C" bool interop_bind(interop_texture *t, unsigned name, int width, int height, unsigned generation,
+                             bool writable)
 {
-    if (t->res && t->name == name && t->width == width && t->height == height && t->writable == writable)
+    if (t->res && t->name == name && t->width == width && t->height == height && t->generation == generation &&
+        t->writable == writable)
         return true;
     interop_release(t);
     const unsigned flags = writable ? cudaGraphicsRegisterFlagsSurfaceLoadStore : cudaGraphicsRegisterFlagsReadOnly;
@@ -31,6 +33,7 @@ extern "C" bool interop_bind(interop_texture *t, unsigned name, int width, int h
     t->name = name;
     t->width = width;
     t->height = height;
+    t->generation = generation;
     t->writable = writable;
     return true;
 }

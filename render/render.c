@@ -54,6 +54,7 @@ static bool targets_make(render *r, int w, int h, char *err, size_t n)
     size_t pixels = (size_t)w * (size_t)h;
     while (glGetError() != GL_NO_ERROR) {
     }
+    r->targets_generation++;
     r->tex_depth = make_texture(GL_R32F, w, h);
     r->tex_depth_ds = make_texture(GL_DEPTH_COMPONENT32F, w, h);
     r->tex_colour = make_texture(GL_RGBA8, w, h);

@@ -25,7 +25,7 @@ bool render_shade_izb(render *r, izb_backend *b, const izb_recon *f, const izb_s
     }
     if (izb_supports_gl(b)) {
         r->transfer_ms = 0.0f;
-        return izb_shade_gl(b, f, s, r->tex_depth, r->tex_mask, stats);
+        return izb_shade_gl(b, f, s, r->tex_depth, r->tex_mask, r->targets_generation, stats);
     }
     size_t pixels = (size_t)r->width * (size_t)r->height;
     double t0 = now_ms();
