@@ -260,6 +260,13 @@ bool render_resize(render *r, int width, int height, char *err, size_t err_size)
     return false;
 }
 
+bool render_remake_targets(render *r, char *err, size_t err_size)
+{
+    int w = r->width, h = r->height;
+    targets_free(r);
+    return targets_make(r, w, h, err, err_size);
+}
+
 int render_width(const render *r)
 {
     return r->width;

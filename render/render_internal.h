@@ -52,4 +52,8 @@ struct render {
     shadow_mode shadow_mode;
 };
 
+/* Delete and make the targets again at the same size (render.c): after a backend failed while it
+ * held them. False with a reason when they cannot be made. */
+bool render_remake_targets(render *r, char *err, size_t err_size);
+
 #endif

@@ -23,6 +23,7 @@
 #include <GL/gl.h>
 #include <GL/glext.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <atomic>
@@ -177,6 +178,19 @@ cudaError_t check_list(const char *call, int count, cudaGraphicsResource_t *res,
         }
     }
     return cudaSuccess;
+}
+
+/* SIMT_INTEROP_FAULT=N: the Nth cudaGraphicsUnmapResources finds the context lost, as after a
+ * kernel fault on a GPU (a sticky cudaErrorLaunchFailure; the resources stay mapped). For the
+ * tests of what the program does after a sticky error inside a GL frame. */
+bool injected_fault()
+{
+    static const long at = [] {
+        const char *e = getenv("SIMT_INTEROP_FAULT");
+        return e ? strtol(e, nullptr, 10) : 0L;
+    }();
+    static std::atomic<long> calls{0};
+    return at > 0 && calls.fetch_add(1) + 1 == at;
 }
 
 } // namespace
@@ -353,6 +367,10 @@ cudaError_t cudaGraphicsUnmapResources(int count, cudaGraphicsResource_t *res, c
     if (cudaError_t e = check_list(call, count, res, true))
         return simt::set_error(e);
     simt::stream_flush(s); /* the kernels writing the arrays run now, before GL gets the texels */
+    if (injected_fault()) {
+        simt::complain(call, "SIMT_INTEROP_FAULT: the context is lost (injected sticky error)");
+        simt::set_sticky(cudaErrorLaunchFailure);
+    }
     if (cudaError_t e = simt::sticky_error())
         return e; /* the context is lost: the textures stay mapped, GL gets nothing back */
     if (!gl_context_current()) {

@@ -81,6 +81,31 @@ int main(int argc, char **argv)
             free(a), free(b);
             unlink(cpu), unlink(cuda);
         }
+
+    /* The emulator only (argv[2] "emulated"): a sticky CUDA error inside the GL frame (the context
+     * lost at the unmap of frame 2, with the textures still mapped): the program says so, makes its
+     * GL targets again, draws the frame on the CPU backend, and the picture equals a CPU run's. */
+    if (argc > 2 && strcmp(argv[2], "emulated") == 0) {
+        char cpu[256], lost[256];
+        snprintf(cpu, sizeof cpu, "%s/cpu.png", tmpdir);
+        snprintf(lost, sizeof lost, "%s/lost.png", tmpdir);
+        shoot(argv[1], "cpu", "spot", "shaded", cpu);
+        setenv("SIMT_INTEROP_FAULT", "3", 1);
+        char *args[] = {argv[1], "--headless", "--frames", "3", "--width", "321", "--height", "181", "--backend",
+                        "cuda", "--light", "spot", "--screenshot", lost, NULL};
+        run_program(args, true, &res);
+        unsetenv("SIMT_INTEROP_FAULT");
+        CHECK(res.code == 0, "a sticky error on frame 2: exit %d", res.code);
+        CHECK(strstr(res.err, "SIMT_INTEROP_FAULT") != NULL, "the fault was injected: %s", res.err);
+        CHECK(strstr(res.err, "failed on frame 2; continuing on the CPU backend") != NULL, "falls back: %s",
+              res.err);
+        long na = 0, nb = 0;
+        unsigned char *a = read_file(cpu, &na), *b = read_file(lost, &nb);
+        CHECK(a && b && na > 0 && na == nb && memcmp(a, b, (size_t)na) == 0,
+              "the frame drawn again after the sticky error equals the CPU run's (%ld and %ld bytes)", na, nb);
+        free(a), free(b);
+        unlink(cpu), unlink(lost);
+    }
     rmdir(tmpdir);
     return test_done();
 }
