@@ -38,6 +38,8 @@
  *                                      poison dynamic shared memory at every block start
  *   SIMT_ON_FAULT=abort|error          abort the process (default) or make the fault a sticky
  *                                      cudaErrorLaunchFailure
+ *   SIMT_RACE_FIBERS=thread|warp       race mode: one TSan fiber per CUDA thread (default) or per
+ *                                      warp (32x cheaper syncs; misses races inside one warp)
  */
 #ifndef SIMT_H
 #define SIMT_H
@@ -101,6 +103,7 @@ struct grid_launch {
     size_t dynamic_shared;
     std::function<void()> body; /* calls the kernel with the launch's copied arguments */
     std::atomic<bool> faulted{false};
+    char tsan_launch = 0, tsan_end = 0; /* race mode: synchronisation addresses of launch and grid end */
 };
 
 /* The generated simt_dynamic_shared.cpp registers how to fill this worker's extern __shared__

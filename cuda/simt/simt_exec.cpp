@@ -29,7 +29,10 @@
 #include <ucontext.h>
 #endif
 
-#if defined(__SANITIZE_THREAD__)
+/* Race mode: the kernels' objects are built with -fsanitize=thread and this file is NOT (its own
+ * bookkeeping is serialised on one OS thread per block, which TSan cannot know across fibers); it
+ * only drives the TSan fiber and synchronisation API (-DSIMT_RACE_MODE=1). */
+#if defined(SIMT_RACE_MODE) && SIMT_RACE_MODE
 #define SIMT_TSAN 1
 extern "C" {
 void *__tsan_get_current_fiber(void);
@@ -54,8 +57,9 @@ namespace simt {
 
 struct config {
     bool reverse_threads = false, reverse_blocks = false, strict = false, abort_on_fault = true;
+    bool race_fiber_per_warp = false; /* race mode: SIMT_RACE_FIBERS=warp */
     int workers = 1;
-    size_t stack_bytes = (SIMT_TSAN ? 256 : 64) * 1024;
+    size_t stack_bytes = (SIMT_TSAN ? 256 : 64) * 1024; /* TSan-instrumented kernels use more stack */
 };
 
 static bool env_is(const char *name, const char *value)
@@ -73,6 +77,7 @@ static const config &cfg()
         const char *strict = getenv("SIMT_STRICT");
         c.strict = strict && *strict && strcmp(strict, "0");
         c.abort_on_fault = !env_is("SIMT_ON_FAULT", "error");
+        c.race_fiber_per_warp = env_is("SIMT_RACE_FIBERS", "warp");
         const char *w = getenv("SIMT_WORKERS");
         long n = w ? strtol(w, nullptr, 10) : 0;
         if (n <= 0)
@@ -145,7 +150,7 @@ struct fiber {
     ucontext_t uc;
 #endif
 #if SIMT_TSAN
-    void *tsan = nullptr;
+    void *tsan = nullptr, *tsan_own = nullptr; /* the TSan fiber it runs as; the one its slot owns */
 #endif
 };
 
@@ -516,14 +521,16 @@ uint64_t warp_collective(coll kind, unsigned mask, uint64_t value, int arg, int 
     ws.value[lane] = value;
     ws.arrived |= 1u << lane;
 #if SIMT_TSAN
-    __tsan_release(&ws);
+    if (!cfg().race_fiber_per_warp)
+        __tsan_release(&ws);
 #endif
     if (ws.arrived != mask)
         wait_here(w, f, fstate::at_collective, at);
     else
         complete_collective(w, b, warp, ws);
 #if SIMT_TSAN
-    __tsan_acquire(&ws);
+    if (!cfg().race_fiber_per_warp)
+        __tsan_acquire(&ws);
 #endif
     return ws.result[lane];
 }
@@ -552,12 +559,16 @@ static void fiber_main(fiber *f)
 {
     worker &w = this_worker();
     block_state &b = *w.blk;
+#if SIMT_TSAN
+    __tsan_acquire(&b.g->tsan_launch);    /* after the launch */
+    __tsan_acquire(&w.block_end_sync);    /* after the blocks this worker ran before */
+#endif
     b.g->body();
     /* The thread returned: it must not be awaited by a barrier or by its warp's collective. */
     f->state = fstate::exited;
     b.exited++;
 #if SIMT_TSAN
-    __tsan_release(b.g);              /* the grid's end */
+    __tsan_release(&b.g->tsan_end);   /* the grid's end */
     __tsan_release(&w.block_end_sync); /* the next block on this worker reuses its shared memory */
 #endif
     const unsigned warp = f->linear / 32, lane = f->linear % 32;
@@ -612,14 +623,25 @@ static void run_block(worker &w, grid_launch &g, uint3 bid)
         f.tid = uint3{i % g.block.x, (i / g.block.x) % g.block.y, i / (g.block.x * g.block.y)};
         f.state = fstate::runnable;
         fiber_prepare(f);
-#if SIMT_TSAN
-        f.tsan = __tsan_create_fiber(0);
-#endif
     }
     w.blk = &b;
     simt_blockIdx = bid;
     simt_blockDim = g.block;
     simt_gridDim = g.grid;
+#if SIMT_TSAN
+    /* One TSan fiber per pooled slot, reused by the next blocks on this worker (creating one costs
+     * more than running most blocks). Reuse orders block A's thread k before block B's thread k on
+     * the same worker; blocks on one worker are ordered anyway (they reuse its shared memory, see
+     * block_end_sync), races between blocks on different workers stay visible. */
+    for (unsigned i = 0; i < n; i++)
+        if (!w.fibers[i].tsan_own)
+            w.fibers[i].tsan_own = __tsan_create_fiber(0);
+    /* SIMT_RACE_FIBERS=warp: the lanes of a warp share lane 0's TSan fiber. TSan's vector clocks
+     * are then 32 times shorter (each sync costs that much less) and collectives need no sync;
+     * races between lanes of one warp are not seen, races between warps and blocks are. */
+    for (unsigned i = 0; i < n; i++)
+        w.fibers[i].tsan = cfg().race_fiber_per_warp ? w.fibers[i & ~31u].tsan_own : w.fibers[i].tsan_own;
+#endif
     if (cfg().strict && dynamic_shared_fill)
         dynamic_shared_fill(poison_byte(), g.dynamic_shared);
     const bool rev = cfg().reverse_threads;
@@ -635,11 +657,6 @@ static void run_block(worker &w, grid_launch &g, uint3 bid)
         if (!progress && !b.faulted)
             report_deadlock(w, b);
     }
-#if SIMT_TSAN
-    for (unsigned i = 0; i < n; i++)
-        __tsan_destroy_fiber(w.fibers[i].tsan);
-    __tsan_acquire(&w.block_end_sync);
-#endif
     w.blk = nullptr;
     if (b.faulted)
         g.faulted = true;
@@ -714,6 +731,9 @@ void run_grid(grid_launch &g)
 {
     std::lock_guard<std::mutex> one(grid_mutex);
     pool &p = the_pool();
+#if SIMT_TSAN
+    __tsan_release(&g.tsan_launch);
+#endif
     g.faulted = false;
     p.total = (uint64_t)g.grid.x * g.grid.y * g.grid.z;
     p.next = 0;
@@ -731,7 +751,7 @@ void run_grid(grid_launch &g)
         p.done.wait(lock, [&] { return p.busy == 0; });
     }
 #if SIMT_TSAN
-    __tsan_acquire(&g);
+    __tsan_acquire(&g.tsan_end);
 #endif
     if (g.faulted)
         set_sticky(cudaErrorLaunchFailure);
