@@ -30,6 +30,12 @@ typedef struct interop_texture {
 bool interop_bind(interop_texture *t, unsigned name, int width, int height, unsigned generation, bool writable);
 void interop_release(interop_texture *t);
 
+/* Read-back path for a GL context CUDA cannot register with (on another GPU, or Mesa): depth_tex
+ * (GL_R32F) into depth, mask into mask_tex (GL_R8), width x height, rows packed. The caller's
+ * pixel-store state is kept. False with a message on a GL error. */
+bool interop_read_depth(unsigned depth_tex, int width, int height, float *depth);
+bool interop_write_mask(unsigned mask_tex, int width, int height, const uint8_t *mask);
+
 /* Map depth and mask on stream s and describe them as img (texture + surface objects). On failure
  * nothing stays mapped. */
 bool interop_map(interop_texture *depth, interop_texture *mask, cudaStream_t s, cuda_image *img);

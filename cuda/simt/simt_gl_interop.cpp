@@ -36,15 +36,16 @@
 
 struct cudaGraphicsResource {
     GLuint name;
-    unsigned flags;          /* cudaGraphicsRegisterFlags */
-    GLenum internal_format;  /* as registered */
-    GLenum format, type;     /* glGetTextureImage / glTextureSubImage2D pixel format and type */
-    cudaArray *array;        /* width x height, owned for the registration's lifetime */
+    unsigned flags;         /* cudaGraphicsRegisterFlags */
+    GLenum internal_format; /* as registered */
+    GLenum format, type;    /* glGetTextureImage / glTextureSubImage2D pixel format and type */
+    cudaArray *array;       /* width x height, owned for the registration's lifetime */
     bool mapped;
-    char label[64];          /* the texture object's GL label at registration (see texture_label) */
+    char label[64]; /* the texture object's GL label at registration (see texture_label) */
 };
 
-namespace {
+namespace
+{
 
 std::mutex registry_lock;
 std::unordered_set<cudaGraphicsResource *> registry;
@@ -88,12 +89,14 @@ const gl_format formats[] = {
 const gl_format *find_format(GLenum internal)
 {
     for (const gl_format &f : formats)
-        if (f.internal == internal)
-            return &f;
+        if (f.internal == internal) return &f;
     return nullptr;
 }
 
-bool gl_context_current() { return glGetString(GL_VERSION) != nullptr; }
+bool gl_context_current()
+{
+    return glGetString(GL_VERSION) != nullptr;
+}
 
 /* Level 0's size and internal format of texture `name`. */
 void texture_level0(GLuint name, GLint *w, GLint *h, GLint *internal)
@@ -152,7 +155,10 @@ void texture_label(GLuint name, char *label, size_t size, bool set_if_empty)
     }
 }
 
-size_t array_bytes(const cudaArray *a) { return a->width * a->height * a->elem_bytes; }
+size_t array_bytes(const cudaArray *a)
+{
+    return a->width * a->height * a->elem_bytes;
+}
 
 /* Check a list of resources for map/unmap: all registered, no duplicates, each mapped == want. */
 cudaError_t check_list(const char *call, int count, cudaGraphicsResource_t *res, bool want_mapped)
@@ -193,42 +199,54 @@ bool injected_fault()
     return at > 0 && calls.fetch_add(1) + 1 == at;
 }
 
+/* SIMT_GL_FOREIGN=1: the current GL context lives on a device CUDA does not drive (Mesa, another
+ * vendor's GPU): cudaGLGetDevices finds no CUDA device and registration fails. */
+bool gl_foreign()
+{
+    static const bool on = [] {
+        const char *e = getenv("SIMT_GL_FOREIGN");
+        return e && *e && strcmp(e, "0") != 0;
+    }();
+    return on;
+}
+
 } // namespace
 
 extern "C" {
 
 cudaError_t cudaGLGetDevices(unsigned *count, int *devices, unsigned max_devices, cudaGLDeviceList list)
 {
-    if (!count || (max_devices && !devices) || list < cudaGLDeviceListAll || list > cudaGLDeviceListNextFrame) {
+    if (!count || (max_devices && !devices) || list < cudaGLDeviceListAll ||
+        list > cudaGLDeviceListNextFrame) {
         simt::complain("cudaGLGetDevices", "bad arguments");
         return simt::set_error(cudaErrorInvalidValue);
     }
     *count = 0;
-    if (!gl_context_current()) {
-        simt::complain("cudaGLGetDevices", "no GL context is current on this thread");
-        return simt::set_error(cudaErrorNoDevice);
-    }
+    /* No complaint: the backend asks this before every device choice, GL context or not. */
+    if (!gl_context_current() || gl_foreign()) return simt::set_error(cudaErrorNoDevice);
     /* The emulated device 0 stands behind whatever GL context is current (Mesa included). */
     *count = 1;
-    if (max_devices >= 1)
-        devices[0] = 0;
+    if (max_devices >= 1) devices[0] = 0;
     return simt::set_error(cudaSuccess);
 }
 
-cudaError_t cudaGraphicsGLRegisterImage(cudaGraphicsResource_t *res, GLuint image, GLenum target, unsigned flags)
+cudaError_t cudaGraphicsGLRegisterImage(cudaGraphicsResource_t *res, GLuint image, GLenum target,
+                                        unsigned flags)
 {
     const char *call = "cudaGraphicsGLRegisterImage";
-    if (cudaError_t e = simt::sticky_error())
-        return e;
-    if (!res || flags & ~(unsigned)(cudaGraphicsRegisterFlagsReadOnly | cudaGraphicsRegisterFlagsWriteDiscard |
-                                    cudaGraphicsRegisterFlagsSurfaceLoadStore | cudaGraphicsRegisterFlagsTextureGather) ||
+    if (cudaError_t e = simt::sticky_error()) return e;
+    if (!res ||
+        flags &
+            ~(unsigned)(cudaGraphicsRegisterFlagsReadOnly | cudaGraphicsRegisterFlagsWriteDiscard |
+                        cudaGraphicsRegisterFlagsSurfaceLoadStore | cudaGraphicsRegisterFlagsTextureGather) ||
         (flags & cudaGraphicsRegisterFlagsReadOnly && flags & cudaGraphicsRegisterFlagsWriteDiscard)) {
         simt::complain(call, "bad arguments (flags 0x%x)", flags);
         return simt::set_error(cudaErrorInvalidValue);
     }
     *res = nullptr;
-    if (!gl_context_current()) {
-        simt::complain(call, "no GL context is current on this thread");
+    if (!gl_context_current() || gl_foreign()) {
+        simt::complain(call, gl_foreign() ? "SIMT_GL_FOREIGN: the GL context is on no CUDA device"
+                                          : "no GL context is current on this thread");
         return simt::set_error(cudaErrorUnknown);
     }
     while (glGetError() != GL_NO_ERROR) {
@@ -253,7 +271,8 @@ cudaError_t cudaGraphicsGLRegisterImage(cudaGraphicsResource_t *res, GLuint imag
     texture_level0(image, &w, &h, &internal);
     const gl_format *f = find_format((GLenum)internal);
     if (!f) {
-        simt::complain(call, "GL texture %u: internal format 0x%x is not one CUDA can register", image, internal);
+        simt::complain(call, "GL texture %u: internal format 0x%x is not one CUDA can register", image,
+                       internal);
         return simt::set_error(cudaErrorInvalidValue);
     }
     if (f->channels != 1) {
@@ -266,11 +285,12 @@ cudaError_t cudaGraphicsGLRegisterImage(cudaGraphicsResource_t *res, GLuint imag
         return simt::set_error(cudaErrorInvalidValue);
     }
     const cudaChannelFormatDesc desc = cudaCreateChannelDesc(f->bits, 0, 0, 0, f->kind);
-    const unsigned array_flags = flags & cudaGraphicsRegisterFlagsSurfaceLoadStore ? cudaArraySurfaceLoadStore : 0;
+    const unsigned array_flags =
+        flags & cudaGraphicsRegisterFlagsSurfaceLoadStore ? cudaArraySurfaceLoadStore : 0;
     cudaArray *a = simt::array_create(&desc, (size_t)w, (size_t)h, array_flags);
-    if (!a)
-        return simt::set_error(cudaErrorInvalidValue);
-    cudaGraphicsResource *r = new cudaGraphicsResource{image, flags, (GLenum)internal, f->format, f->type, a, false, {}};
+    if (!a) return simt::set_error(cudaErrorInvalidValue);
+    cudaGraphicsResource *r =
+        new cudaGraphicsResource{image, flags, (GLenum)internal, f->format, f->type, a, false, {}};
     texture_label(image, r->label, sizeof r->label, true);
     a->owner = r;
     {
@@ -284,16 +304,17 @@ cudaError_t cudaGraphicsGLRegisterImage(cudaGraphicsResource_t *res, GLuint imag
 cudaError_t cudaGraphicsGLRegisterBuffer(cudaGraphicsResource_t *res, GLuint buffer, unsigned flags)
 {
     (void)buffer, (void)flags;
-    if (res)
-        *res = nullptr;
-    simt::complain("cudaGraphicsGLRegisterBuffer", "buffer objects are not emulated (the project maps images only)");
+    if (res) *res = nullptr;
+    simt::complain("cudaGraphicsGLRegisterBuffer",
+                   "buffer objects are not emulated (the project maps images only)");
     return simt::set_error(cudaErrorNotSupported);
 }
 
 cudaError_t cudaGraphicsUnregisterResource(cudaGraphicsResource_t res)
 {
     if (!registered(res)) {
-        simt::complain("cudaGraphicsUnregisterResource", "%p is not a registered graphics resource", (void *)res);
+        simt::complain("cudaGraphicsUnregisterResource", "%p is not a registered graphics resource",
+                       (void *)res);
         return simt::set_error(cudaErrorInvalidResourceHandle);
     }
     {
@@ -312,10 +333,8 @@ cudaError_t cudaGraphicsMapResources(int count, cudaGraphicsResource_t *res, cud
 {
     (void)s; /* nothing is queued: kernels queued on s after the map run later, on what is read now */
     const char *call = "cudaGraphicsMapResources";
-    if (cudaError_t e = simt::sticky_error())
-        return e;
-    if (cudaError_t e = check_list(call, count, res, false))
-        return simt::set_error(e);
+    if (cudaError_t e = simt::sticky_error()) return e;
+    if (cudaError_t e = check_list(call, count, res, false)) return simt::set_error(e);
     if (!gl_context_current()) {
         simt::complain(call, "no GL context is current on this thread");
         return simt::set_error(cudaErrorUnknown);
@@ -326,10 +345,11 @@ cudaError_t cudaGraphicsMapResources(int count, cudaGraphicsResource_t *res, cud
         texture_level0(r->name, &w, &h, &internal);
         if (!glIsTexture(r->name) || (GLenum)internal != r->internal_format || (size_t)w != r->array->width ||
             (size_t)h != r->array->height) {
-            simt::complain(call,
-                           "GL texture %u is now %dx%d format 0x%x but was registered as %zux%zu format 0x%x: "
-                           "stale registration (re-register after re-specifying or deleting a texture)",
-                           r->name, w, h, internal, r->array->width, r->array->height, r->internal_format);
+            simt::complain(
+                call,
+                "GL texture %u is now %dx%d format 0x%x but was registered as %zux%zu format 0x%x: "
+                "stale registration (re-register after re-specifying or deleting a texture)",
+                r->name, w, h, internal, r->array->width, r->array->height, r->internal_format);
             return simt::set_error(cudaErrorUnknown);
         }
         char label[sizeof r->label];
@@ -364,8 +384,7 @@ cudaError_t cudaGraphicsMapResources(int count, cudaGraphicsResource_t *res, cud
 cudaError_t cudaGraphicsUnmapResources(int count, cudaGraphicsResource_t *res, cudaStream_t s)
 {
     const char *call = "cudaGraphicsUnmapResources";
-    if (cudaError_t e = check_list(call, count, res, true))
-        return simt::set_error(e);
+    if (cudaError_t e = check_list(call, count, res, true)) return simt::set_error(e);
     simt::stream_flush(s); /* the kernels writing the arrays run now, before GL gets the texels */
     if (injected_fault()) {
         simt::complain(call, "SIMT_INTEROP_FAULT: the context is lost (injected sticky error)");
@@ -396,19 +415,18 @@ cudaError_t cudaGraphicsUnmapResources(int count, cudaGraphicsResource_t *res, c
     return simt::set_error(cudaSuccess);
 }
 
-cudaError_t cudaGraphicsSubResourceGetMappedArray(cudaArray_t *array, cudaGraphicsResource_t res, unsigned index,
-                                                  unsigned level)
+cudaError_t cudaGraphicsSubResourceGetMappedArray(cudaArray_t *array, cudaGraphicsResource_t res,
+                                                  unsigned index, unsigned level)
 {
     const char *call = "cudaGraphicsSubResourceGetMappedArray";
-    if (array)
-        *array = nullptr;
+    if (array) *array = nullptr;
     if (!registered(res)) {
         simt::complain(call, "%p is not a registered graphics resource", (void *)res);
         return simt::set_error(cudaErrorInvalidResourceHandle);
     }
     if (!array || index != 0 || level != 0) {
-        simt::complain(call, "array index %u, mip level %u: a GL_TEXTURE_2D has index 0 (level 0 emulated)", index,
-                       level);
+        simt::complain(call, "array index %u, mip level %u: a GL_TEXTURE_2D has index 0 (level 0 emulated)",
+                       index, level);
         return simt::set_error(cudaErrorInvalidValue);
     }
     if (!res->mapped) {

@@ -27,8 +27,7 @@ enum { W = 37, H = 5 };
 __global__ void double_kernel(cudaTextureObject_t depth, cudaSurfaceObject_t mask, int w, int h)
 {
     const int x = (int)(blockIdx.x * blockDim.x + threadIdx.x), y = (int)blockIdx.y;
-    if (x >= w)
-        return;
+    if (x >= w) return;
     const float d = tex2D<float>(depth, (float)x + 0.5f, (float)y + 0.5f);
     surf2Dwrite((uint8_t)(d * 2.0f + 1.0f), mask, x, y);
 }
@@ -53,8 +52,7 @@ static GLuint make_texture(GLenum internal, int w, int h, GLenum format, GLenum 
     GLuint t;
     glCreateTextures(GL_TEXTURE_2D, 1, &t);
     glTextureStorage2D(t, 1, internal, w, h);
-    if (data)
-        glTextureSubImage2D(t, 0, 0, 0, w, h, format, type, data);
+    if (data) glTextureSubImage2D(t, 0, 0, 0, w, h, format, type, data);
     return t;
 }
 
@@ -71,15 +69,15 @@ int main(void)
     char err[256];
     gl_context_desc desc = {};
     desc.headless = true;
-    if (!gl_context_init(&ctx, &desc, err, sizeof err))
-        TEST_SKIP("%s", err);
+    if (!gl_context_init(&ctx, &desc, err, sizeof err)) TEST_SKIP("%s", err);
     glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
     glPixelStorei(GL_PACK_ALIGNMENT, 1);
 
     unsigned count = 0;
     int dev = -1;
     CHECK(cudaGLGetDevices(&count, &dev, 1, cudaGLDeviceListAll) == cudaSuccess && count == 1 && dev == 0,
-          "cudaGLGetDevices: the emulated device 0 owns the current context (count %u, device %d)", count, dev);
+          "cudaGLGetDevices: the emulated device 0 owns the current context (count %u, device %d)", count,
+          dev);
 
     std::vector<float> depth(W * H);
     std::vector<uint8_t> mask(W * H, 7), got(W * H);
@@ -97,29 +95,35 @@ int main(void)
     cudaGraphicsResource_t r_depth = NULL, r_mask = NULL, r = NULL;
     const unsigned ro = cudaGraphicsRegisterFlagsReadOnly, sls = cudaGraphicsRegisterFlagsSurfaceLoadStore;
     expect(cudaGraphicsGLRegisterImage(&r, 0, GL_TEXTURE_2D, ro), cudaErrorInvalidValue, "texture name 0");
-    expect(cudaGraphicsGLRegisterImage(&r, 4242, GL_TEXTURE_2D, ro), cudaErrorInvalidValue, "unknown texture name");
+    expect(cudaGraphicsGLRegisterImage(&r, 4242, GL_TEXTURE_2D, ro), cudaErrorInvalidValue,
+           "unknown texture name");
     expect(cudaGraphicsGLRegisterImage(&r, unbound, GL_TEXTURE_2D, ro), cudaErrorInvalidValue,
            "a generated name never bound");
     expect(cudaGraphicsGLRegisterImage(&r, tex_depth, GL_TEXTURE_RECTANGLE, ro), cudaErrorNotSupported,
            "GL_TEXTURE_RECTANGLE (valid in CUDA, not emulated)");
-    expect(cudaGraphicsGLRegisterImage(&r, tex_depth, GL_TEXTURE_1D, ro), cudaErrorInvalidValue, "GL_TEXTURE_1D");
+    expect(cudaGraphicsGLRegisterImage(&r, tex_depth, GL_TEXTURE_1D, ro), cudaErrorInvalidValue,
+           "GL_TEXTURE_1D");
     expect(cudaGraphicsGLRegisterImage(&r, tex_rgb, GL_TEXTURE_2D, ro), cudaErrorInvalidValue,
            "GL_RGB8 (3 channels: unsupported by CUDA)");
     expect(cudaGraphicsGLRegisterImage(&r, tex_depth_comp, GL_TEXTURE_2D, ro), cudaErrorInvalidValue,
            "GL_DEPTH_COMPONENT32F");
     expect(cudaGraphicsGLRegisterImage(&r, tex_rgba, GL_TEXTURE_2D, ro), cudaErrorNotSupported,
            "GL_RGBA8 (valid in CUDA, not emulated)");
-    expect(cudaGraphicsGLRegisterImage(&r, tex_mask, GL_TEXTURE_2D, ro | cudaGraphicsRegisterFlagsWriteDiscard),
-           cudaErrorInvalidValue, "ReadOnly | WriteDiscard");
+    expect(
+        cudaGraphicsGLRegisterImage(&r, tex_mask, GL_TEXTURE_2D, ro | cudaGraphicsRegisterFlagsWriteDiscard),
+        cudaErrorInvalidValue, "ReadOnly | WriteDiscard");
     CHECK(r == NULL, "no handle after a failed registration");
-    CHECK(expect(cudaGraphicsGLRegisterImage(&r_depth, tex_depth, GL_TEXTURE_2D, ro), cudaSuccess, "depth R32F") &&
-              expect(cudaGraphicsGLRegisterImage(&r_mask, tex_mask, GL_TEXTURE_2D, sls), cudaSuccess, "mask R8"),
+    CHECK(expect(cudaGraphicsGLRegisterImage(&r_depth, tex_depth, GL_TEXTURE_2D, ro), cudaSuccess,
+                 "depth R32F") &&
+              expect(cudaGraphicsGLRegisterImage(&r_mask, tex_mask, GL_TEXTURE_2D, sls), cudaSuccess,
+                     "mask R8"),
           "register");
 
     /* state rules */
     cudaArray_t a_depth = NULL, a_mask = NULL;
     cudaGraphicsResource_t both[2] = {r_depth, r_mask};
-    expect(cudaGraphicsSubResourceGetMappedArray(&a_depth, r_depth, 0, 0), cudaErrorUnknown, "array of unmapped");
+    expect(cudaGraphicsSubResourceGetMappedArray(&a_depth, r_depth, 0, 0), cudaErrorUnknown,
+           "array of unmapped");
     expect(cudaGraphicsUnmapResources(2, both, 0), cudaErrorUnknown, "unmapping unmapped");
     cudaGraphicsResource_t twice[2] = {r_mask, r_mask};
     expect(cudaGraphicsMapResources(2, twice, 0), cudaErrorUnknown, "one resource listed twice");
@@ -129,19 +133,21 @@ int main(void)
     expect(cudaGraphicsMapResources(1, &r_mask, st), cudaErrorUnknown, "mapping twice");
     expect(cudaGraphicsUnregisterResource((cudaGraphicsResource_t)&count), cudaErrorInvalidResourceHandle,
            "unregistering a pointer that is no resource");
-    expect(cudaGraphicsSubResourceGetMappedArray(&a_depth, r_depth, 1, 0), cudaErrorInvalidValue, "array index 1");
-    expect(cudaGraphicsSubResourceGetMappedArray(&a_depth, r_depth, 0, 1), cudaErrorInvalidValue, "mip level 1");
+    expect(cudaGraphicsSubResourceGetMappedArray(&a_depth, r_depth, 1, 0), cudaErrorInvalidValue,
+           "array index 1");
+    expect(cudaGraphicsSubResourceGetMappedArray(&a_depth, r_depth, 0, 1), cudaErrorInvalidValue,
+           "mip level 1");
     CHECK(cudaGraphicsSubResourceGetMappedArray(&a_depth, r_depth, 0, 0) == cudaSuccess &&
               cudaGraphicsSubResourceGetMappedArray(&a_mask, r_mask, 0, 0) == cudaSuccess,
           "mapped arrays");
     cudaChannelFormatDesc d;
     cudaExtent e;
     unsigned flags;
-    CHECK(cudaArrayGetInfo(&d, &e, &flags, a_depth) == cudaSuccess && e.width == W && e.height == H && d.x == 32 &&
-              d.f == cudaChannelFormatKindFloat && !(flags & cudaArraySurfaceLoadStore),
+    CHECK(cudaArrayGetInfo(&d, &e, &flags, a_depth) == cudaSuccess && e.width == W && e.height == H &&
+              d.x == 32 && d.f == cudaChannelFormatKindFloat && !(flags & cudaArraySurfaceLoadStore),
           "depth array: %zux%zu, %d-bit kind %d, flags %u", e.width, e.height, d.x, (int)d.f, flags);
-    CHECK(cudaArrayGetInfo(&d, &e, &flags, a_mask) == cudaSuccess && e.width == W && e.height == H && d.x == 8 &&
-              d.f == cudaChannelFormatKindUnsigned && (flags & cudaArraySurfaceLoadStore),
+    CHECK(cudaArrayGetInfo(&d, &e, &flags, a_mask) == cudaSuccess && e.width == W && e.height == H &&
+              d.x == 8 && d.f == cudaChannelFormatKindUnsigned && (flags & cudaArraySurfaceLoadStore),
           "mask array: %zux%zu, %d-bit kind %d, flags %u", e.width, e.height, d.x, (int)d.f, flags);
     expect(cudaFreeArray(a_mask), cudaErrorInvalidValue, "freeing a mapped array");
 
@@ -150,7 +156,8 @@ int main(void)
     rd.resType = cudaResourceTypeArray;
     rd.res.array.array = a_depth;
     cudaSurfaceObject_t bad_surf = 0;
-    expect(cudaCreateSurfaceObject(&bad_surf, &rd), cudaErrorInvalidValue, "a surface on a ReadOnly registration");
+    expect(cudaCreateSurfaceObject(&bad_surf, &rd), cudaErrorInvalidValue,
+           "a surface on a ReadOnly registration");
     cudaTextureDesc td;
     memset(&td, 0, sizeof td);
     td.addressMode[0] = td.addressMode[1] = cudaAddressModeClamp;
@@ -194,14 +201,15 @@ int main(void)
 
     /* WriteDiscard: not read at map (the array holds poison), written back at unmap */
     cudaGraphicsResource_t r_discard = NULL;
-    CHECK(cudaGraphicsGLRegisterImage(&r_discard, tex_mask, GL_TEXTURE_2D, cudaGraphicsRegisterFlagsWriteDiscard) ==
-              cudaSuccess,
+    CHECK(cudaGraphicsGLRegisterImage(&r_discard, tex_mask, GL_TEXTURE_2D,
+                                      cudaGraphicsRegisterFlagsWriteDiscard) == cudaSuccess,
           "register WriteDiscard");
     CHECK(cudaGraphicsMapResources(1, &r_discard, 0) == cudaSuccess &&
               cudaGraphicsSubResourceGetMappedArray(&a_mask, r_discard, 0, 0) == cudaSuccess &&
               cudaMemcpy2DFromArray(got.data(), W, a_mask, 0, 0, W, H, cudaMemcpyDeviceToHost) == cudaSuccess,
           "map WriteDiscard");
-    CHECK(got[0] == 0xff && got[W * H - 1] == 0xff, "WriteDiscard: the GL texels are not read (got %u)", got[0]);
+    CHECK(got[0] == 0xff && got[W * H - 1] == 0xff, "WriteDiscard: the GL texels are not read (got %u)",
+          got[0]);
     std::vector<uint8_t> nines(W * H, 9);
     CHECK(cudaMemcpy2DToArray(a_mask, 0, 0, nines.data(), W, W, H, cudaMemcpyHostToDevice) == cudaSuccess &&
               cudaGraphicsUnmapResources(1, &r_discard, 0) == cudaSuccess,
@@ -241,7 +249,8 @@ int main(void)
           "registered again, it maps");
 
     /* unregistering a mapped resource drops it (no write-back) */
-    CHECK(cudaGraphicsMapResources(1, &r_mask, 0) == cudaSuccess && cudaGraphicsUnregisterResource(r_mask) == cudaSuccess,
+    CHECK(cudaGraphicsMapResources(1, &r_mask, 0) == cudaSuccess &&
+              cudaGraphicsUnregisterResource(r_mask) == cudaSuccess,
           "unregister while mapped");
     CHECK(cudaGraphicsUnregisterResource(r_depth) == cudaSuccess, "unregister depth");
     CHECK(glGetError() == GL_NO_ERROR, "no GL error left behind");
@@ -249,7 +258,8 @@ int main(void)
 
     gl_context_shutdown(&ctx);
     count = 7;
-    expect(cudaGLGetDevices(&count, &dev, 1, cudaGLDeviceListAll), cudaErrorNoDevice, "no current GL context");
+    expect(cudaGLGetDevices(&count, &dev, 1, cudaGLDeviceListAll), cudaErrorNoDevice,
+           "no current GL context");
     CHECK(count == 0, "no device without a context");
     return test_done();
 }
