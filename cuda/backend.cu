@@ -15,8 +15,8 @@
  *
  * Buffers are allocated at create (grid arrays, at IZB_GRID_MAX_DIM^2 cells), set_scene
  * (triangles) and on the first frame at a larger resolution (points); never shrunk, never per
- * frame. Stage kernels read the frame matrices from __constant__ memory, one copy per process:
- * use one backend at a time (frames of two backends must not overlap).
+ * frame. The frame matrices reach the stage kernels as __grid_constant__ launch parameters: no
+ * process-global state, so backends may overlap.
  */
 #include "izb_cuda.h"
 
