@@ -19,7 +19,7 @@ typedef struct izb_backend_vtbl {
                          uint8_t *mask, izb_stats *stats);
     /* NULL when the backend cannot read GL textures itself */
     bool (*shade_gl)(izb_backend *b, const izb_recon *f, const izb_settings *s, unsigned depth_tex,
-                     unsigned mask_tex, izb_stats *stats);
+                     unsigned mask_tex, unsigned generation, izb_stats *stats);
     bool (*get_debug)(izb_backend *b, izb_debug *out); /* may be NULL */
 } izb_backend_vtbl;
 

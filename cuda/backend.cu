@@ -15,8 +15,8 @@
  *
  * Buffers are allocated at create (grid arrays, at IZB_GRID_MAX_DIM^2 cells), set_scene
  * (triangles) and on the first frame at a larger resolution (points); never shrunk, never per
- * frame. Stage kernels read the frame matrices from __constant__ memory, one copy per process:
- * use one backend at a time (frames of two backends must not overlap).
+ * frame. The frame matrices reach the stage kernels as __grid_constant__ launch parameters: no
+ * process-global state, so backends may overlap.
  */
 #include "izb_cuda.h"
 
@@ -28,6 +28,8 @@
 #include "cuda_common.h"
 #include "cull.h"
 #include "interop.h"
+
+#include <cuda_gl_interop.h>
 #include "raster.h"
 #include "recon.h"
 
@@ -67,6 +69,13 @@ typedef struct cuda_backend {
 
     cuda_scratch temp; /* CUB */
     interop_texture gl_depth, gl_mask;
+    /* Review fix: when the GL textures cannot be registered (the GL context is on a device CUDA
+     * does not drive: another GPU, Mesa), shade_gl reads back instead of failing the run; host
+     * buffers of readback_cap pixels. */
+    bool gl_readback;
+    size_t readback_cap;
+    float *h_gl_depth;
+    uint8_t *h_gl_mask;
 
     /* the last frame, for izb_get_debug */
     bool have_frame;
@@ -217,6 +226,8 @@ static void cuda_destroy(izb_backend *base)
     free(b->h_points);
     free(b->h_cell_start);
     free(b->h_cell_end);
+    free(b->h_gl_depth);
+    free(b->h_gl_mask);
     free(b);
 }
 
@@ -392,17 +403,49 @@ static bool cuda_shade_arrays(izb_backend *base, const izb_recon *f, const izb_s
     return true;
 }
 
+/* shade_gl through host memory: GL read-back, the array path, upload. */
+static bool shade_gl_readback(cuda_backend *b, const izb_recon *f, const izb_settings *s, unsigned depth_tex,
+                              unsigned mask_tex, izb_stats *stats)
+{
+    const size_t npix = (size_t)f->width * (size_t)f->height;
+    if (npix > b->readback_cap) {
+        free(b->h_gl_depth);
+        free(b->h_gl_mask);
+        b->h_gl_depth = (float *)malloc(npix * sizeof(float));
+        b->h_gl_mask = (uint8_t *)malloc(npix);
+        b->readback_cap = b->h_gl_depth && b->h_gl_mask ? npix : 0;
+        if (!b->readback_cap) {
+            fprintf(stderr, "izb cuda: read-back path: out of host memory\n");
+            return false;
+        }
+    }
+    return interop_read_depth(depth_tex, f->width, f->height, b->h_gl_depth) &&
+           cuda_shade_arrays(&b->base, f, s, b->h_gl_depth, b->h_gl_mask, stats) &&
+           interop_write_mask(mask_tex, f->width, f->height, b->h_gl_mask);
+}
+
 static bool cuda_shade_gl(izb_backend *base, const izb_recon *f, const izb_settings *s, unsigned depth_tex,
-                          unsigned mask_tex, izb_stats *stats)
+                          unsigned mask_tex, unsigned generation, izb_stats *stats)
 {
     cuda_backend *b = (cuda_backend *)base;
     b->have_frame = false;
     if (!check_frame(f, s, "shade_gl"))
         return false;
-    if (!reserve_points(b, (size_t)f->width * (size_t)f->height) ||
-        !interop_bind(&b->gl_depth, depth_tex, f->width, f->height, false) ||
-        !interop_bind(&b->gl_mask, mask_tex, f->width, f->height, true))
+    if (b->gl_readback)
+        return shade_gl_readback(b, f, s, depth_tex, mask_tex, stats);
+    if (!reserve_points(b, (size_t)f->width * (size_t)f->height))
         return false;
+    if (!interop_bind(&b->gl_depth, depth_tex, f->width, f->height, generation, false) ||
+        !interop_bind(&b->gl_mask, mask_tex, f->width, f->height, generation, true)) {
+        if (cudaStreamSynchronize(b->stream) != cudaSuccess)
+            return false; /* a sticky error: the context is gone, not just the registration */
+        interop_release(&b->gl_depth);
+        interop_release(&b->gl_mask);
+        b->gl_readback = true;
+        fprintf(stderr, "izb cuda: the GL textures cannot be registered with CUDA; shading them through "
+                        "host memory (read-back) from now on\n");
+        return shade_gl_readback(b, f, s, depth_tex, mask_tex, stats);
+    }
     cuda_image img;
     if (!interop_map(&b->gl_depth, &b->gl_mask, b->stream, &img))
         return false;
@@ -449,6 +492,13 @@ static const izb_backend_vtbl cuda_vtbl = {
 /* Device, stream, events and the fixed-size buffers; false with a message. */
 static bool init(cuda_backend *b)
 {
+    /* Review fix: the device that owns the current GL context (if any, and if CUDA drives it), so
+     * the interop registers on the device the buffers live on; else the current device. */
+    unsigned gl_count = 0;
+    int gl_devs[8];
+    if (cudaGLGetDevices(&gl_count, gl_devs, 8, cudaGLDeviceListAll) == cudaSuccess && gl_count > 0)
+        CUDA_TRY(cudaSetDevice(gl_devs[0]));
+    cudaGetLastError(); /* no GL context, or one CUDA does not drive: not an error here */
     int dev = 0;
     cudaDeviceProp prop;
     CUDA_TRY(cudaGetDevice(&dev));

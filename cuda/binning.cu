@@ -26,6 +26,13 @@
 #define GROUP_BLOCKS (1 << IZB_CUDA_ATOMIC_BLOCKS_PER_GROUP_LOG2)
 #define TILE (1 << IZB_CUDA_ATOMIC_TILE_LOG2)
 
+/* Review fix: bin_count_smem_kernel takes up to SMEM_CELLS counters of dynamic shared memory. A
+ * launch may ask for at most 48 KB of it without cudaFuncSetAttribute (and that attribute is per
+ * device: 99-227 KB); the tunable must not silently turn every atomic-binning launch into an
+ * invalid-argument error. */
+static_assert((size_t)SMEM_CELLS * sizeof(uint32_t) <= 48u * 1024u,
+              "IZB_CUDA_ATOMIC_SMEM_CELLS_LOG2: the counting kernel's dynamic shared memory exceeds 48 KB");
+
 struct max_u32 {
     __device__ uint32_t operator()(uint32_t a, uint32_t b) const { return a > b ? a : b; }
 };

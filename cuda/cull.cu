@@ -5,6 +5,8 @@
  * both passes agree. */
 #include "cull.h"
 
+#include <string.h>
+
 #include <cub/device/device_scan.cuh>
 
 #include "cuda_check.h"
@@ -13,8 +15,14 @@
 
 #define THREADS (1 << IZB_CUDA_THREADS_LOG2)
 
-/* world -> light clip (frame->light); broadcast to every thread from the constant cache */
-__constant__ float c_light[16];
+/* world -> light clip (frame->light), a kernel parameter: read-only, in the constant bank, broadcast
+ * like __constant__ memory but per launch (review fix: a __constant__ symbol filled with
+ * cudaMemcpyToSymbolAsync from the caller's pageable stack was process-global state shared by all
+ * backends, and a pageable source can make the "async" copy stall the host). __grid_constant__
+ * lets the kernel take its address without a local copy. */
+struct light_matrix {
+    float m[16];
+};
 
 struct cull_view { /* what every thread needs from the frame, loaded once */
     izb_grid grid;
@@ -32,19 +40,20 @@ static __device__ __forceinline__ cull_view view_load(const cuda_frame_info *inf
 }
 
 static __device__ __forceinline__ bool setup(const float *__restrict__ xyz, size_t n, uint32_t i, const cull_view &v,
-                                             const izb_cull_view &cull, izb_tri *t)
+                                             const float *light, const izb_cull_view &cull, izb_tri *t)
 {
     float clip[3][4];
 #pragma unroll
     for (int k = 0; k < 3; k++) {
         const float p[3] = {xyz[(3 * k + 0) * n + i], xyz[(3 * k + 1) * n + i], xyz[(3 * k + 2) * n + i]};
-        izb_transform(c_light, p, clip[k]);
+        izb_transform(light, p, clip[k]);
     }
     return izb_tri_setup(clip, &v.grid, &v.bbox, izb_may_cull(&cull, i), t);
 }
 
 /* flags[i] = triangle i survives; flags[n] = 0 so the scan's last entry is the total. */
 __global__ void cull_flag_kernel(const float *__restrict__ xyz, uint32_t n, izb_cull_view cull, // in
+                                 const __grid_constant__ light_matrix light,                 // in
                                  const cuda_frame_info *__restrict__ info,                  // in
                                  uint32_t *__restrict__ flags)                              // out: n + 1
 {
@@ -53,10 +62,11 @@ __global__ void cull_flag_kernel(const float *__restrict__ xyz, uint32_t n, izb_
         return;
     const cull_view v = view_load(info);
     izb_tri t;
-    flags[i] = i < n && v.any_points && setup(xyz, n, i, v, cull, &t) ? 1u : 0u;
+    flags[i] = i < n && v.any_points && setup(xyz, n, i, v, light.m, cull, &t) ? 1u : 0u;
 }
 
 __global__ void cull_scatter_kernel(const float *__restrict__ xyz, uint32_t n, izb_cull_view cull, // in
+                                    const __grid_constant__ light_matrix light,                    // in
                                     const uint32_t *__restrict__ flags,                        // in
                                     const uint32_t *__restrict__ offsets,                      // in: exclusive scan
                                     cuda_frame_info *__restrict__ info,                        // in; out: tris
@@ -69,7 +79,7 @@ __global__ void cull_scatter_kernel(const float *__restrict__ xyz, uint32_t n, i
         return;
     const cull_view v = view_load(info);
     izb_tri t;
-    setup(xyz, n, i, v, cull, &t);
+    setup(xyz, n, i, v, light.m, cull, &t);
     const uint32_t j = offsets[i];
     if (j < capacity)
         tri_store(tris, capacity, j, t);
@@ -96,13 +106,14 @@ extern "C" bool cull_run(const float light[16], int n, const izb_cull_view *cull
     size_t need = cull_temp_bytes(n);
     if (!need || !cuda_scratch_reserve(b->temp, need, "culling scratch"))
         return false;
-    CUDA_TRY(cudaMemcpyToSymbolAsync(c_light, light, 16 * sizeof(float), 0, cudaMemcpyHostToDevice, s));
+    light_matrix lm;
+    memcpy(lm.m, light, sizeof lm.m);
     const uint32_t un = (uint32_t)n;
-    CUDA_LAUNCH(cull_flag_kernel, cuda_blocks(un + 1, THREADS), THREADS, 0, s, b->xyz, un, *cull, b->info,
+    CUDA_LAUNCH(cull_flag_kernel, cuda_blocks(un + 1, THREADS), THREADS, 0, s, b->xyz, un, *cull, lm, b->info,
                 b->flags);
     size_t bytes = b->temp->bytes;
     CUDA_TRY(cub::DeviceScan::ExclusiveSum(b->temp->ptr, bytes, b->flags, b->offsets, n + 1, s));
-    CUDA_LAUNCH(cull_scatter_kernel, cuda_blocks(un, THREADS), THREADS, 0, s, b->xyz, un, *cull, b->flags,
+    CUDA_LAUNCH(cull_scatter_kernel, cuda_blocks(un, THREADS), THREADS, 0, s, b->xyz, un, *cull, lm, b->flags,
                 b->offsets, b->info, b->tris, b->capacity);
     return true;
 }

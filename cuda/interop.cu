@@ -3,7 +3,9 @@
 
 #include <string.h>
 
+#define GL_GLEXT_PROTOTYPES 1 /* glGetTextureImage / glTextureSubImage2D (GL 4.5) from libGL */
 #include <cuda_gl_interop.h>
+#include <GL/glext.h>
 
 #include "cuda_check.h"
 
@@ -14,9 +16,11 @@ extern "C" void interop_release(interop_texture *t)
     memset(t, 0, sizeof *t);
 }
 
-extern "C" bool interop_bind(interop_texture *t, unsigned name, int width, int height, bool writable)
+extern "C" bool interop_bind(interop_texture *t, unsigned name, int width, int height, unsigned generation,
+                             bool writable)
 {
-    if (t->res && t->name == name && t->width == width && t->height == height && t->writable == writable)
+    if (t->res && t->name == name && t->width == width && t->height == height && t->generation == generation &&
+        t->writable == writable)
         return true;
     interop_release(t);
     const unsigned flags = writable ? cudaGraphicsRegisterFlagsSurfaceLoadStore : cudaGraphicsRegisterFlagsReadOnly;
@@ -31,8 +35,58 @@ extern "C" bool interop_bind(interop_texture *t, unsigned name, int width, int h
     t->name = name;
     t->width = width;
     t->height = height;
+    t->generation = generation;
     t->writable = writable;
     return true;
+}
+
+/* Tightly packed rows, no pixel buffer bound, around one transfer (an odd-width R8 row is not
+ * 4-byte aligned); the caller's state is put back. */
+typedef struct pixel_store {
+    GLint pack, unpack, pack_buf, unpack_buf;
+} pixel_store;
+static pixel_store pixel_store_tight(void)
+{
+    pixel_store p;
+    glGetIntegerv(GL_PACK_ALIGNMENT, &p.pack);
+    glGetIntegerv(GL_UNPACK_ALIGNMENT, &p.unpack);
+    glGetIntegerv(GL_PIXEL_PACK_BUFFER_BINDING, &p.pack_buf);
+    glGetIntegerv(GL_PIXEL_UNPACK_BUFFER_BINDING, &p.unpack_buf);
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+    return p;
+}
+static bool pixel_store_restore(pixel_store p, const char *what, unsigned tex)
+{
+    GLenum err = glGetError();
+    glPixelStorei(GL_PACK_ALIGNMENT, p.pack);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, p.unpack);
+    glBindBuffer(GL_PIXEL_PACK_BUFFER, (GLuint)p.pack_buf);
+    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, (GLuint)p.unpack_buf);
+    if (err != GL_NO_ERROR)
+        fprintf(stderr, "izb cuda: read-back path: %s of GL texture %u failed (GL error 0x%x)\n", what, tex, err);
+    return err == GL_NO_ERROR;
+}
+
+extern "C" bool interop_read_depth(unsigned depth_tex, int width, int height, float *depth)
+{
+    while (glGetError() != GL_NO_ERROR) {
+    }
+    pixel_store p = pixel_store_tight();
+    glGetTextureImage(depth_tex, 0, GL_RED, GL_FLOAT, (GLsizei)((size_t)width * (size_t)height * sizeof(float)),
+                      depth);
+    return pixel_store_restore(p, "glGetTextureImage", depth_tex);
+}
+
+extern "C" bool interop_write_mask(unsigned mask_tex, int width, int height, const uint8_t *mask)
+{
+    while (glGetError() != GL_NO_ERROR) {
+    }
+    pixel_store p = pixel_store_tight();
+    glTextureSubImage2D(mask_tex, 0, 0, 0, width, height, GL_RED, GL_UNSIGNED_BYTE, mask);
+    return pixel_store_restore(p, "glTextureSubImage2D", mask_tex);
 }
 
 /* Review fix: the kernels trust the mapped arrays to be width x height R32F (depth) and R8 (mask).

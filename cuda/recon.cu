@@ -12,17 +12,17 @@
 #define RECON_WARPS (RECON_THREADS / 32)
 #define FINAL_THREADS (1 << IZB_CUDA_FINAL_THREADS_LOG2)
 
-/* The frame's matrices: read by every thread with the same address (constant cache broadcast,
- * thesis §3.2.2). One backend at a time per process may use it: it is uploaded on the frame's
- * stream just before the launch that reads it. */
-__constant__ izb_recon c_recon;
+/* The frame's matrices reach the kernel as a __grid_constant__ parameter: read by every thread at
+ * the same address from the constant bank (the broadcast of thesis §3.2.2), per launch, so no
+ * process-global __constant__ symbol and no copy from the caller's pageable memory (review fix). */
 
 /* One block: RECON_LOADS depth loads per thread, RECON_THREADS apart so every load of the block
  * is coalesced. Writes the mask of each pixel, its box to block_bbox[blockIdx.x] and its points
  * in pixel order at an offset reserved with one atomicAdd on info->points. */
 template <class Depth, class Mask>
 __global__ void __launch_bounds__(RECON_THREADS)
-recon_kernel(Depth depth,                        // in: the depth image
+recon_kernel(const __grid_constant__ izb_recon frame, // in: the frame's matrices
+             Depth depth,                        // in: the depth image
              Mask mask,                          // out: every pixel's initial mask
              uint32_t npix, uint32_t width,      // in
              float4 *__restrict__ points,        // out
@@ -46,7 +46,7 @@ recon_kernel(Depth depth,                        // in: the depth image
         has[k] = false;
         if (i < npix) { /* tail guard: no return, every thread joins the ballots and barriers */
             const int py = (int)(i / width), px = (int)(i - (uint32_t)py * width);
-            izb_sample_kind kind = izb_reconstruct(&c_recon, px, py, depth(px, py, i), &pt[k]);
+            izb_sample_kind kind = izb_reconstruct(&frame, px, py, depth(px, py, i), &pt[k]);
             mask(px, py, i, kind == IZB_UNLIT ? 0 : 255);
             if (kind == IZB_SAMPLE) {
                 has[k] = true;
@@ -120,11 +120,11 @@ recon_final_kernel(const float4 *__restrict__ block_bbox, // in
 extern "C" uint32_t recon_block_count(size_t npix) { return (uint32_t)((npix + RECON_PIXELS - 1) / RECON_PIXELS); }
 
 template <class Depth, class Mask>
-static bool launch_recon(Depth depth, Mask mask, uint32_t npix, uint32_t width, const recon_buffers *b,
-                         cudaStream_t s)
+static bool launch_recon(const izb_recon *f, Depth depth, Mask mask, uint32_t npix, uint32_t width,
+                         const recon_buffers *b, cudaStream_t s)
 {
     auto kernel = recon_kernel<Depth, Mask>;
-    CUDA_LAUNCH(kernel, recon_block_count(npix), RECON_THREADS, 0, s, depth, mask, npix, width, b->points,
+    CUDA_LAUNCH(kernel, recon_block_count(npix), RECON_THREADS, 0, s, *f, depth, mask, npix, width, b->points,
                 b->capacity, b->block_bbox, b->info);
     return true;
 }
@@ -139,13 +139,12 @@ extern "C" bool recon_run(const izb_recon *f, const cuda_image *img, int req_w, 
         return false;
     }
     CUDA_TRY(cudaMemsetAsync(b->info, 0, sizeof *b->info, s));
-    CUDA_TRY(cudaMemcpyToSymbolAsync(c_recon, f, sizeof *f, 0, cudaMemcpyHostToDevice, s));
     bool ok;
     if (img->depth && img->mask)
-        ok = launch_recon(depth_from_buffer{img->depth}, mask_to_buffer{img->mask}, (uint32_t)npix,
+        ok = launch_recon(f, depth_from_buffer{img->depth}, mask_to_buffer{img->mask}, (uint32_t)npix,
                           (uint32_t)f->width, b, s);
     else if (!img->depth && !img->mask)
-        ok = launch_recon(depth_from_texture{img->depth_tex}, mask_to_surface{img->mask_surf},
+        ok = launch_recon(f, depth_from_texture{img->depth_tex}, mask_to_surface{img->mask_surf},
                           (uint32_t)npix, (uint32_t)f->width, b, s);
     else {
         fprintf(stderr, "izb cuda: reconstruct: mixed buffer/GL image\n");

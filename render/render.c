@@ -54,6 +54,7 @@ static bool targets_make(render *r, int w, int h, char *err, size_t n)
     size_t pixels = (size_t)w * (size_t)h;
     while (glGetError() != GL_NO_ERROR) {
     }
+    r->targets_generation++;
     r->tex_depth = make_texture(GL_R32F, w, h);
     r->tex_depth_ds = make_texture(GL_DEPTH_COMPONENT32F, w, h);
     r->tex_colour = make_texture(GL_RGBA8, w, h);
@@ -265,6 +266,13 @@ bool render_resize(render *r, int width, int height, char *err, size_t err_size)
     char ignored[64];
     targets_make(r, old_w, old_h, ignored, sizeof ignored); /* try to keep working at the old size */
     return false;
+}
+
+bool render_remake_targets(render *r, char *err, size_t err_size)
+{
+    int w = r->width, h = r->height;
+    targets_free(r);
+    return targets_make(r, w, h, err, err_size);
 }
 
 int render_width(const render *r)

@@ -32,6 +32,9 @@ struct render {
 
     /* targets (re-made on resize): the depth FBO and the colour FBO share depth_ds */
     GLuint fbo_depth, tex_depth, tex_depth_ds, fbo_colour, tex_colour, tex_mask;
+    /* bumped whenever the targets are made again: a texture name GL hands out again is another
+     * texture to a backend that registered the old one (izb_shade_gl's generation) */
+    unsigned targets_generation;
 
     /* host buffers (re-made on resize): width*height elements each */
     float *host_depth;
@@ -71,5 +74,8 @@ bool render_materials_set(render *r, const scene *s, char *err, size_t err_size)
 void render_materials_free(render *r);
 /* The shading pass's scene draws (program, matrices, VAO and depth state already set). */
 void render_materials_draw(render *r);
+/* Delete and make the targets again at the same size (render.c): after a backend failed while it
+ * held them. False with a reason when they cannot be made. */
+bool render_remake_targets(render *r, char *err, size_t err_size);
 
 #endif

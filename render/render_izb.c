@@ -25,7 +25,14 @@ bool render_shade_izb(render *r, izb_backend *b, const izb_recon *f, const izb_s
     }
     if (izb_supports_gl(b)) {
         r->transfer_ms = 0.0f;
-        return izb_shade_gl(b, f, s, r->tex_depth, r->tex_mask, stats);
+        if (izb_shade_gl(b, f, s, r->tex_depth, r->tex_mask, r->targets_generation, stats))
+            return true;
+        /* After a sticky CUDA error the textures may stay mapped by CUDA: the redraw that follows
+         * (another backend) must not use them. Fresh targets (a new generation) are GL's alone. */
+        char err[256];
+        if (!render_remake_targets(r, err, sizeof err))
+            fprintf(stderr, "render: %s\n", err);
+        return false;
     }
     size_t pixels = (size_t)r->width * (size_t)r->height;
     double t0 = now_ms();

@@ -4,8 +4,8 @@
  * culling on and off; the same stats (points, triangles after culling, grid, bbox); the same cell
  * ranges and per-cell points from izb_get_debug; frames without points (all sky) and without
  * triangles; resolution changes up and down (buffer growth); bad settings rejected.
- * The GL path (izb_shade_gl, CUDA-GL interop) needs a GL context on the NVIDIA driver: the lead
- * adds that test with the renderer (tests/render). */
+ * The GL path (izb_shade_gl, CUDA-GL interop) is tested with the renderer: render_frame_cuda
+ * (tests/render) and app_cuda_mask (tests/app). */
 #include <stdlib.h>
 #include <string.h>
 

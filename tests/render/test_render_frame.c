@@ -115,6 +115,34 @@ static void run(render *r, izb_backend *b, oracle *o, const scene *s, const came
         }
     CHECK(sky_blue == sky, "%s: %ld of %ld sky pixels have the sky colour", what, sky_blue, sky);
 }
+
+/* Resize and re-registration: the targets made again at other sizes and back at the first (new
+ * texture names, a new generation); at each size the mask the backend wrote into GL equals its
+ * array path on the depth read back. With CUDA every size change registers the textures again. */
+static void resize_round(render *r, izb_backend *b, const scene *s, const camera *cam_in, const light *l)
+{
+    const int sizes[][2] = {{200, 120}, {131, 77}, {200, 120}, {W, H}};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        const int w = sizes[k][0], h = sizes[k][1];
+        char err[256];
+        CHECK(render_resize(r, w, h, err, sizeof err), "resize to %dx%d: %s", w, h, err);
+        camera cam = *cam_in;
+        camera_fit_clip(&cam, s->bounds_min, s->bounds_max);
+        CHECK(render_frame(r, &(render_frame_desc){.cam = &cam, .light = l, .backend = b}), "%dx%d: render_frame", w,
+              h);
+        render_read_depth(r, gl_depth);
+        render_read_mask(r, gl_mask);
+        izb_recon f = izb_frame_make(&cam, l, s->bounds_min, s->bounds_max, w, h);
+        CHECK(izb_shade_arrays(b, &f, NULL, gl_depth, arr_mask, NULL), "%dx%d: izb_shade_arrays", w, h);
+        long diff = 0, shadow = 0;
+        for (int i = 0; i < w * h; i++) {
+            diff += gl_mask[i] != arr_mask[i];
+            shadow += gl_depth[i] > 0.0f && arr_mask[i] == 0;
+        }
+        CHECK(diff == 0 && shadow > 0, "%dx%d after a resize: GL mask differs at %ld pixels (%ld in shadow)", w, h,
+              diff, shadow);
+    }
+}
 #endif
 
 int main(int argc, char **argv)
@@ -153,6 +181,7 @@ int main(int argc, char **argv)
     for (int k = 0; k < 3; k++)
         near_cam.pos[k] = c[k] - dist * fwd[k];
     run(r, b, o, &s, &near_cam, &dir, "close directional");
+    resize_round(r, b, &s, &cam, &dir);
 
     frame_fixture_free(&fx);
     return test_done();
