@@ -52,18 +52,25 @@ static long check_and_bound(izb_backend *b, const float *xyz, long n, int thread
             box[k] = box[k + 1] = box[k + 2] = INFINITY, box[k + 3] = box[k + 4] = box[k + 5] = -INFINITY;
 #pragma omp for schedule(static)
         for (long i = 0; i < n; i++) {
-            const float *v = xyz + 9 * (size_t)i;
-            bool finite = true;
+            /* in locals: through box (a float * like xyz) every compare would be a load and a store */
+            float v[9];
+            memcpy(v, xyz + 9 * (size_t)i, sizeof v);
+            float zero = 0.0f; /* Inf * 0 and NaN * 0 are NaN: one compare for all nine */
             for (int k = 0; k < 9; k++)
-                finite = finite && isfinite(v[k]);
+                zero += v[k] * 0.0f;
+            const bool finite = zero == 0.0f;
             bad += !finite;
             const uint32_t c = comp ? comp[i] : IZB_OPEN;
             if (c == IZB_OPEN || !finite)
                 continue;
             float *bx = box + 6 * (size_t)c;
-            for (int j = 0; j < 9; j++) {
-                bx[j % 3] = v[j] < bx[j % 3] ? v[j] : bx[j % 3];
-                bx[3 + j % 3] = v[j] > bx[3 + j % 3] ? v[j] : bx[3 + j % 3];
+            for (int a = 0; a < 3; a++) {
+                /* finite here: plain compares (fminf would be a libm call, izb_math.h) */
+                float lo = v[a] < v[3 + a] ? v[a] : v[3 + a], hi = v[a] > v[3 + a] ? v[a] : v[3 + a];
+                lo = v[6 + a] < lo ? v[6 + a] : lo;
+                hi = v[6 + a] > hi ? v[6 + a] : hi;
+                bx[a] = lo < bx[a] ? lo : bx[a];
+                bx[3 + a] = hi > bx[3 + a] ? hi : bx[3 + a];
             }
         }
     }

@@ -97,7 +97,8 @@ extern const char *const scene_builtin_names[];
 void scene_free(scene *s);
 
 /* Make s move: the triangles that move are all but the ground (built-in scenes: triangles 0 and 1;
- * files: the last ground_tris). NONE stops it. */
+ * files: the last ground_tris). Grows the bounds to hold every pose. Call once, after any
+ * scene_add_ground (its ground is then fixed). */
 void scene_set_motion(scene *s, scene_motion m);
 
 /* The scene's triangles at time t seconds (deterministic in t; t = frame / 60 for frame numbers):
