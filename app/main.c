@@ -295,7 +295,8 @@ static bool app_update(app *a)
             return false;
         }
     }
-    camera_fit_clip(&a->cam, a->scn.bounds_min, a->scn.bounds_max);
+    const scene shown = shown_scene(a);
+    camera_fit_clip(&a->cam, shown.bounds_min, shown.bounds_max);
     return animate_scene(a);
 }
 
@@ -321,6 +322,7 @@ static scene shown_scene(const app *a)
 {
     scene s = a->scn;
     if (!a->ground) s.tri_count -= s.ground_tris;
+    scene_motion_bounds(&a->scn, s.bounds_min, s.bounds_max); /* a moving scene's: every pose */
     return s;
 }
 

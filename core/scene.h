@@ -97,9 +97,13 @@ extern const char *const scene_builtin_names[];
 void scene_free(scene *s);
 
 /* Make s move: the triangles that move are all but the ground (built-in scenes: triangles 0 and 1;
- * files: the last ground_tris). Grows the bounds to hold every pose. Call once, after any
- * scene_add_ground (its ground is then fixed). */
+ * files: the last ground_tris). The bounds stay the rest pose's. Call after any scene_add_ground
+ * (its ground is then fixed). */
 void scene_set_motion(scene *s, scene_motion m);
+
+/* Bounds that hold every pose of s (the light and the clip planes are framed on them): the rest
+ * bounds, grown by the wave's crest or to the turntable's circle. */
+void scene_motion_bounds(const scene *s, float bmin[3], float bmax[3]);
 
 /* The scene's triangles at time t seconds (deterministic in t; t = frame / 60 for frame numbers):
  * s->xyz is the rest pose, xyz (out, 9 * tri_count floats, not s->xyz) the moved one; normals

@@ -23,7 +23,6 @@ static float wave_lift(const scene *s, double t, float x, float z);
 
 static float wave_lift(const scene *s, double t, float x, float z)
 {
-    /* x and z bounds: the ones scene_set_motion leaves unchanged for the wave */
     const double w = fmax(s->bounds_max[0] - s->bounds_min[0], s->bounds_max[2] - s->bounds_min[2]);
     const double k = w > 0.0 ? TWO_PI * WAVE_LENGTHS / w : 0.0;
     const double phase = k * (0.8 * x + 0.6 * z) - TWO_PI * t / WAVE_PERIOD_S;
@@ -38,16 +37,20 @@ void scene_set_motion(scene *s, scene_motion m)
     first = first < last ? first : last;
     s->motion_first = m == SCENE_MOTION_NONE ? 0 : first;
     s->motion_count = m == SCENE_MOTION_NONE ? 0 : last - first;
-    /* bounds that hold every pose (the light is framed on them): the wave's crest above the top,
-     * the turntable's circle around the footprint */
+}
+
+void scene_motion_bounds(const scene *s, float bmin[3], float bmax[3])
+{
+    for (int k = 0; k < 3; k++)
+        bmin[k] = s->bounds_min[k], bmax[k] = s->bounds_max[k];
     const float w = fmaxf(s->bounds_max[0] - s->bounds_min[0], s->bounds_max[2] - s->bounds_min[2]);
-    if (m == SCENE_MOTION_WAVE)
-        s->bounds_max[1] += (float)WAVE_LIFT * w;
-    if (m == SCENE_MOTION_TURNTABLE) {
+    if (s->motion == SCENE_MOTION_WAVE)
+        bmax[1] += (float)WAVE_LIFT * w;
+    if (s->motion == SCENE_MOTION_TURNTABLE) {
         const float hx = 0.5f * (s->bounds_max[0] - s->bounds_min[0]), hz = 0.5f * (s->bounds_max[2] - s->bounds_min[2]);
         const float r = sqrtf(hx * hx + hz * hz), cx = s->bounds_min[0] + hx, cz = s->bounds_min[2] + hz;
-        s->bounds_min[0] = cx - r, s->bounds_max[0] = cx + r;
-        s->bounds_min[2] = cz - r, s->bounds_max[2] = cz + r;
+        bmin[0] = cx - r, bmax[0] = cx + r;
+        bmin[2] = cz - r, bmax[2] = cz + r;
     }
 }
 
@@ -71,7 +74,6 @@ void scene_animate(const scene *s, double t, float *xyz, float *normals)
     } else if (s->motion == SCENE_MOTION_TURNTABLE) {
         const double a = TWO_PI * fmod(t, TURNTABLE_PERIOD_S) / TURNTABLE_PERIOD_S;
         const float c = (float)cos(a), sn = (float)sin(a);
-        /* the centre, which scene_set_motion's growing of the bounds keeps */
         const float cx = 0.5f * (s->bounds_min[0] + s->bounds_max[0]), cz = 0.5f * (s->bounds_min[2] + s->bounds_max[2]);
 #pragma omp parallel for schedule(static)
         for (long i = first; i < end; i++)

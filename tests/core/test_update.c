@@ -1,7 +1,8 @@
 /* test_update.c — izb_update_scene (izb.h) and scene_animate (scene.h): after an update the mask
  * is bit for bit the one a fresh izb_set_scene of the moved triangles gives (both lights, culling
  * auto / on / off, 1 and 3 threads), on builtin:wave and on a turntable; bad updates (wrong count,
- * NULL, NaN, Inf, none set) are refused with the previous scene kept. Needs no Embree: the depth
+ * NULL, NaN, Inf, none set) are refused with the previous scene kept. With the argument "cuda" the
+ * same on the CUDA backend (its asynchronous upload), suite gpu. Needs no Embree: the depth
  * image is a slanted plane through the scene, so its points sit among the spheres, some under
  * them and some not; the test compares two IZB runs, not the IZB with the truth (test_oracle.c
  * does that). */
@@ -16,6 +17,9 @@
 
 #define W 160
 #define H 120
+
+/* the backend under test: cpu, or cuda with the argument "cuda" (suite gpu; 77 without a device) */
+static izb_backend_kind kind = IZB_BACKEND_CPU;
 
 typedef struct view_setup {
     camera cam;
@@ -64,7 +68,7 @@ static void view_make(const scene *s, view_setup *v)
 static bool fresh_mask(const float *xyz, int n, const izb_recon *f, const izb_settings *set, const float *depth,
                        uint8_t *mask, izb_stats *st)
 {
-    izb_backend *b = izb_create(&(izb_desc){.backend = IZB_BACKEND_CPU, .threads = 2});
+    izb_backend *b = izb_create(&(izb_desc){.backend = kind, .threads = 2});
     const bool ok = b && izb_set_scene(b, xyz, n) && izb_shade_arrays(b, f, set, depth, mask, st);
     izb_destroy(b);
     return ok;
@@ -83,7 +87,7 @@ static void check_moves(const char *spec, scene_motion motion, int threads)
     view_setup *v = malloc(sizeof *v);
     float *moved = malloc(9 * sizeof(float) * (size_t)s.tri_count);
     uint8_t *got = malloc(W * H), *want = malloc(W * H), *rest = malloc(W * H);
-    izb_backend *b = izb_create(&(izb_desc){.backend = IZB_BACKEND_CPU, .threads = threads});
+    izb_backend *b = izb_create(&(izb_desc){.backend = kind, .threads = threads});
     view_make(&s, v);
     CHECK(b && izb_set_scene(b, s.xyz, s.tri_count), "%s: set_scene", spec);
     const izb_cull culls[] = {IZB_CULL_AUTO, IZB_CULL_ON, IZB_CULL_OFF};
@@ -139,7 +143,7 @@ static void test_bad_updates(void)
     const size_t bytes = 9 * sizeof(float) * (size_t)s.tri_count;
     float *moved = malloc(bytes);
     uint8_t *before = malloc(W * H), *after = malloc(W * H);
-    izb_backend *b = izb_create(&(izb_desc){.backend = IZB_BACKEND_CPU});
+    izb_backend *b = izb_create(&(izb_desc){.backend = kind});
     CHECK(!izb_update_scene(b, s.xyz, s.tri_count), "update before any set_scene refused");
     CHECK(izb_set_scene(b, s.xyz, s.tri_count), "set_scene");
     scene_animate(&s, 0.8, moved, NULL);
@@ -170,8 +174,15 @@ static void test_bad_updates(void)
     scene_free(&s);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "cuda") == 0) {
+        kind = IZB_BACKEND_CUDA;
+        izb_backend *probe = izb_create(&(izb_desc){.backend = kind, .quiet = true});
+        if (!probe)
+            TEST_SKIP("no CUDA backend here");
+        izb_destroy(probe);
+    }
     check_moves("builtin:wave:20000", SCENE_MOTION_WAVE, 3);
     check_moves("builtin:wave:20000", SCENE_MOTION_WAVE, 1);
     check_moves("builtin:default", SCENE_MOTION_TURNTABLE, 2);
