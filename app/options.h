@@ -48,6 +48,7 @@ typedef struct app_options {
     int sm_size;         /* --sm-size: shadow map texels a side; 0 = 2048 */
     bool sm_pcf;         /* --sm-pcf: 3x3 PCF on the shadow map */
     long switch_every;   /* --switch-every N: the next scripted switch every N frames (0: none) */
+    bool animate;        /* --animate: a turntable for scenes that do not move by themselves */
 } app_options;
 
 typedef enum options_result {

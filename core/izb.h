@@ -96,6 +96,16 @@ izb_settings izb_settings_resolve(izb_settings s);
  * per 1M triangles here. */
 bool izb_set_scene(izb_backend *b, const float *xyz, int tri_count);
 
+/* Move the scene's triangles (animation): tri_count must equal the last izb_set_scene's, xyz holds
+ * them at their new positions, and the connectivity must be the one izb_set_scene saw (a vertex
+ * shared before is shared after, every component keeps its orientation: a rigid motion, or a
+ * deformation that is a function of the rest position). The closed-mesh analysis is kept, only its
+ * boxes are recomputed, so an update costs a read of the triangles plus one copy of them (CUDA: an
+ * asynchronous upload ordered before the next frame). The next frame's mask is the one a fresh
+ * izb_set_scene of the moved triangles would give. False, with a message and the previous scene
+ * kept, when the count differs, xyz is NULL, a vertex is NaN or Inf, or no scene was set. */
+bool izb_update_scene(izb_backend *b, const float *xyz, int tri_count);
+
 /* Array path (tests, CPU fallback). depth: width*height linear view depths (0 = sky), row 0 at the
  * bottom. mask (out): width*height bytes, 255 = lit, 0 = in shadow or outside the light; sky
  * pixels get 255. stats may be NULL. */

@@ -36,6 +36,7 @@ typedef struct cpu_backend {
     buffer tris;       /* izb_tri, one per triangle: compacted survivors */
     buffer comp;       /* uint32_t, one per triangle: closed component (izb_closed.h) */
     buffer boxes;      /* float, 6 per closed component */
+    size_t box_floats; /* in use in boxes */
     /* the last frame, for izb_get_debug */
     bool have_frame;
     int point_count;
@@ -88,6 +89,7 @@ static bool keep_closed(cpu_backend *b, const izb_closed *c, size_t n)
         memcpy(b->boxes.data, c->boxes, nb * sizeof(float));
     }
     b->have_closed = have;
+    b->box_floats = nb;
     return true;
 }
 
@@ -107,6 +109,20 @@ static bool cpu_set_scene(izb_backend *base, const float *xyz, int tri_count, co
     if (n)
         memcpy(b->xyz.data, xyz, 9 * n * sizeof(float));
     b->tri_count = tri_count;
+    return true;
+}
+
+/* izb.c checked the count and the values: a copy of the triangles and of the boxes */
+static bool cpu_update_scene(izb_backend *base, const float *xyz, int tri_count, const float *boxes)
+{
+    cpu_backend *b = (cpu_backend *)base;
+    b->have_frame = false;
+    if (tri_count != b->tri_count)
+        return false;
+    if (tri_count > 0)
+        memcpy(b->xyz.data, xyz, 9 * (size_t)tri_count * sizeof(float));
+    if (boxes && b->have_closed && b->box_floats)
+        memcpy(b->boxes.data, boxes, b->box_floats * sizeof(float));
     return true;
 }
 
@@ -210,6 +226,7 @@ static const izb_backend_vtbl cpu_vtbl = {
     .shade_arrays = cpu_shade_arrays,
     .shade_gl = NULL,
     .get_debug = cpu_get_debug,
+    .update_scene = cpu_update_scene,
 };
 
 izb_backend *izb_cpu_create(const izb_desc *desc)
