@@ -169,6 +169,12 @@ static void add_scene_stats(const izb_backend *b, izb_stats *stats)
         stats->tris_cullable = b->tris_cullable;
 }
 
+bool izb_update_scene(izb_backend *b, const float *xyz, int tri_count)
+{
+    /* backends without a cheaper path take it as a new scene (closed meshes found again) */
+    return b->vt->update_scene ? b->vt->update_scene(b, xyz, tri_count) : izb_set_scene(b, xyz, tri_count);
+}
+
 bool izb_shade_arrays(izb_backend *b, const izb_recon *frame, const izb_settings *s, const float *depth,
                       uint8_t *mask, izb_stats *stats)
 {
@@ -197,5 +203,6 @@ bool izb_shade_gl(izb_backend *b, const izb_recon *frame, const izb_settings *s,
 
 bool izb_get_debug(izb_backend *b, izb_debug *out)
 {
+    *out = (izb_debug){0}; /* fields a backend does not keep stay NULL */
     return b->vt->get_debug && b->vt->get_debug(b, out);
 }

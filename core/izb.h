@@ -95,6 +95,14 @@ izb_settings izb_settings_resolve(izb_settings s);
  * closed meshes (izb_closed.h), which culling auto needs: linear time, ~0.3 s per 1M triangles. */
 bool izb_set_scene(izb_backend *b, const float *xyz, int tri_count);
 
+/* The same triangles moved (animation): new positions for the tri_count triangles of the last
+ * izb_set_scene (same count, same order; false with a message otherwise) with the same
+ * connectivity: vertices that coincided still coincide, so the closed meshes izb_set_scene found
+ * stay closed (rigid motion, a turntable, a ripple that moves each position the same way). On the
+ * CPU it costs one pass over the triangles (copied, closed meshes' bounds refreshed on the way);
+ * backends without that path (CUDA for now) take it as a new izb_set_scene. */
+bool izb_update_scene(izb_backend *b, const float *xyz, int tri_count);
+
 /* Array path (tests, CPU fallback). depth: width*height linear view depths (0 = sky), row 0 at the
  * bottom. mask (out): width*height bytes, 255 = lit, 0 = in shadow or outside the light; sky
  * pixels get 255. stats may be NULL. */
@@ -110,12 +118,15 @@ bool izb_shade_gl(izb_backend *b, const izb_recon *frame, const izb_settings *s,
 
 /* Intermediate results of the last frame, for debug views and tests (NULL where not kept).
  * Pointers stay valid until the next frame. points: binned, grouped by cell; cell_start/cell_end:
- * grid_w*grid_h entries each. */
+ * grid_w*grid_h entries each. tris: the set-up triangles the rasteriser got (NULL where the
+ * backend does not keep them on the host). */
 typedef struct izb_debug {
     const izb_point *points;
     int point_count;
     const uint32_t *cell_start, *cell_end;
     izb_grid grid;
+    const izb_tri *tris;
+    int tri_count;
 } izb_debug;
 bool izb_get_debug(izb_backend *b, izb_debug *out);
 

@@ -15,6 +15,8 @@ typedef struct izb_backend_vtbl {
     void (*destroy)(izb_backend *b);
     /* closed: the scene's closed meshes (izb_closed.h), found by izb_set_scene; copy what is needed */
     bool (*set_scene)(izb_backend *b, const float *xyz, int tri_count, const izb_closed *closed);
+    /* the same triangles moved (izb_update_scene); NULL: izb_update_scene calls izb_set_scene */
+    bool (*update_scene)(izb_backend *b, const float *xyz, int tri_count);
     bool (*shade_arrays)(izb_backend *b, const izb_recon *f, const izb_settings *s, const float *depth,
                          uint8_t *mask, izb_stats *stats);
     /* NULL when the backend cannot read GL textures itself */

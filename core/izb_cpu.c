@@ -11,6 +11,7 @@
 #include "izb_backend.h"
 #include "izb_cpu_stages.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,7 +39,7 @@ typedef struct cpu_backend {
     buffer boxes;      /* float, 6 per closed component */
     /* the last frame, for izb_get_debug */
     bool have_frame;
-    int point_count;
+    int point_count, tris_after_cull;
     izb_grid grid;
 } cpu_backend;
 
@@ -110,6 +111,38 @@ static bool cpu_set_scene(izb_backend *base, const float *xyz, int tri_count, co
     return true;
 }
 
+/* Copy moved triangles into the backend and refresh the closed meshes' bounds in the same pass
+ * (culling tests the light against them): one read of xyz, one write. Serial: the bounds are a
+ * reduction per component, and the pass runs at memory speed on one core. */
+static bool cpu_update_scene(izb_backend *base, const float *xyz, int tri_count)
+{
+    cpu_backend *b = (cpu_backend *)base;
+    b->have_frame = false;
+    if (tri_count != b->tri_count || (tri_count > 0 && !xyz)) {
+        fprintf(stderr, "izb cpu: update_scene: %d triangles%s given, the scene has %d\n", tri_count,
+                xyz ? "" : " (NULL array)", b->tri_count);
+        return false;
+    }
+    float *dst = b->xyz.data, *boxes = b->boxes.data;
+    const uint32_t *comp = b->have_closed ? b->comp.data : NULL;
+    if (comp)
+        for (size_t k = 0; k < b->boxes.cap / 6; k++)
+            for (int a = 0; a < 3; a++)
+                boxes[6 * k + a] = INFINITY, boxes[6 * k + 3 + a] = -INFINITY;
+    for (size_t i = 0; i < (size_t)tri_count; i++) {
+        const float *v = xyz + 9 * i;
+        memcpy(dst + 9 * i, v, 9 * sizeof(float));
+        if (!comp || comp[i] == IZB_OPEN)
+            continue;
+        float *box = boxes + 6 * (size_t)comp[i];
+        for (int j = 0; j < 9; j++) {
+            box[j % 3] = izb_minf(box[j % 3], v[j]);
+            box[3 + j % 3] = izb_maxf(box[3 + j % 3], v[j]);
+        }
+    }
+    return true;
+}
+
 static bool cpu_shade_arrays(izb_backend *base, const izb_recon *f, const izb_settings *s, const float *depth,
                              uint8_t *mask, izb_stats *stats)
 {
@@ -170,6 +203,7 @@ static bool cpu_shade_arrays(izb_backend *base, const izb_recon *f, const izb_se
 
     b->have_frame = true;
     b->point_count = n;
+    b->tris_after_cull = nt;
     b->grid = g;
     if (stats) {
         memset(stats, 0, sizeof *stats);
@@ -200,6 +234,8 @@ static bool cpu_get_debug(izb_backend *base, izb_debug *out)
     out->cell_start = b->cell_start.data;
     out->cell_end = b->cell_end.data;
     out->grid = b->grid;
+    out->tris = b->tris.data;
+    out->tri_count = b->tris_after_cull;
     return true;
 }
 
@@ -207,6 +243,7 @@ static const izb_backend_vtbl cpu_vtbl = {
     .name = "cpu",
     .destroy = cpu_destroy,
     .set_scene = cpu_set_scene,
+    .update_scene = cpu_update_scene,
     .shade_arrays = cpu_shade_arrays,
     .shade_gl = NULL,
     .get_debug = cpu_get_debug,

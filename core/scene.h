@@ -77,7 +77,8 @@ bool scene_load_file(const char *path, scene *out, char *err, size_t err_size);
 
 /* Built-in procedural scenes. NAME: "default" (ground, fence, lattice, slanted plate, torus knot,
  * bumpy blob, boxes, spheres: ~20K triangles, N ignored), "tesseract" (thesis figure 6.4, default
- * 123K), "spheres" (default 250K), "grass" (many thin blades, default 500K).
+ * 123K), "spheres" (default 250K), "grass" (many thin blades, default 500K), "wave" (a thin slab over a ground, default 250K,
+ * for dynamic scenes: scene_animate.h ripples it).
  * N: approximate triangle count where the scene scales (10K .. 10M, within ~30%), 0 = the scene's
  * default. Every object is closed, counter-clockwise seen from outside with outward normals,
  * except the ground: triangles 0 and 1, one upward-facing quad at the bottom of the bounds, y up.

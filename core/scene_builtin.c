@@ -19,11 +19,12 @@ static const builtin BUILTINS[] = {
     {"tesseract", 123000, scene_build_tesseract}, /* thesis figure 6.4: "123K tris" */
     {"spheres", 250000, scene_build_spheres},
     {"grass", 500000, scene_build_grass},
+    {"wave", 250000, scene_build_wave}, /* for dynamic scenes: scene_animate ripples it */
 };
 #define BUILTIN_COUNT (int)(sizeof BUILTINS / sizeof BUILTINS[0])
 
 /* the table's names, for callers (kept in step by tests/scene/test_scene_builtin.c) */
-const char *const scene_builtin_names[] = {"default", "tesseract", "spheres", "grass", NULL};
+const char *const scene_builtin_names[] = {"default", "tesseract", "spheres", "grass", "wave", NULL};
 
 bool scene_builtin(const char *name, long tri_target, scene *out, char *err, size_t err_size)
 {
