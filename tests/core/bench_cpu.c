@@ -11,8 +11,8 @@
  * stages' floors (bench_floor.h). Interleaving keeps a busy machine's slow moments fair to both.
  * Reports min / median / p95 after the warm-up rounds.
  *
- * Dynamic (--dynamic N, all threads): N frames of the scene animated (scene_animate.h: builtin:wave
- * ripples, anything else turns): IZB = izb_update_scene + izb_shade_arrays; Embree = rebuild
+ * Dynamic (--dynamic N, each thread count of --threads): N frames of the scene animated (scene_animate.h:
+ * builtin:wave ripples, anything else turns): IZB = izb_update_scene + izb_shade_arrays; Embree = rebuild
  * (default quality) + rtcOccluded16, and refit (RTC_BUILD_QUALITY_REFIT) + rtcOccluded16. Depth
  * stays the first frame's (in the app the GL depth pass redraws it: the same cost for both).
  *
@@ -78,7 +78,7 @@ static void parse(int argc, char **argv, bench_opts *o);
 static void csv_row(csv_out *c, const bench_case *bc, int threads, const char *metric, const char *unit,
                     stats_summary v);
 static int run_static(const bench_opts *o, bench_case *bc, int threads, csv_out *csv);
-static int run_dynamic(const bench_opts *o, bench_case *bc, csv_out *csv);
+static int run_dynamic(const bench_opts *o, bench_case *bc, int threads, csv_out *csv);
 
 static double now_ms(void)
 {
@@ -273,21 +273,22 @@ static int run_static(const bench_opts *o, bench_case *bc, int threads, csv_out 
     return 0;
 }
 
-enum { D_IZB_UPDATE, D_IZB_FRAME, D_REBUILD, D_REBUILD_FRAME, D_REFIT, D_REFIT_FRAME, D_COUNT };
-static const char *const dyn_names[D_COUNT] = {"dyn_izb_update",     "dyn_izb_frame",
-                                               "dyn_embree_rebuild", "dyn_embree_rebuild_frame",
-                                               "dyn_embree_refit",   "dyn_embree_refit_frame"};
+enum { D_IZB_UPDATE, D_IZB_FRAME, D_REBUILD, D_REBUILD_FRAME, D_REFIT, D_REFIT_FRAME, D_COPY, D_COUNT };
+static const char *const dyn_names[D_COUNT] = {
+    "dyn_izb_update",   "dyn_izb_frame",          "dyn_embree_rebuild",      "dyn_embree_rebuild_frame",
+    "dyn_embree_refit", "dyn_embree_refit_frame", "dyn_floor_copy_triangles"};
 
-static int run_dynamic(const bench_opts *o, bench_case *bc, csv_out *csv)
+static int run_dynamic(const bench_opts *o, bench_case *bc, int threads, csv_out *csv)
 {
-    const int T = resolve_threads(0);
+    const int T = resolve_threads(threads);
     const scene *s = bc->s;
     float *xyz = malloc(9 * sizeof(float) * (size_t)s->tri_count);
+    float *copy = malloc(9 * sizeof(float) * (size_t)s->tri_count); /* izb_update_scene's floor */
     izb_backend *b = izb_create(&(izb_desc){.backend = IZB_BACKEND_CPU, .threads = T});
     bench_bvh *rebuild = bench_bvh_create(s->xyz, s->tri_count, false, T);
     bench_bvh *refit = bench_bvh_create(s->xyz, s->tri_count, true, T);
     series m[D_COUNT];
-    bool ok = xyz && b && rebuild && refit && izb_set_scene(b, s->xyz, s->tri_count);
+    bool ok = xyz && copy && b && rebuild && refit && izb_set_scene(b, s->xyz, s->tri_count);
     for (int k = 0; k < D_COUNT; k++)
         ok = (m[k] = (series){malloc(sizeof(double) * (size_t)o->dynamic), 0}).v && ok;
     if (!ok) {
@@ -313,9 +314,11 @@ static int run_dynamic(const bench_opts *o, bench_case *bc, csv_out *csv)
         double t5 = now_ms();
         bench_rays_occluded16(refit, &bc->rays, bc->ray_mask, T);
         double t6 = now_ms();
+        /* the update's floor: one copy of the triangles on one thread (the update is one serial pass) */
+        const double copy_ms = bench_floor_memcpy(copy, xyz, 9 * sizeof(float) * (size_t)s->tri_count, 1);
         mismatched = mask_compare(bc->depth, bc->mask, bc->ray_mask, (long)bc->W * bc->H).mismatched;
         if (frame <= o->warmup) continue;
-        const double v[D_COUNT] = {t1 - t0, t2 - t0, t3 - t2, t4 - t2, t5 - t4, t6 - t4};
+        const double v[D_COUNT] = {t1 - t0, t2 - t0, t3 - t2, t4 - t2, t5 - t4, t6 - t4, copy_ms};
         for (int k = 0; k < D_COUNT; k++)
             m[k].v[m[k].n++] = v[k];
     }
@@ -325,14 +328,15 @@ static int run_dynamic(const bench_opts *o, bench_case *bc, csv_out *csv)
         csv_row(csv, bc, T, dyn_names[k], "ms", r[k]);
         free(m[k].v);
     }
-    printf("| %s | %d | %dx%d | %s | %d | %.2f (%.2f) | %.2f (%.2f) | %.2f (%.2f) | **%.1f** | **%.1f** | "
-           "%ld |\n",
+    printf("| %s | %d | %dx%d | %s | %d | %.2f (%.2f; copy %.2f) | %.2f (%.2f) | %.2f (%.2f) | **%.1f** | "
+           "**%.1f** "
+           "| %ld |\n",
            s->name, s->tri_count, bc->W, bc->H, bc->spot ? "spot" : "dir", T, r[D_IZB_FRAME].median,
-           r[D_IZB_UPDATE].median, r[D_REBUILD_FRAME].median, r[D_REBUILD].median, r[D_REFIT_FRAME].median,
-           r[D_REFIT].median, r[D_REBUILD_FRAME].median / r[D_IZB_FRAME].median,
+           r[D_IZB_UPDATE].median, r[D_COPY].median, r[D_REBUILD_FRAME].median, r[D_REBUILD].median,
+           r[D_REFIT_FRAME].median, r[D_REFIT].median, r[D_REBUILD_FRAME].median / r[D_IZB_FRAME].median,
            r[D_REFIT_FRAME].median / r[D_IZB_FRAME].median, mismatched);
     fflush(stdout);
-    free(xyz);
+    free(xyz), free(copy);
     bench_bvh_destroy(rebuild);
     bench_bvh_destroy(refit);
     izb_destroy(b);
@@ -415,11 +419,13 @@ int main(int argc, char **argv)
                     rc = run_static(&o, &bc, o.threads[ti], &csv);
                 if (o.dynamic && !rc) {
                     printf(
-                        "\n| scene | tris | size | light | threads | IZB update + frame ms (update) | Embree "
+                        "\n| scene | tris | size | light | threads | IZB update + frame ms (update; memcpy "
+                        "of the triangles) | Embree "
                         "rebuild + occ16 (rebuild) | Embree refit + occ16 (refit) | rebuild / IZB | refit / "
                         "IZB "
                         "| mask diff |\n|---|--:|---|---|--:|--:|--:|--:|--:|--:|--:|\n");
-                    rc = run_dynamic(&o, &bc, &csv);
+                    for (int ti = 0; ti < o.thread_count && !rc; ti++)
+                        rc = run_dynamic(&o, &bc, o.threads[ti], &csv);
                     printf("\n");
                 }
                 case_free(&bc);
