@@ -99,8 +99,9 @@ bool izb_set_scene(izb_backend *b, const float *xyz, int tri_count);
  * izb_set_scene (same count, same order; false with a message otherwise) with the same
  * connectivity: vertices that coincided still coincide, so the closed meshes izb_set_scene found
  * stay closed (rigid motion, a turntable, a ripple that moves each position the same way). On the
- * CPU it costs one pass over the triangles (copied, closed meshes' bounds refreshed on the way);
- * backends without that path (CUDA for now) take it as a new izb_set_scene. */
+ * CPU it costs one memcpy (the closed meshes' bounds are refreshed only on frames that read them:
+ * auto culling under a spot light); backends without that path (CUDA for now) take it as a new
+ * izb_set_scene. */
 bool izb_update_scene(izb_backend *b, const float *xyz, int tri_count);
 
 /* Array path (tests, CPU fallback). depth: width*height linear view depths (0 = sky), row 0 at the
