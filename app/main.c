@@ -26,6 +26,7 @@ typedef struct app {
     app_options opt;
     scene scn;
     bool ground; /* the added ground (scn.ground_tris) is shown */
+    float *anim_xyz, *anim_nrm; /* a moving scene's current pose (scn.motion; 9 floats a triangle) */
     gl_context gl;
     render *r;
     izb_backend *izb;
@@ -70,6 +71,8 @@ static bool app_draw(app *a);
 static bool fall_back_to_cpu(app *a, const char *what);
 /* the scene as drawn: without its added ground when that is off (the ground is its last triangles) */
 static scene shown_scene(const app *a);
+/* a moving scene (scn.motion): this frame's pose to the renderer and the backend */
+static bool animate_scene(app *a);
 /* G: show / hide the added ground, giving the renderer and the backend the scene again */
 static void toggle_ground(app *a);
 static void app_end_frame(app *a);
@@ -173,6 +176,11 @@ static int app_init(app *a, int argc, char **argv)
     /* every scene gets the ground (G toggles it); auto shows it under model files only */
     a->ground = scene_ground_wanted(o->ground, o->scene);
     if (!scene_add_ground(&a->scn, err, sizeof err)) return failf(EXIT_RUNTIME, "%s", err);
+    if (o->animate && a->scn.motion == SCENE_MOTION_NONE) scene_set_motion(&a->scn, SCENE_MOTION_TURNTABLE);
+    if (a->scn.motion != SCENE_MOTION_NONE &&
+        (!(a->anim_xyz = malloc(9 * sizeof(float) * (size_t)a->scn.tri_count)) ||
+         !(a->anim_nrm = malloc(9 * sizeof(float) * (size_t)a->scn.tri_count))))
+        return failf(EXIT_RUNTIME, "out of memory for the moving scene's %d triangles", a->scn.tri_count);
 #ifdef NDEBUG
     const bool debug = false;
 #else
@@ -287,7 +295,26 @@ static bool app_update(app *a)
             return false;
         }
     }
-    camera_fit_clip(&a->cam, a->scn.bounds_min, a->scn.bounds_max);
+    const scene shown = shown_scene(a);
+    camera_fit_clip(&a->cam, shown.bounds_min, shown.bounds_max);
+    return animate_scene(a);
+}
+
+/* a moving scene: pose it for this frame (t = frame / 60 s: deterministic) and hand the moved
+ * triangles to the renderer and to the backend (izb_update_scene: a copy, no rebuild) */
+static bool animate_scene(app *a)
+{
+    if (a->scn.motion == SCENE_MOTION_NONE)
+        return true;
+    scene_animate(&a->scn, (double)a->frame / 60.0, a->anim_xyz, a->anim_nrm);
+    const int n = shown_scene(a).tri_count; /* the added ground is last and never moves */
+    char err[256];
+    if (!render_update_positions(a->r, a->anim_xyz, a->anim_nrm, n, err, sizeof err) ||
+        !izb_update_scene(a->izb, a->anim_xyz, n)) {
+        a->rc = failf(EXIT_RUNTIME, "moving the scene failed on frame %ld: %s", a->frame, err);
+        a->quit = true;
+        return false;
+    }
     return true;
 }
 
@@ -295,6 +322,7 @@ static scene shown_scene(const app *a)
 {
     scene s = a->scn;
     if (!a->ground) s.tri_count -= s.ground_tris;
+    scene_motion_bounds(&a->scn, s.bounds_min, s.bounds_max); /* a moving scene's: every pose */
     return s;
 }
 
@@ -476,6 +504,8 @@ static void app_shutdown(app *a)
     render_destroy(a->r);
     if (a->gl.window || a->gl.egl_display) gl_context_shutdown(&a->gl);
     scene_free(&a->scn);
+    free(a->anim_xyz);
+    free(a->anim_nrm);
     free(a->frame_times);
 }
 

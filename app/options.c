@@ -200,6 +200,8 @@ void options_usage(FILE *f)
             "  --cam-pos x,y,z --cam-yaw DEG --cam-pitch DEG   camera pose (default the scene's)\n"
             "  --ground auto|on|off      a ground under the scene that catches its shadows (auto: on\n"
             "                            for model files, off for built-in scenes, which have one)\n"
+            "  --animate                 turn the scene on a turntable (12 s a turn, 60 frames a second;\n"
+            "                            builtin:wave moves by itself): the shadows sweep\n"
             "display\n"
             "  --vsync on|off            default off\n"
             "  --view shaded|overlay|mask|depth|points|cells   what is shown (default shaded)\n"
@@ -253,7 +255,7 @@ options_result parse_options(int argc, char **argv, app_options *o, char *err, s
 
         /* flags */
         static const char *const flags[] = {"--headless", "--no-cull", "--force",     "--help",
-                                            "-h",         "--hud",     "--path-loop", "--sm-pcf", NULL};
+                                            "-h",         "--hud",     "--path-loop", "--sm-pcf", "--animate", NULL};
         bool is_flag = false;
         for (int k = 0; flags[k]; k++)
             is_flag |= strcmp(name, flags[k]) == 0;
@@ -271,6 +273,8 @@ options_result parse_options(int argc, char **argv, app_options *o, char *err, s
                 o->path_loop = true;
             else if (strcmp(name, "--sm-pcf") == 0)
                 o->sm_pcf = true;
+            else if (strcmp(name, "--animate") == 0)
+                o->animate = true;
             else
                 return OPTIONS_HELP;
             continue;

@@ -47,6 +47,7 @@ typedef struct app_options {
     shadow_mode shadows; /* --shadows izb|map|diff|none (default izb) */
     int sm_size;         /* --sm-size: shadow map texels a side; 0 = 2048 */
     bool sm_pcf;         /* --sm-pcf: 3x3 PCF on the shadow map */
+    bool animate;        /* --animate: a turntable for scenes that do not move by themselves */
 } app_options;
 
 typedef enum options_result {

@@ -41,6 +41,14 @@ static bool faulty_set_scene(izb_backend *b, const float *xyz, int tri_count, co
     return !f->fail_scene && f->inner->vt->set_scene(f->inner, xyz, tri_count, closed);
 }
 
+/* boxes: recomputed by izb_update_scene on f's own base, whose closed analysis it also holds */
+static bool faulty_update_scene(izb_backend *b, const float *xyz, int tri_count, const float *boxes)
+{
+    faulty_backend *f = (faulty_backend *)b;
+    (void)boxes;
+    return !f->fail_scene && izb_update_dispatch(f->inner, xyz, tri_count, &f->base.closed);
+}
+
 static bool faulty_frame_ok(faulty_backend *f) { return f->frames_left-- > 0; }
 
 static bool faulty_shade_arrays(izb_backend *b, const izb_recon *fr, const izb_settings *s, const float *depth,
@@ -88,8 +96,11 @@ static izb_backend *wrap_fault(izb_backend *b)
                                .set_scene = faulty_set_scene,
                                .shade_arrays = faulty_shade_arrays,
                                .shade_gl = b->vt->shade_gl ? faulty_shade_gl : NULL,
-                               .get_debug = b->vt->get_debug ? faulty_get_debug : NULL};
+                               .get_debug = b->vt->get_debug ? faulty_get_debug : NULL,
+                               .update_scene = faulty_update_scene};
     f->base.vt = &f->vt;
+    f->base.threads = b->threads;
+    f->base.tri_count = -1;
     f->inner = b;
     f->fail_scene = scene;
     f->frames_left = scene ? -1 : n;
@@ -123,13 +134,19 @@ izb_backend *izb_create(const izb_desc *desc)
     izb_desc d = desc ? *desc : (izb_desc){0};
     /* the app's fallback creates its CPU backend with an explicit kind: that one is never wrapped */
     izb_backend *b = create_backend(d);
+    if (b) {
+        b->threads = d.threads;
+        b->tri_count = -1;
+    }
     return d.backend == IZB_BACKEND_CPU ? b : wrap_fault(b);
 }
 
 void izb_destroy(izb_backend *b)
 {
-    if (b)
+    if (b) {
+        izb_update_free(b);
         b->vt->destroy(b);
+    }
 }
 
 const char *izb_name(const izb_backend *b) { return b->vt->name; }
@@ -158,7 +175,12 @@ bool izb_set_scene(izb_backend *b, const float *xyz, int tri_count)
         izb_closed_find(xyz, tri_count, &closed);
     const bool ok = b->vt->set_scene(b, xyz, tri_count, &closed);
     b->tris_cullable = ok ? closed.cullable : 0;
-    izb_closed_free(&closed);
+    /* kept for izb_update_scene, which moves these triangles without redoing the analysis */
+    izb_closed_free(&b->closed);
+    b->closed = ok ? closed : (izb_closed){0};
+    b->tri_count = ok ? tri_count : -1;
+    if (!ok)
+        izb_closed_free(&closed);
     return ok;
 }
 
@@ -167,12 +189,6 @@ static void add_scene_stats(const izb_backend *b, izb_stats *stats)
 {
     if (stats)
         stats->tris_cullable = b->tris_cullable;
-}
-
-bool izb_update_scene(izb_backend *b, const float *xyz, int tri_count)
-{
-    /* backends without a cheaper path take it as a new scene (closed meshes found again) */
-    return b->vt->update_scene ? b->vt->update_scene(b, xyz, tri_count) : izb_set_scene(b, xyz, tri_count);
 }
 
 bool izb_shade_arrays(izb_backend *b, const izb_recon *frame, const izb_settings *s, const float *depth,

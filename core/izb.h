@@ -95,13 +95,14 @@ izb_settings izb_settings_resolve(izb_settings s);
  * closed meshes (izb_closed.h), which culling auto needs: linear time, ~0.3 s per 1M triangles. */
 bool izb_set_scene(izb_backend *b, const float *xyz, int tri_count);
 
-/* The same triangles moved (animation): new positions for the tri_count triangles of the last
- * izb_set_scene (same count, same order; false with a message otherwise) with the same
- * connectivity: vertices that coincided still coincide, so the closed meshes izb_set_scene found
- * stay closed (rigid motion, a turntable, a ripple that moves each position the same way). On the
- * CPU it costs one memcpy (the closed meshes' bounds are refreshed only on frames that read them:
- * auto culling under a spot light); backends without that path (CUDA for now) take it as a new
- * izb_set_scene. */
+/* Move the scene's triangles (animation): tri_count must equal the last izb_set_scene's, xyz holds
+ * them at their new positions, and the connectivity must be the one izb_set_scene saw (a vertex
+ * shared before is shared after, every component keeps its orientation: a rigid motion, or a
+ * deformation that is a function of the rest position). The closed-mesh analysis is kept, only its
+ * boxes are recomputed, so an update costs a read of the triangles plus one copy of them (CUDA: an
+ * asynchronous upload ordered before the next frame). The next frame's mask is the one a fresh
+ * izb_set_scene of the moved triangles would give. False, with a message and the previous scene
+ * kept, when the count differs, xyz is NULL, a vertex is NaN or Inf, or no scene was set. */
 bool izb_update_scene(izb_backend *b, const float *xyz, int tri_count);
 
 /* Array path (tests, CPU fallback). depth: width*height linear view depths (0 = sky), row 0 at the
@@ -119,14 +120,13 @@ bool izb_shade_gl(izb_backend *b, const izb_recon *frame, const izb_settings *s,
 
 /* Intermediate results of the last frame, for debug views and tests (NULL where not kept).
  * Pointers stay valid until the next frame. points: binned, grouped by cell; cell_start/cell_end:
- * grid_w*grid_h entries each. tris: the set-up triangles the rasteriser got (NULL where the
- * backend does not keep them on the host). */
+ * grid_w*grid_h entries each. */
 typedef struct izb_debug {
     const izb_point *points;
     int point_count;
     const uint32_t *cell_start, *cell_end;
     izb_grid grid;
-    const izb_tri *tris;
+    const izb_tri *tris; /* the set-up triangles the rasteriser got; NULL where not kept on the host */
     int tri_count;
 } izb_debug;
 bool izb_get_debug(izb_backend *b, izb_debug *out);

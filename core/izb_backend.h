@@ -15,20 +15,32 @@ typedef struct izb_backend_vtbl {
     void (*destroy)(izb_backend *b);
     /* closed: the scene's closed meshes (izb_closed.h), found by izb_set_scene; copy what is needed */
     bool (*set_scene)(izb_backend *b, const float *xyz, int tri_count, const izb_closed *closed);
-    /* the same triangles moved (izb_update_scene); NULL: izb_update_scene calls izb_set_scene */
-    bool (*update_scene)(izb_backend *b, const float *xyz, int tri_count);
     bool (*shade_arrays)(izb_backend *b, const izb_recon *f, const izb_settings *s, const float *depth,
                          uint8_t *mask, izb_stats *stats);
     /* NULL when the backend cannot read GL textures itself */
     bool (*shade_gl)(izb_backend *b, const izb_recon *f, const izb_settings *s, unsigned depth_tex,
                      unsigned mask_tex, izb_stats *stats);
     bool (*get_debug)(izb_backend *b, izb_debug *out); /* may be NULL */
+    /* izb_update_scene after izb.c checked xyz (same count, finite) and recomputed boxes (6 per
+     * closed component of the last set_scene, NULL when none); NULL: izb.c calls set_scene */
+    bool (*update_scene)(izb_backend *b, const float *xyz, int tri_count, const float *boxes);
 } izb_backend_vtbl;
 
 struct izb_backend {
     const izb_backend_vtbl *vt;
     int tris_cullable; /* of the last izb_set_scene, for izb_stats */
+    int threads;       /* izb_desc.threads, for izb_update_scene's checking pass */
+    int tri_count;     /* of the last successful izb_set_scene; -1 before */
+    izb_closed closed; /* of the last izb_set_scene: izb_update_scene keeps its comp, redoes boxes */
+    float *box_scratch; /* per-thread boxes of izb_update_scene (malloc) */
+    size_t box_scratch_cap;
 };
+
+/* izb_update.c: hand checked, moved triangles to b: its update_scene, else its set_scene with the
+ * closed analysis c (boxes already recomputed). */
+bool izb_update_dispatch(izb_backend *b, const float *xyz, int tri_count, const izb_closed *c);
+/* izb_update.c: free what izb_update_scene keeps in b (before the backend's destroy). */
+void izb_update_free(izb_backend *b);
 
 /* The CPU reference backend (core/izb_cpu.c). Never fails but for out-of-memory. */
 izb_backend *izb_cpu_create(const izb_desc *desc);

@@ -11,7 +11,6 @@
 #include "izb_backend.h"
 #include "izb_cpu_stages.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,8 +26,7 @@ typedef struct cpu_backend {
     izb_backend base;
     int threads;
     int tri_count;
-    bool have_closed;  /* comp and boxes hold the scene's closed meshes */
-    bool boxes_stale;  /* the triangles moved since boxes were computed (izb_update_scene) */
+    bool have_closed; /* comp and boxes hold the scene's closed meshes */
     buffer xyz;        /* float, 9 per triangle: the scene */
     buffer points;     /* izb_point, one per pixel: reconstructed, pixel order */
     buffer binned;     /* izb_point, one per pixel: grouped by cell */
@@ -38,6 +36,7 @@ typedef struct cpu_backend {
     buffer tris;       /* izb_tri, one per triangle: compacted survivors */
     buffer comp;       /* uint32_t, one per triangle: closed component (izb_closed.h) */
     buffer boxes;      /* float, 6 per closed component */
+    size_t box_floats; /* in use in boxes */
     /* the last frame, for izb_get_debug */
     bool have_frame;
     int point_count, tris_after_cull;
@@ -50,11 +49,13 @@ static double now_ms(void);
 
 static bool reserve(buffer *buf, size_t need, size_t size, const char *what)
 {
-    if (need <= buf->cap && buf->data) return true;
+    if (need <= buf->cap && buf->data)
+        return true;
     free(buf->data);
     buf->data = malloc((need ? need : 1) * size);
     buf->cap = buf->data ? need : 0;
-    if (!buf->data) fprintf(stderr, "izb cpu: out of memory for %s (%zu x %zu bytes)\n", what, need, size);
+    if (!buf->data)
+        fprintf(stderr, "izb cpu: out of memory for %s (%zu x %zu bytes)\n", what, need, size);
     return buf->data != NULL;
 }
 
@@ -88,7 +89,7 @@ static bool keep_closed(cpu_backend *b, const izb_closed *c, size_t n)
         memcpy(b->boxes.data, c->boxes, nb * sizeof(float));
     }
     b->have_closed = have;
-    b->boxes_stale = false;
+    b->box_floats = nb;
     return true;
 }
 
@@ -105,64 +106,23 @@ static bool cpu_set_scene(izb_backend *base, const float *xyz, int tri_count, co
     if (!reserve(&b->xyz, 9 * n, sizeof(float), "scene vertices") ||
         !reserve(&b->tris, n, sizeof(izb_tri), "triangle setup") || !keep_closed(b, closed, n))
         return false;
-    if (n) memcpy(b->xyz.data, xyz, 9 * n * sizeof(float));
+    if (n)
+        memcpy(b->xyz.data, xyz, 9 * n * sizeof(float));
     b->tri_count = tri_count;
     return true;
 }
 
-/* Fold the running bounds of one component into its box. */
-static void flush_box(float *boxes, uint32_t k, const float lo[3], const float hi[3])
-{
-    if (k == IZB_OPEN) return;
-    for (int a = 0; a < 3; a++) {
-        boxes[6 * (size_t)k + a] = izb_minf(boxes[6 * (size_t)k + a], lo[a]);
-        boxes[6 * (size_t)k + 3 + a] = izb_maxf(boxes[6 * (size_t)k + 3 + a], hi[a]);
-    }
-}
-
-/* Recompute the closed meshes' bounds from the triangles (after izb_update_scene moved them):
- * one read of the triangles; the bounds of a run of one component's triangles grow in registers
- * and reach memory when the run ends (components are mostly contiguous). */
-static void refresh_boxes(cpu_backend *b)
-{
-    float *boxes = b->boxes.data;
-    const float *v = b->xyz.data;
-    const uint32_t *comp = b->comp.data;
-    for (size_t k = 0; k < b->boxes.cap / 6; k++)
-        for (int a = 0; a < 3; a++)
-            boxes[6 * k + a] = INFINITY, boxes[6 * k + 3 + a] = -INFINITY;
-    uint32_t run = IZB_OPEN;
-    float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-    for (size_t i = 0; i < (size_t)b->tri_count; i++, v += 9) {
-        if (comp[i] != run) {
-            flush_box(boxes, run, lo, hi);
-            run = comp[i];
-            for (int a = 0; a < 3; a++)
-                lo[a] = INFINITY, hi[a] = -INFINITY;
-        }
-        for (int a = 0; a < 3; a++) {
-            lo[a] = izb_minf(izb_minf(izb_minf(lo[a], v[a]), v[3 + a]), v[6 + a]);
-            hi[a] = izb_maxf(izb_maxf(izb_maxf(hi[a], v[a]), v[3 + a]), v[6 + a]);
-        }
-    }
-    flush_box(boxes, run, lo, hi);
-    b->boxes_stale = false;
-}
-
-/* Moved triangles: one memcpy. The closed meshes' bounds go stale; only auto culling under a spot
- * light reads them (izb_may_cull: a directional light is outside every mesh), so that frame
- * refreshes them (refresh_boxes, counted in its culling time) and every other frame skips it. */
-static bool cpu_update_scene(izb_backend *base, const float *xyz, int tri_count)
+/* izb.c checked the count and the values: a copy of the triangles and of the boxes */
+static bool cpu_update_scene(izb_backend *base, const float *xyz, int tri_count, const float *boxes)
 {
     cpu_backend *b = (cpu_backend *)base;
     b->have_frame = false;
-    if (tri_count != b->tri_count || (tri_count > 0 && !xyz)) {
-        fprintf(stderr, "izb cpu: update_scene: %d triangles%s given, the scene has %d\n", tri_count,
-                xyz ? "" : " (NULL array)", b->tri_count);
+    if (tri_count != b->tri_count)
         return false;
-    }
-    if (tri_count > 0) memcpy(b->xyz.data, xyz, 9 * (size_t)tri_count * sizeof(float));
-    b->boxes_stale = b->have_closed;
+    if (tri_count > 0)
+        memcpy(b->xyz.data, xyz, 9 * (size_t)tri_count * sizeof(float));
+    if (boxes && b->have_closed && b->box_floats)
+        memcpy(b->boxes.data, boxes, b->box_floats * sizeof(float));
     return true;
 }
 
@@ -195,7 +155,8 @@ static bool cpu_shade_arrays(izb_backend *base, const izb_recon *f, const izb_se
     izb_bbox bbox;
     const int n = izb_cpu_reconstruct(f, depth, b->points.data, mask, &bbox, T);
     izb_grid g = {0};
-    if (n > 0) g = izb_grid_make(bbox, n, s->grid_w, s->grid_h);
+    if (n > 0)
+        g = izb_grid_make(bbox, n, s->grid_w, s->grid_h);
     t[1] = now_ms();
 
     const size_t cells = (size_t)g.w * (size_t)g.h;
@@ -210,12 +171,10 @@ static bool cpu_shade_arrays(izb_backend *base, const izb_recon *f, const izb_se
 
     int nt = 0;
     if (n > 0) {
-        if (b->boxes_stale && f->light_is_spot && s->cull == IZB_CULL_AUTO) refresh_boxes(b);
-        izb_cull_view cv = {.mode = s->cull,
-                            .comp = b->have_closed ? b->comp.data : NULL,
-                            .boxes = b->boxes.data,
-                            .light_is_spot = f->light_is_spot};
-        if (f->light_is_spot) izb_light_origin(f->light, cv.light_origin);
+        izb_cull_view cv = {.mode = s->cull, .comp = b->have_closed ? b->comp.data : NULL,
+                            .boxes = b->boxes.data, .light_is_spot = f->light_is_spot};
+        if (f->light_is_spot)
+            izb_light_origin(f->light, cv.light_origin);
         nt = izb_cpu_cull(b->xyz.data, b->tri_count, f, &g, &bbox, &cv, b->tris.data, T);
     }
     t[3] = now_ms();
@@ -251,7 +210,8 @@ static bool cpu_shade_arrays(izb_backend *base, const izb_recon *f, const izb_se
 static bool cpu_get_debug(izb_backend *base, izb_debug *out)
 {
     cpu_backend *b = (cpu_backend *)base;
-    if (!b->have_frame) return false;
+    if (!b->have_frame)
+        return false;
     out->points = b->binned.data;
     out->point_count = b->point_count;
     out->cell_start = b->cell_start.data;
@@ -266,10 +226,10 @@ static const izb_backend_vtbl cpu_vtbl = {
     .name = "cpu",
     .destroy = cpu_destroy,
     .set_scene = cpu_set_scene,
-    .update_scene = cpu_update_scene,
     .shade_arrays = cpu_shade_arrays,
     .shade_gl = NULL,
     .get_debug = cpu_get_debug,
+    .update_scene = cpu_update_scene,
 };
 
 izb_backend *izb_cpu_create(const izb_desc *desc)

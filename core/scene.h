@@ -27,6 +27,10 @@ typedef struct scene_range {
     int first, count, material;
 } scene_range;
 
+/* How a scene moves over time (scene_animate): not at all, a travelling wave that lifts every
+ * object's vertices (builtin:wave), or a turntable about the vertical axis (--animate). */
+typedef enum scene_motion { SCENE_MOTION_NONE = 0, SCENE_MOTION_WAVE, SCENE_MOTION_TURNTABLE } scene_motion;
+
 typedef struct scene {
     float *xyz;     /* 9 floats per triangle: 3 world-space vertices (owned, malloc) */
     float *normals; /* 9 floats per triangle: a unit normal per vertex (owned) */
@@ -40,6 +44,8 @@ typedef struct scene {
     float light_dir[3]; /* direction the light travels (directional) */
     float light_pos[3]; /* spot light position; it looks at the bounds' centre */
     int ground_tris;    /* the last ground_tris triangles are an added ground (scene_add_ground) */
+    scene_motion motion;            /* SCENE_MOTION_NONE: static */
+    int motion_first, motion_count; /* the triangles that move (scene_set_motion): not the ground */
     /* Materials of loaded files (all NULL / 0 for built-in scenes; owned, malloc). */
     float *uv;              /* 6 floats per triangle (u, v per vertex; v up, GL's convention) for
                              * triangles [0, uv_tri_count) */
@@ -77,8 +83,8 @@ bool scene_load_file(const char *path, scene *out, char *err, size_t err_size);
 
 /* Built-in procedural scenes. NAME: "default" (ground, fence, lattice, slanted plate, torus knot,
  * bumpy blob, boxes, spheres: ~20K triangles, N ignored), "tesseract" (thesis figure 6.4, default
- * 123K), "spheres" (default 250K), "grass" (many thin blades, default 500K), "wave" (a thin slab over a ground, default 250K,
- * for dynamic scenes: scene_animate.h ripples it).
+ * 123K), "spheres" (default 250K), "grass" (many thin blades, default 500K), "wave" (the spheres'
+ * field, every sphere lifted by a travelling wave: motion SCENE_MOTION_WAVE, default 250K).
  * N: approximate triangle count where the scene scales (10K .. 10M, within ~30%), 0 = the scene's
  * default. Every object is closed, counter-clockwise seen from outside with outward normals,
  * except the ground: triangles 0 and 1, one upward-facing quad at the bottom of the bounds, y up.
@@ -89,6 +95,22 @@ bool scene_builtin(const char *name, long tri_target, scene *out, char *err, siz
 extern const char *const scene_builtin_names[];
 
 void scene_free(scene *s);
+
+/* Make s move: the triangles that move are all but the ground (built-in scenes: triangles 0 and 1;
+ * files: the last ground_tris). The bounds stay the rest pose's. Call after any scene_add_ground
+ * (its ground is then fixed). */
+void scene_set_motion(scene *s, scene_motion m);
+
+/* Bounds that hold every pose of s (the light and the clip planes are framed on them): the rest
+ * bounds, grown by the wave's crest or to the turntable's circle. */
+void scene_motion_bounds(const scene *s, float bmin[3], float bmax[3]);
+
+/* The scene's triangles at time t seconds (deterministic in t; t = frame / 60 for frame numbers):
+ * s->xyz is the rest pose, xyz (out, 9 * tri_count floats, not s->xyz) the moved one; normals
+ * (out, NULL ok) likewise. Ground triangles are copied unchanged. Every vertex moves as a function
+ * of its rest position and t only, so vertices shared at rest stay shared and closed meshes stay
+ * closed (what izb_update_scene needs); orientation is kept (rotation, small smooth lift). */
+void scene_animate(const scene *s, double t, float *xyz, float *normals);
 
 /* Is a ground wanted for the scene `spec` (as scene_load takes it)? auto: for files, not for
  * "builtin:" scenes. */

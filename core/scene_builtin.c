@@ -12,14 +12,15 @@ typedef struct builtin {
     const char *name;
     long default_tris; /* N when the caller passes 0 */
     void (*build)(soup *s, long n, view_desc *v);
+    scene_motion motion; /* the built scene moves so (scene_animate) */
 } builtin;
 
 static const builtin BUILTINS[] = {
-    {"default", 20000, scene_build_default},      /* fixed size: N is ignored */
-    {"tesseract", 123000, scene_build_tesseract}, /* thesis figure 6.4: "123K tris" */
-    {"spheres", 250000, scene_build_spheres},
-    {"grass", 500000, scene_build_grass},
-    {"wave", 250000, scene_build_wave}, /* for dynamic scenes: scene_animate ripples it */
+    {"default", 20000, scene_build_default, SCENE_MOTION_NONE},      /* fixed size: N is ignored */
+    {"tesseract", 123000, scene_build_tesseract, SCENE_MOTION_NONE}, /* thesis figure 6.4: "123K tris" */
+    {"spheres", 250000, scene_build_spheres, SCENE_MOTION_NONE},
+    {"grass", 500000, scene_build_grass, SCENE_MOTION_NONE},
+    {"wave", 250000, scene_build_spheres, SCENE_MOTION_WAVE}, /* every triangle but the ground moves */
 };
 #define BUILTIN_COUNT (int)(sizeof BUILTINS / sizeof BUILTINS[0])
 
@@ -58,5 +59,6 @@ bool scene_builtin(const char *name, long tri_target, scene *out, char *err, siz
     if (!soup_finish(&s, out, label, err, err_size)) return false;
     snprintf(out->name, sizeof out->name, "%s", label);
     scene_view_focus(out, &v);
+    scene_set_motion(out, b->motion);
     return true;
 }

@@ -163,6 +163,5 @@ void scene_build_default(soup *s, long n, view_desc *v);
 void scene_build_tesseract(soup *s, long n, view_desc *v);
 void scene_build_spheres(soup *s, long n, view_desc *v);
 void scene_build_grass(soup *s, long n, view_desc *v);
-void scene_build_wave(soup *s, long n, view_desc *v);
 
 #endif

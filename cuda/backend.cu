@@ -63,7 +63,13 @@ typedef struct cuda_backend {
     uint32_t *d_comp;
     float *d_boxes;
     size_t comp_cap, box_cap;
+    size_t box_floats; /* in use: 6 per closed component */
     bool have_closed;
+    /* izb_update_scene: pinned staging (9 planes of tri_count floats, then the boxes), reused once
+     * the upload recorded in ev_upload has finished */
+    float *h_stage;
+    size_t stage_cap; /* floats */
+    cudaEvent_t ev_upload;
 
     cuda_scratch temp; /* CUB */
     interop_texture gl_depth, gl_mask;
@@ -150,6 +156,7 @@ static bool upload_closed(cuda_backend *b, const izb_closed *c, size_t n)
     CUDA_TRY(cudaMemcpy(b->d_comp, c->comp, n * sizeof(uint32_t), cudaMemcpyHostToDevice));
     if (nb)
         CUDA_TRY(cudaMemcpy(b->d_boxes, c->boxes, nb * sizeof(float), cudaMemcpyHostToDevice));
+    b->box_floats = nb;
     b->have_closed = true;
     return true;
 }
@@ -214,6 +221,10 @@ static void cuda_destroy(izb_backend *base)
             cudaEventDestroy(b->ev[i]);
     if (b->stream)
         cudaStreamDestroy(b->stream);
+    if (b->h_stage)
+        cudaFreeHost(b->h_stage);
+    if (b->ev_upload)
+        cudaEventDestroy(b->ev_upload);
     free(b->h_points);
     free(b->h_cell_start);
     free(b->h_cell_end);
@@ -261,6 +272,42 @@ static bool cuda_set_scene(izb_backend *base, const float *xyz, int tri_count, c
     if (!upload_closed(b, closed, n))
         return false;
     b->tri_count = tri_count;
+    return true;
+}
+
+/* izb.c checked the count and values: transpose into pinned memory and upload asynchronously on
+ * the frame stream, so the next frame's kernels are ordered after it and the host goes on. */
+static bool cuda_update_scene(izb_backend *base, const float *xyz, int tri_count, const float *boxes)
+{
+    cuda_backend *b = (cuda_backend *)base;
+    b->have_frame = false;
+    if (tri_count != b->tri_count)
+        return false;
+    const size_t n = (size_t)tri_count, nb = boxes && b->have_closed ? b->box_floats : 0;
+    if (n == 0)
+        return true;
+    if (!b->ev_upload)
+        CUDA_TRY(cudaEventCreateWithFlags(&b->ev_upload, cudaEventDisableTiming));
+    else
+        CUDA_TRY(cudaEventSynchronize(b->ev_upload)); /* the last upload is done with h_stage */
+    if (9 * n + nb > b->stage_cap) {
+        if (b->h_stage)
+            cudaFreeHost(b->h_stage);
+        b->h_stage = NULL;
+        b->stage_cap = 0;
+        CUDA_TRY(cudaMallocHost((void **)&b->h_stage, (9 * n + nb) * sizeof(float)));
+        b->stage_cap = 9 * n + nb;
+    }
+    for (size_t i = 0; i < n; i++) /* the 9 planes of cull.h, as set_scene lays them out */
+        for (int k = 0; k < 9; k++)
+            b->h_stage[(size_t)k * n + i] = xyz[9 * i + (size_t)k];
+    CUDA_TRY(cudaMemcpyAsync(b->d_xyz, b->h_stage, 9 * n * sizeof(float), cudaMemcpyHostToDevice, b->stream));
+    if (nb) {
+        memcpy(b->h_stage + 9 * n, boxes, nb * sizeof(float));
+        CUDA_TRY(cudaMemcpyAsync(b->d_boxes, b->h_stage + 9 * n, nb * sizeof(float), cudaMemcpyHostToDevice,
+                                 b->stream));
+    }
+    CUDA_TRY(cudaEventRecord(b->ev_upload, b->stream));
     return true;
 }
 
@@ -423,6 +470,10 @@ static bool cuda_get_debug(izb_backend *base, izb_debug *out)
     if (b->point_count == 0)
         return true;
     const size_t n = (size_t)b->point_count, cells = (size_t)b->grid.w * (size_t)b->grid.h;
+    if (b->h_stage)
+        cudaFreeHost(b->h_stage);
+    if (b->ev_upload)
+        cudaEventDestroy(b->ev_upload);
     free(b->h_points);
     free(b->h_cell_start);
     free(b->h_cell_end);
@@ -443,7 +494,7 @@ static bool cuda_get_debug(izb_backend *base, izb_debug *out)
 }
 
 static const izb_backend_vtbl cuda_vtbl = {
-    "cuda", cuda_destroy, cuda_set_scene, cuda_shade_arrays, cuda_shade_gl, cuda_get_debug,
+    "cuda", cuda_destroy, cuda_set_scene, cuda_shade_arrays, cuda_shade_gl, cuda_get_debug, cuda_update_scene,
 };
 
 /* Device, stream, events and the fixed-size buffers; false with a message. */

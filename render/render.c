@@ -193,6 +193,20 @@ void render_destroy(render *r)
     free(r);
 }
 
+bool render_update_positions(render *r, const float *xyz, const float *normals, int tri_count, char *err,
+                             size_t err_size)
+{
+    if (!xyz || tri_count != r->tri_count || tri_count <= 0) {
+        snprintf(err, err_size, "render: update of %d triangles, but the scene has %d", tri_count, r->tri_count);
+        return false;
+    }
+    const GLsizeiptr bytes = (GLsizeiptr)((size_t)tri_count * 9 * sizeof(float));
+    glNamedBufferSubData(r->vbo_pos, 0, bytes, xyz);
+    if (normals)
+        glNamedBufferSubData(r->vbo_normal, 0, bytes, normals);
+    return true;
+}
+
 bool render_set_scene(render *r, const scene *s, char *err, size_t err_size)
 {
     if (!s || s->tri_count <= 0 || !s->xyz) {
@@ -232,8 +246,9 @@ bool render_set_scene(render *r, const scene *s, char *err, size_t err_size)
     }
     glCreateBuffers(1, &r->vbo_pos);
     glCreateBuffers(1, &r->vbo_normal);
-    glNamedBufferStorage(r->vbo_pos, (GLsizeiptr)(floats * sizeof(float)), s->xyz, 0);
-    glNamedBufferStorage(r->vbo_normal, (GLsizeiptr)(floats * sizeof(float)), normals, 0);
+    /* dynamic: moving scenes upload new positions every frame (render_update_positions) */
+    glNamedBufferStorage(r->vbo_pos, (GLsizeiptr)(floats * sizeof(float)), s->xyz, GL_DYNAMIC_STORAGE_BIT);
+    glNamedBufferStorage(r->vbo_normal, (GLsizeiptr)(floats * sizeof(float)), normals, GL_DYNAMIC_STORAGE_BIT);
     free(flat);
     if (glGetError() != GL_NO_ERROR) {
         snprintf(err, err_size, "render: out of GPU memory for %d triangles", s->tri_count);

@@ -73,6 +73,12 @@ void render_destroy(render *r);
  * light and the shading tint. Replaces a previous scene. */
 bool render_set_scene(render *r, const scene *s, char *err, size_t err_size);
 
+/* The scene's triangles moved (scene_animate): tri_count as render_set_scene got, xyz 9 floats a
+ * triangle, normals likewise or NULL (kept). Uploads into the existing buffers, no allocation.
+ * False with a reason when the count differs. */
+bool render_update_positions(render *r, const float *xyz, const float *normals, int tri_count, char *err,
+                             size_t err_size);
+
 /* Re-make the targets and read-back buffers at width x height (both > 0); no-op when unchanged.
  * False (targets unchanged) with a reason on bad sizes or when the GPU is out of memory. */
 bool render_resize(render *r, int width, int height, char *err, size_t err_size);

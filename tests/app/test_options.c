@@ -47,6 +47,9 @@ int main(void)
           "defaults");
     CHECK(parse("--headless", NULL) == OPTIONS_OK && o.frames == 60, "headless defaults to 60 frames");
     CHECK(parse("--help", NULL) == OPTIONS_HELP && parse("-h", NULL) == OPTIONS_HELP, "--help");
+    CHECK(parse(NULL) == OPTIONS_OK && !o.animate, "not animated by default");
+    CHECK(parse("--animate", NULL) == OPTIONS_OK && o.animate, "--animate: %s", err);
+    CHECK(parse("--animate=yes", NULL) == OPTIONS_ERROR && strstr(err, "--animate"), "--animate=yes: %s", err);
 
     /* everything at once, both --opt value and --opt=value */
     char log_path[] = "/tmp/izb-opt-log-XXXXXX";

@@ -2,7 +2,7 @@
  * side in one process (not a test: run by hand or by scripts/bench-cpu.sh).
  *
  *   bench-cpu [--matrix] [--scene SPEC]... [--size WxH]... [--light dir|spot|both] [--frames N]
- *             [--warmup N] [--threads N[,N...]] [--dynamic N] [--csv FILE]
+ *             [--warmup N] [--threads N[,N...]] [--csv FILE]
  *
  * Static (every scene x size x light x thread count): each timed round runs, in turn, one IZB frame
  * (izb_shade_arrays, CPU backend), the same points' shadow rays with rtcOccluded1 and with
@@ -11,10 +11,8 @@
  * stages' floors (bench_floor.h). Interleaving keeps a busy machine's slow moments fair to both.
  * Reports min / median / p95 after the warm-up rounds.
  *
- * Dynamic (--dynamic N, each thread count of --threads): N frames of the scene animated (scene_animate.h:
- * builtin:wave ripples, anything else turns): IZB = izb_update_scene + izb_shade_arrays; Embree = rebuild
- * (default quality) + rtcOccluded16, and refit (RTC_BUILD_QUALITY_REFIT) + rtcOccluded16. Depth
- * stays the first frame's (in the app the GL depth pass redraws it: the same cost for both).
+ * Moving scenes (Embree rebuild / refit beside izb_update_scene) are bench-dynamic's
+ * (tests/core/bench_dynamic.c).
  *
  * --matrix: the scenes, sizes and lights of issue 10 (builtin:spheres:4K, builtin:spheres:1M;
  * 1280x720, 1920x1080; directional and spot). --csv: one row per measurement, checked writes.
@@ -29,7 +27,6 @@
 #include "izb.h"
 #include "oracle.h"
 #include "scene.h"
-#include "scene_animate.h"
 #include "stats.h"
 #include "view.h"
 
@@ -48,7 +45,6 @@ typedef struct bench_opts {
     int frames, warmup;
     int threads[MAX_LIST]; /* 0 = all */
     int thread_count;
-    int dynamic; /* animated frames; 0 = none */
     const char *csv;
 } bench_opts;
 
@@ -78,7 +74,6 @@ static void parse(int argc, char **argv, bench_opts *o);
 static void csv_row(csv_out *c, const bench_case *bc, int threads, const char *metric, const char *unit,
                     stats_summary v);
 static int run_static(const bench_opts *o, bench_case *bc, int threads, csv_out *csv);
-static int run_dynamic(const bench_opts *o, bench_case *bc, int threads, csv_out *csv);
 
 static double now_ms(void)
 {
@@ -89,9 +84,8 @@ static double now_ms(void)
 
 static void usage(void)
 {
-    fprintf(stderr,
-            "usage: bench-cpu [--matrix] [--scene SPEC]... [--size WxH]... [--light dir|spot|both]\n"
-            "                 [--frames N] [--warmup N] [--threads N[,N...]] [--dynamic N] [--csv FILE]\n");
+    fprintf(stderr, "usage: bench-cpu [--matrix] [--scene SPEC]... [--size WxH]... [--light dir|spot|both]\n"
+                    "                 [--frames N] [--warmup N] [--threads N[,N...]] [--csv FILE]\n");
     exit(2);
 }
 
@@ -119,8 +113,6 @@ static void parse(int argc, char **argv, bench_opts *o)
         else if (!strcmp(a, "--frames") && (o->frames = atoi(v)) >= 1)
             ;
         else if (!strcmp(a, "--warmup") && (o->warmup = atoi(v)) >= 0)
-            ;
-        else if (!strcmp(a, "--dynamic") && (o->dynamic = atoi(v)) >= 0)
             ;
         else if (!strcmp(a, "--csv"))
             o->csv = v;
@@ -273,76 +265,6 @@ static int run_static(const bench_opts *o, bench_case *bc, int threads, csv_out 
     return 0;
 }
 
-enum { D_IZB_UPDATE, D_IZB_FRAME, D_REBUILD, D_REBUILD_FRAME, D_REFIT, D_REFIT_FRAME, D_COPY, D_COUNT };
-static const char *const dyn_names[D_COUNT] = {
-    "dyn_izb_update",   "dyn_izb_frame",          "dyn_embree_rebuild",      "dyn_embree_rebuild_frame",
-    "dyn_embree_refit", "dyn_embree_refit_frame", "dyn_floor_copy_triangles"};
-
-static int run_dynamic(const bench_opts *o, bench_case *bc, int threads, csv_out *csv)
-{
-    const int T = resolve_threads(threads);
-    const scene *s = bc->s;
-    float *xyz = malloc(9 * sizeof(float) * (size_t)s->tri_count);
-    float *copy = malloc(9 * sizeof(float) * (size_t)s->tri_count); /* izb_update_scene's floor */
-    izb_backend *b = izb_create(&(izb_desc){.backend = IZB_BACKEND_CPU, .threads = T});
-    bench_bvh *rebuild = bench_bvh_create(s->xyz, s->tri_count, false, T);
-    bench_bvh *refit = bench_bvh_create(s->xyz, s->tri_count, true, T);
-    series m[D_COUNT];
-    bool ok = xyz && copy && b && rebuild && refit && izb_set_scene(b, s->xyz, s->tri_count);
-    for (int k = 0; k < D_COUNT; k++)
-        ok = (m[k] = (series){malloc(sizeof(double) * (size_t)o->dynamic), 0}).v && ok;
-    if (!ok) {
-        fprintf(stderr, "bench-cpu: dynamic setup failed (out of memory?)\n");
-        return 1;
-    }
-    const scene_motion motion = scene_motion_of(s);
-    izb_settings set = {0};
-    izb_stats st;
-    long mismatched = 0;
-    for (int frame = 1; frame <= o->warmup + o->dynamic; frame++) {
-        scene_animate(s, motion, frame, xyz, NULL); /* the app's work: the same for both */
-        double t0 = now_ms();
-        if (!izb_update_scene(b, xyz, s->tri_count)) return 1;
-        double t1 = now_ms();
-        if (!izb_shade_arrays(b, &bc->f, &set, bc->depth, bc->mask, &st)) return 1;
-        double t2 = now_ms();
-        bench_bvh_update(rebuild, xyz);
-        double t3 = now_ms();
-        bench_rays_occluded16(rebuild, &bc->rays, bc->ray_mask, T);
-        double t4 = now_ms();
-        bench_bvh_update(refit, xyz);
-        double t5 = now_ms();
-        bench_rays_occluded16(refit, &bc->rays, bc->ray_mask, T);
-        double t6 = now_ms();
-        /* the update's floor: one copy of the triangles on one thread (the update is one serial pass) */
-        const double copy_ms = bench_floor_memcpy(copy, xyz, 9 * sizeof(float) * (size_t)s->tri_count, 1);
-        mismatched = mask_compare(bc->depth, bc->mask, bc->ray_mask, (long)bc->W * bc->H).mismatched;
-        if (frame <= o->warmup) continue;
-        const double v[D_COUNT] = {t1 - t0, t2 - t0, t3 - t2, t4 - t2, t5 - t4, t6 - t4, copy_ms};
-        for (int k = 0; k < D_COUNT; k++)
-            m[k].v[m[k].n++] = v[k];
-    }
-    stats_summary r[D_COUNT];
-    for (int k = 0; k < D_COUNT; k++) {
-        r[k] = summarize(&m[k]);
-        csv_row(csv, bc, T, dyn_names[k], "ms", r[k]);
-        free(m[k].v);
-    }
-    printf("| %s | %d | %dx%d | %s | %d | %.2f (%.2f; copy %.2f) | %.2f (%.2f) | %.2f (%.2f) | **%.1f** | "
-           "**%.1f** "
-           "| %ld |\n",
-           s->name, s->tri_count, bc->W, bc->H, bc->spot ? "spot" : "dir", T, r[D_IZB_FRAME].median,
-           r[D_IZB_UPDATE].median, r[D_COPY].median, r[D_REBUILD_FRAME].median, r[D_REBUILD].median,
-           r[D_REFIT_FRAME].median, r[D_REFIT].median, r[D_REBUILD_FRAME].median / r[D_IZB_FRAME].median,
-           r[D_REFIT_FRAME].median / r[D_IZB_FRAME].median, mismatched);
-    fflush(stdout);
-    free(xyz), free(copy);
-    bench_bvh_destroy(rebuild);
-    bench_bvh_destroy(refit);
-    izb_destroy(b);
-    return 0;
-}
-
 /* the scene's view for one light; depth from Embree primary rays (what the GL depth pass writes) */
 static bool case_make(bench_case *bc, const scene *s, oracle *o, int W, int H, bool spot)
 {
@@ -417,17 +339,6 @@ int main(int argc, char **argv)
                 }
                 for (int ti = 0; ti < o.thread_count && !rc; ti++)
                     rc = run_static(&o, &bc, o.threads[ti], &csv);
-                if (o.dynamic && !rc) {
-                    printf(
-                        "\n| scene | tris | size | light | threads | IZB update + frame ms (update; memcpy "
-                        "of the triangles) | Embree "
-                        "rebuild + occ16 (rebuild) | Embree refit + occ16 (refit) | rebuild / IZB | refit / "
-                        "IZB "
-                        "| mask diff |\n|---|--:|---|---|--:|--:|--:|--:|--:|--:|--:|\n");
-                    for (int ti = 0; ti < o.thread_count && !rc; ti++)
-                        rc = run_dynamic(&o, &bc, o.threads[ti], &csv);
-                    printf("\n");
-                }
                 case_free(&bc);
             }
         oracle_destroy(orc);
