@@ -219,5 +219,6 @@ bool izb_shade_gl(izb_backend *b, const izb_recon *frame, const izb_settings *s,
 
 bool izb_get_debug(izb_backend *b, izb_debug *out)
 {
+    *out = (izb_debug){0}; /* fields a backend does not keep stay NULL */
     return b->vt->get_debug && b->vt->get_debug(b, out);
 }

@@ -131,6 +131,8 @@ typedef struct izb_debug {
     int point_count;
     const uint32_t *cell_start, *cell_end;
     izb_grid grid;
+    const izb_tri *tris; /* the set-up triangles the rasteriser got; NULL where not kept on the host */
+    int tri_count;
 } izb_debug;
 bool izb_get_debug(izb_backend *b, izb_debug *out);
 

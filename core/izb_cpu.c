@@ -39,7 +39,7 @@ typedef struct cpu_backend {
     size_t box_floats; /* in use in boxes */
     /* the last frame, for izb_get_debug */
     bool have_frame;
-    int point_count;
+    int point_count, tris_after_cull;
     izb_grid grid;
 } cpu_backend;
 
@@ -186,6 +186,7 @@ static bool cpu_shade_arrays(izb_backend *base, const izb_recon *f, const izb_se
 
     b->have_frame = true;
     b->point_count = n;
+    b->tris_after_cull = nt;
     b->grid = g;
     if (stats) {
         memset(stats, 0, sizeof *stats);
@@ -216,6 +217,8 @@ static bool cpu_get_debug(izb_backend *base, izb_debug *out)
     out->cell_start = b->cell_start.data;
     out->cell_end = b->cell_end.data;
     out->grid = b->grid;
+    out->tris = b->tris.data;
+    out->tri_count = b->tris_after_cull;
     return true;
 }
 

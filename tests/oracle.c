@@ -50,7 +50,7 @@ static double primary_ray(const cam_frame *cf, const double origin[3], int px, i
                           struct RTCRayHit *rh);
 static cam_frame cam_frame_make(const camera *c, int width, int height);
 /* view-space point -> world (inverse of the rigid view matrix) */
-static void view_to_world(const cam_frame *cf, const double v[3], double w[3]);
+static void view_to_world(const double m[16], const double v[3], double w[3]);
 /* view-space direction -> world and back (rotation part only) */
 static void view_dir_to_world(const cam_frame *cf, const double v[3], double d[3]);
 static void world_dir_to_view(const cam_frame *cf, const double d[3], double v[3]);
@@ -85,9 +85,8 @@ static cam_frame cam_frame_make(const camera *c, int width, int height)
     return cf;
 }
 
-static void view_to_world(const cam_frame *cf, const double v[3], double w[3])
+static void view_to_world(const double m[16], const double v[3], double w[3])
 {
-    const double *m = cf->m;
     double d[3] = {v[0] - m[12], v[1] - m[13], v[2] - m[14]};
     for (int j = 0; j < 3; j++)
         w[j] = m[4 * j + 0] * d[0] + m[4 * j + 1] * d[1] + m[4 * j + 2] * d[2];
@@ -201,7 +200,7 @@ void oracle_depth(oracle *o, const camera *c, int width, int height, float *dept
     const cam_frame cf = cam_frame_make(c, width, height);
     const double zero[3] = {0.0, 0.0, 0.0};
     double origin[3];
-    view_to_world(&cf, zero, origin);
+    view_to_world(cf.m, zero, origin);
 
 #pragma omp parallel for schedule(dynamic, 4)
     for (int py = 0; py < height; py++) {
@@ -217,71 +216,89 @@ void oracle_depth(oracle *o, const camera *c, int width, int height, float *dept
     }
 }
 
-void oracle_shadow(oracle *o, const izb_recon *f, const camera *c, const light *l, const float *depth,
-                   uint8_t *mask)
+oracle_ray_setup oracle_ray_setup_make(const izb_recon *f, const camera *c, const light *l)
 {
-    const int width = f->width, height = f->height;
-    const cam_frame cf = cam_frame_make(c, width, height);
-    const double sx = f->ray_sx, sy = f->ray_sy, bias = f->bias;
+    oracle_ray_setup rs = {.width = f->width, .height = f->height, .spot = f->light_is_spot != 0};
+    const cam_frame cf = cam_frame_make(c, f->width, f->height);
+    for (int i = 0; i < 16; i++)
+        rs.view[i] = cf.m[i], rs.light[i] = f->light[i];
+    rs.sx = f->ray_sx, rs.sy = f->ray_sy;
+    const double bias = f->bias;
     const float *L = f->light;
-    const bool spot = f->light_is_spot != 0;
-
     double to_light[3] = {-l->dir[0], -l->dir[1], -l->dir[2]}; /* directional: toward the light */
     double len = sqrt(to_light[0] * to_light[0] + to_light[1] * to_light[1] + to_light[2] * to_light[2]);
     if (len < 1e-12) { /* light_matrices' default direction (0, -1, 0) */
         to_light[0] = 0.0, to_light[1] = 1.0, to_light[2] = 0.0, len = 1.0;
     }
     for (int k = 0; k < 3; k++)
-        to_light[k] /= len;
+        rs.to_light[k] = to_light[k] / len, rs.light_pos[k] = l->pos[k];
     const double key_grad = sqrt((double)L[2] * L[2] + (double)L[6] * L[6] + (double)L[10] * L[10]);
-    const float tnear_spot = (float)(bias / (1.0 + bias));
-    const float tnear_dir = key_grad > 0.0 ? (float)(bias / key_grad) : 0.0f;
+    rs.tnear_spot = (float)(bias / (1.0 + bias));
+    rs.tnear_dir = key_grad > 0.0 ? (float)(bias / key_grad) : 0.0f;
+    return rs;
+}
+
+int oracle_pixel_ray(const oracle_ray_setup *rs, int px, int py, float depth, oracle_ray *ray)
+{
+    const double d = depth;
+    if (!(d > 0.0) || !(d <= 3.0e38))
+        return ORACLE_PIXEL_SKY;
+    const double v[3] = {((2.0 * px + 1.0) / rs->width - 1.0) * rs->sx * d,
+                         ((2.0 * py + 1.0) / rs->height - 1.0) * rs->sy * d, -d};
+    double p[3];
+    view_to_world(rs->view, v, p);
+    if (rs->spot) {
+        const double *L = rs->light;
+        double q[4];
+        for (int r = 0; r < 4; r++)
+            q[r] = L[r] * p[0] + L[4 + r] * p[1] + L[8 + r] * p[2] + L[12 + r];
+        if (!(q[3] > 0.0) || fabs(q[0] / q[3]) > 1.0 || fabs(q[1] / q[3]) > 1.0)
+            return ORACLE_PIXEL_UNLIT;
+    }
+    for (int k = 0; k < 3; k++)
+        ray->org[k] = (float)p[k];
+    if (rs->spot) {
+        for (int k = 0; k < 3; k++)
+            ray->dir[k] = (float)(rs->light_pos[k] - p[k]);
+        ray->tnear = rs->tnear_spot;
+        ray->tfar = 1.0f - 1e-4f;
+    } else {
+        for (int k = 0; k < 3; k++)
+            ray->dir[k] = (float)rs->to_light[k];
+        ray->tnear = rs->tnear_dir;
+        ray->tfar = INFINITY;
+    }
+    return ORACLE_PIXEL_RAY;
+}
+
+void oracle_shadow(oracle *o, const izb_recon *f, const camera *c, const light *l, const float *depth,
+                   uint8_t *mask)
+{
+    const int width = f->width, height = f->height;
+    const oracle_ray_setup rs = oracle_ray_setup_make(f, c, l);
+    /* skip_self: the camera's primary rays find the triangle each pixel lies on */
+    const cam_frame cf = cam_frame_make(c, width, height);
     const double zero[3] = {0.0, 0.0, 0.0};
     double origin[3];
-    view_to_world(&cf, zero, origin);
-
+    view_to_world(cf.m, zero, origin);
 #pragma omp parallel for schedule(dynamic, 4)
     for (int py = 0; py < height; py++) {
         self_context sc;
         rtcInitIntersectContext(&sc.ctx);
         for (int px = 0; px < width; px++) {
             const size_t i = (size_t)py * width + px;
-            const double d = depth[i];
-            if (!(d > 0.0) || !(d <= 3.0e38)) {
-                mask[i] = 255;
+            oracle_ray r;
+            const int kind = oracle_pixel_ray(&rs, px, py, depth[i], &r);
+            if (kind != ORACLE_PIXEL_RAY) {
+                mask[i] = kind == ORACLE_PIXEL_SKY ? 255 : 0;
                 continue;
-            }
-            const double v[3] = {((2.0 * px + 1.0) / width - 1.0) * sx * d,
-                                 ((2.0 * py + 1.0) / height - 1.0) * sy * d, -d};
-            double p[3];
-            view_to_world(&cf, v, p);
-            if (spot) {
-                double q[4];
-                for (int r = 0; r < 4; r++)
-                    q[r] = L[r] * p[0] + L[4 + r] * p[1] + L[8 + r] * p[2] + L[12 + r];
-                if (!(q[3] > 0.0) || fabs(q[0] / q[3]) > 1.0 || fabs(q[1] / q[3]) > 1.0) {
-                    mask[i] = 0;
-                    continue;
-                }
             }
             struct RTCRay ray;
             memset(&ray, 0, sizeof ray);
-            ray.org_x = (float)p[0];
-            ray.org_y = (float)p[1];
-            ray.org_z = (float)p[2];
-            if (spot) {
-                ray.dir_x = (float)(l->pos[0] - p[0]);
-                ray.dir_y = (float)(l->pos[1] - p[1]);
-                ray.dir_z = (float)(l->pos[2] - p[2]);
-                ray.tnear = tnear_spot;
-                ray.tfar = 1.0f - 1e-4f;
-            } else {
-                ray.dir_x = (float)to_light[0];
-                ray.dir_y = (float)to_light[1];
-                ray.dir_z = (float)to_light[2];
-                ray.tnear = tnear_dir;
-                ray.tfar = INFINITY;
-            }
+            ray.org_x = r.org[0], ray.org_y = r.org[1], ray.org_z = r.org[2];
+            ray.dir_x = r.dir[0], ray.dir_y = r.dir[1], ray.dir_z = r.dir[2];
+            ray.tnear = r.tnear;
+            ray.tfar = r.tfar;
             ray.mask = 0xFFFFFFFFu;
             sc.self = RTC_INVALID_GEOMETRY_ID;
             if (o->skip_self) { /* the triangle the camera sees at this pixel */

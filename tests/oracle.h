@@ -32,6 +32,21 @@ void oracle_shadow(oracle *o, const izb_recon *f, const camera *c, const light *
  * surface, since the float depth puts the point a hair under its own triangle and the bias offset
  * along a grazing ray does not lift it out, and so it hides the IZB's own acne there. */
 void oracle_skip_self(oracle *o, bool skip);
+/* The shadow ray of one pixel, as oracle_shadow casts it (for benchmarks that cast the same rays
+ * their own way): world-space origin, direction toward the light, [tnear, tfar]. */
+typedef struct oracle_ray {
+    float org[3], dir[3], tnear, tfar;
+} oracle_ray;
+typedef struct oracle_ray_setup {
+    double view[16], light[16], to_light[3], light_pos[3], sx, sy;
+    float tnear_spot, tnear_dir;
+    int width, height;
+    bool spot;
+} oracle_ray_setup;
+enum { ORACLE_PIXEL_SKY, ORACLE_PIXEL_UNLIT, ORACLE_PIXEL_RAY };
+oracle_ray_setup oracle_ray_setup_make(const izb_recon *f, const camera *c, const light *l);
+/* ORACLE_PIXEL_RAY with *ray filled, or SKY (mask 255) / UNLIT (outside the spot cone, mask 0). */
+int oracle_pixel_ray(const oracle_ray_setup *rs, int px, int py, float depth, oracle_ray *ray);
 
 typedef struct mask_diff {
     long covered;      /* non-sky pixels */

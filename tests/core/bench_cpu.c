@@ -1,19 +1,29 @@
-/* bench_cpu.c — the CPU backend's per-stage times on one view of a scene, against Embree's
- * occlusion rays for the same sample points (not a test: run by hand).
+/* bench_cpu.c — the CPU backend against Embree's shadow rays for the same sample points, side by
+ * side in one process (not a test: run by hand or by scripts/bench-cpu.sh).
  *
- *   bench-cpu [--scene SPEC] [--size WxH] [--frames N] [--kernel 1|2] [--binning radix|atomic]
- *             [--threads N] [--spot]
+ *   bench-cpu [--matrix] [--scene SPEC]... [--size WxH]... [--light dir|spot|both] [--frames N]
+ *             [--warmup N] [--threads N[,N...]] [--csv FILE]
  *
- * Depth comes from the oracle's primary rays (what the GL depth pass writes); the scene's
- * suggested camera and light. Prints min / median / p95 per stage over N frames (after one
- * warm-up frame), the Embree shadow-ray time for the same depth image (median of 5), their ratio,
- * and the mask mismatch against Embree.
+ * Static (every scene x size x light x thread count): each timed round runs, in turn, one IZB frame
+ * (izb_shade_arrays, CPU backend), the same points' shadow rays with rtcOccluded1 and with
+ * rtcOccluded16 over rows of 16 pixels (OpenMP over rows, the same thread count; Embree's default
+ * BVH, build not counted; rays precomputed, so Embree is not charged for reconstruction), and the
+ * stages' floors (bench_floor.h). Interleaving keeps a busy machine's slow moments fair to both.
+ * Reports min / median / p95 after the warm-up rounds.
+ *
+ * Moving scenes (Embree rebuild / refit beside izb_update_scene) are bench-dynamic's
+ * (tests/core/bench_dynamic.c).
+ *
+ * --matrix: the scenes, sizes and lights of issue 10 (builtin:spheres:4K, builtin:spheres:1M;
+ * 1280x720, 1920x1080; directional and spot). --csv: one row per measurement, checked writes.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "bench_floor.h"
+#include "bench_rays.h"
 #include "file_out.h"
 #include "izb.h"
 #include "oracle.h"
@@ -25,8 +35,46 @@
 #include <omp.h>
 #endif
 
+#define MAX_LIST 16
+
+typedef struct bench_opts {
+    const char *scenes[MAX_LIST];
+    int scene_count;
+    int sizes[MAX_LIST][2];
+    int size_count;
+    bool dir, spot;
+    int frames, warmup;
+    int threads[MAX_LIST]; /* 0 = all */
+    int thread_count;
+    const char *csv;
+} bench_opts;
+
+/* one bench case: the scene, its view and the buffers every measurement shares */
+typedef struct bench_case {
+    const scene *s;
+    int W, H;
+    bool spot;
+    camera cam;
+    light l;
+    izb_recon f;
+    float *depth;
+    bench_rays rays;
+    uint8_t *mask, *ray_mask;
+} bench_case;
+
+/* a CSV row sink whose every write is checked */
+typedef struct csv_out {
+    FILE *fp;
+    const char *path;
+    bool failed;
+} csv_out;
+
 static double now_ms(void);
-static void usage(const char *argv0);
+static void usage(void);
+static void parse(int argc, char **argv, bench_opts *o);
+static void csv_row(csv_out *c, const bench_case *bc, int threads, const char *metric, const char *unit,
+                    stats_summary v);
+static int run_static(const bench_opts *o, bench_case *bc, int threads, csv_out *csv);
 
 static double now_ms(void)
 {
@@ -35,134 +83,277 @@ static double now_ms(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }
 
-static void usage(const char *argv0)
+static void usage(void)
 {
-    fprintf(stderr,
-            "usage: %s [--scene SPEC] [--size WxH] [--frames N] [--kernel 1|2] [--binning radix|atomic]\n"
-            "          [--threads N] [--spot]\n",
-            argv0);
+    fprintf(stderr, "usage: bench-cpu [--matrix] [--scene SPEC]... [--size WxH]... [--light dir|spot|both]\n"
+                    "                 [--frames N] [--warmup N] [--threads N[,N...]] [--csv FILE]\n");
     exit(2);
+}
+
+static void parse(int argc, char **argv, bench_opts *o)
+{
+    *o = (bench_opts){.dir = true, .frames = 10, .warmup = 2, .thread_count = 1};
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--matrix")) {
+            o->scenes[0] = "builtin:spheres:4K", o->scenes[1] = "builtin:spheres:1M", o->scene_count = 2;
+            o->sizes[0][0] = 1280, o->sizes[0][1] = 720, o->sizes[1][0] = 1920, o->sizes[1][1] = 1080;
+            o->size_count = 2, o->dir = o->spot = true;
+            continue;
+        }
+        if (!v) usage();
+        i++;
+        int w, h;
+        if (!strcmp(a, "--scene") && o->scene_count < MAX_LIST)
+            o->scenes[o->scene_count++] = v;
+        else if (!strcmp(a, "--size") && o->size_count < MAX_LIST && sscanf(v, "%dx%d", &w, &h) == 2 &&
+                 w > 0 && h > 0 && w <= 16384 && h <= 16384)
+            o->sizes[o->size_count][0] = w, o->sizes[o->size_count++][1] = h;
+        else if (!strcmp(a, "--light") && (!strcmp(v, "dir") || !strcmp(v, "spot") || !strcmp(v, "both")))
+            o->dir = v[0] != 's', o->spot = v[0] != 'd';
+        else if (!strcmp(a, "--frames") && (o->frames = atoi(v)) >= 1)
+            ;
+        else if (!strcmp(a, "--warmup") && (o->warmup = atoi(v)) >= 0)
+            ;
+        else if (!strcmp(a, "--csv"))
+            o->csv = v;
+        else if (!strcmp(a, "--threads")) {
+            o->thread_count = 0;
+            for (const char *p = v; *p && o->thread_count < MAX_LIST;) {
+                char *end;
+                long t = strtol(p, &end, 10);
+                if (end == p || t < 0 || t > 1024) usage();
+                o->threads[o->thread_count++] = (int)t;
+                p = *end == ',' ? end + 1 : end;
+                if (*end && *end != ',') usage();
+            }
+        } else {
+            fprintf(stderr, "bench-cpu: bad option '%s %s'\n", a, v);
+            usage();
+        }
+    }
+    if (!o->scene_count) o->scenes[o->scene_count++] = "builtin:default";
+    if (!o->size_count) o->sizes[0][0] = 1280, o->sizes[0][1] = 720, o->size_count = 1;
+}
+
+static void csv_row(csv_out *c, const bench_case *bc, int threads, const char *metric, const char *unit,
+                    stats_summary v)
+{
+    if (!c->fp || c->failed) return;
+    if (fprintf(c->fp, "%s,%d,%dx%d,%s,%d,%s,%s,%.4f,%.4f,%.4f\n", bc->s->name, bc->s->tri_count, bc->W,
+                bc->H, bc->spot ? "spot" : "dir", threads, metric, unit, v.min, v.median, v.p95) < 0) {
+        fprintf(stderr, "bench-cpu: writing %s failed\n", c->path);
+        c->failed = true;
+    }
+}
+
+static int resolve_threads(int t)
+{
+#ifdef _OPENMP
+    return t > 0 ? t : omp_get_max_threads();
+#else
+    (void)t;
+    return 1;
+#endif
+}
+
+/* samples of one measurement over the timed rounds */
+typedef struct series {
+    double *v;
+    int n;
+} series;
+
+static stats_summary summarize(series *s)
+{
+    return stats_summarize(s->v, (size_t)s->n);
+}
+
+enum { M_TOTAL, M_RECON, M_BIN, M_CULL, M_RASTER, M_OCC1, M_OCC16, M_F_RECON, M_F_BIN, M_F_CULL, M_COUNT };
+static const char *const metric_names[M_COUNT] = {"izb_total",
+                                                  "izb_reconstruct",
+                                                  "izb_binning",
+                                                  "izb_culling",
+                                                  "izb_raster",
+                                                  "embree_occluded1",
+                                                  "embree_occluded16",
+                                                  "floor_reconstruct_memcpy",
+                                                  "floor_binning_memcpy",
+                                                  "floor_culling_transform"};
+
+static int run_static(const bench_opts *o, bench_case *bc, int threads, csv_out *csv)
+{
+    const int T = resolve_threads(threads);
+    const size_t npix = (size_t)bc->W * bc->H;
+    izb_backend *b = izb_create(&(izb_desc){.backend = IZB_BACKEND_CPU, .threads = T});
+    bench_bvh *bvh = bench_bvh_create(bc->s->xyz, bc->s->tri_count, false, T);
+    /* floors: the largest copy is reconstruction's (depth in, points + mask out) */
+    const size_t floor_bytes = npix * (sizeof(float) + sizeof(izb_point) + 1) + 64;
+    char *fa = malloc(floor_bytes), *fb = malloc(floor_bytes);
+    float *clip = malloc(12 * sizeof(float) * (size_t)(bc->s->tri_count ? bc->s->tri_count : 1));
+    series m[M_COUNT];
+    bool ok = b && bvh && fa && fb && clip && izb_set_scene(b, bc->s->xyz, bc->s->tri_count);
+    for (int k = 0; k < M_COUNT; k++)
+        ok = (m[k] = (series){malloc(sizeof(double) * (size_t)o->frames), 0}).v && ok;
+    if (!ok) {
+        fprintf(stderr, "bench-cpu: setup failed (out of memory?)\n");
+        return 1;
+    }
+    memset(fa, 1, floor_bytes), memset(fb, 2, floor_bytes);
+    izb_settings set = {0};
+    izb_stats st = {0};
+    for (int round = 0; round < o->warmup + o->frames; round++) {
+        const bool timed = round >= o->warmup;
+        if (!izb_shade_arrays(b, &bc->f, &set, bc->depth, bc->mask, &st)) return 1;
+        double t0 = now_ms();
+        bench_rays_occluded1(bvh, &bc->rays, bc->ray_mask, T);
+        double t1 = now_ms();
+        bench_rays_occluded16(bvh, &bc->rays, bc->ray_mask, T);
+        double t2 = now_ms();
+        const size_t cells = (size_t)st.grid_w * st.grid_h, n = (size_t)st.points;
+        /* reconstruction reads the depth and writes points and mask; the memcpy moves as many bytes */
+        const size_t recon_bytes = (npix * sizeof(float) + n * sizeof(izb_point) + npix) / 2;
+        const size_t bin_bytes = n * sizeof(izb_point) + cells * 2 * sizeof(uint32_t);
+        const double f_recon =
+            bench_floor_memcpy(fb, fa, recon_bytes < floor_bytes ? recon_bytes : floor_bytes, T);
+        const double f_bin = bench_floor_memcpy(fb, fa, bin_bytes < floor_bytes ? bin_bytes : floor_bytes, T);
+        const double f_cull = bench_floor_transform(bc->s->xyz, bc->s->tri_count, bc->f.light, clip, T);
+        if (!timed) continue;
+        const double v[M_COUNT] = {st.total_ms,
+                                   st.stage_ms[IZB_STAGE_RECONSTRUCT],
+                                   st.stage_ms[IZB_STAGE_BINNING],
+                                   st.stage_ms[IZB_STAGE_CULLING],
+                                   st.stage_ms[IZB_STAGE_RASTER],
+                                   t1 - t0,
+                                   t2 - t1,
+                                   f_recon,
+                                   f_bin,
+                                   f_cull};
+        for (int k = 0; k < M_COUNT; k++)
+            m[k].v[m[k].n++] = v[k];
+    }
+    /* the raster's work: point-triangle tests of the last frame */
+    izb_debug dbg;
+    double tests = 0.0;
+    if (izb_get_debug(b, &dbg) && dbg.tris)
+        tests = bench_raster_tests(dbg.tris, dbg.tri_count, dbg.cell_start, dbg.cell_end, &dbg.grid);
+    mask_diff d = mask_compare(bc->depth, bc->mask, bc->ray_mask, (long)npix);
+
+    stats_summary s[M_COUNT];
+    for (int k = 0; k < M_COUNT; k++) {
+        s[k] = summarize(&m[k]);
+        csv_row(csv, bc, T, metric_names[k], "ms", s[k]);
+        free(m[k].v);
+    }
+    const double gtests = tests / (s[M_RASTER].median * 1e6);
+    csv_row(csv, bc, T, "raster_gtests_per_s", "1e9/s", (stats_summary){gtests, gtests, gtests, gtests});
+    const double bpp =
+        (2.0 * sizeof(izb_point) * (double)npix + 8.0 * st.grid_w * st.grid_h) / (double)npix + 1.0;
+    const double bpt = 9.0 * sizeof(float) + sizeof(izb_tri) + sizeof(uint32_t);
+    csv_row(csv, bc, T, "bytes_per_pixel", "B", (stats_summary){bpp, bpp, bpp, bpp});
+    csv_row(csv, bc, T, "bytes_per_triangle", "B", (stats_summary){bpt, bpt, bpt, bpt});
+    printf("| %s | %d | %dx%d | %s | %d | %d | %.2f / %.2f / %.2f | %.2f | %.2f | **%.2f** | %.2f (%.2f) | "
+           "%.2f (%.2f) "
+           "| %.2f (%.2f) | %.2f (%.2f G tests/s) | %.0f | %.0f | %ld |\n",
+           bc->s->name, bc->s->tri_count, bc->W, bc->H, bc->spot ? "spot" : "dir", T, st.points,
+           s[M_TOTAL].min, s[M_TOTAL].median, s[M_TOTAL].p95, s[M_OCC1].median, s[M_OCC16].median,
+           s[M_TOTAL].median / s[M_OCC16].median, s[M_RECON].median, s[M_F_RECON].median, s[M_BIN].median,
+           s[M_F_BIN].median, s[M_CULL].median, s[M_F_CULL].median, s[M_RASTER].median, gtests, bpp, bpt,
+           d.mismatched);
+    fflush(stdout);
+    free(fa), free(fb), free(clip);
+    bench_bvh_destroy(bvh);
+    izb_destroy(b);
+    return 0;
+}
+
+/* the scene's view for one light; depth from Embree primary rays (what the GL depth pass writes) */
+static bool case_make(bench_case *bc, const scene *s, oracle *o, int W, int H, bool spot)
+{
+    *bc = (bench_case){.s = s, .W = W, .H = H, .spot = spot};
+    bc->cam = (camera){
+        .pos = {s->cam_pos[0], s->cam_pos[1], s->cam_pos[2]}, .yaw = s->cam_yaw, .pitch = s->cam_pitch};
+    camera_fit_clip(&bc->cam, s->bounds_min, s->bounds_max);
+    float c[3];
+    for (int k = 0; k < 3; k++)
+        c[k] = 0.5f * (s->bounds_min[k] + s->bounds_max[k]);
+    bc->l =
+        spot ? (light){.type = LIGHT_SPOT,
+                       .pos = {s->light_pos[0], s->light_pos[1], s->light_pos[2]},
+                       .dir = {c[0] - s->light_pos[0], c[1] - s->light_pos[1], c[2] - s->light_pos[2]},
+                       .cone_deg = 60}
+             : (light){.type = LIGHT_DIRECTIONAL, .dir = {s->light_dir[0], s->light_dir[1], s->light_dir[2]}};
+    const size_t npix = (size_t)W * H;
+    bc->depth = malloc(sizeof(float) * npix);
+    bc->mask = malloc(npix);
+    bc->ray_mask = malloc(npix);
+    if (!bc->depth || !bc->mask || !bc->ray_mask) return false;
+    oracle_depth(o, &bc->cam, W, H, bc->depth);
+    bc->f = izb_frame_make(&bc->cam, &bc->l, s->bounds_min, s->bounds_max, W, H);
+    izb_settings r = izb_settings_resolve((izb_settings){0});
+    bc->f.bias = r.bias; /* the bias izb_shade_arrays applies, so the rays start where the IZB tests */
+    if (!bench_rays_make(&bc->rays, &bc->f, &bc->cam, &bc->l, bc->depth)) return false;
+    memset(bc->ray_mask, 255, npix); /* sky and unlit pixels: what the IZB writes there */
+    for (size_t i = 0; i < npix; i++)
+        if (bc->depth[i] > 0.0f && !bc->rays.valid[i]) bc->ray_mask[i] = 0;
+    return true;
+}
+
+static void case_free(bench_case *bc)
+{
+    bench_rays_free(&bc->rays);
+    free(bc->depth), free(bc->mask), free(bc->ray_mask);
 }
 
 int main(int argc, char **argv)
 {
-    const char *spec = "builtin:default";
-    int W = 1280, H = 720, frames = 30, threads = 0;
-    bool spot = false;
-    izb_settings set = {0};
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--spot")) {
-            spot = true;
-            continue;
-        }
-        if (!v)
-            usage(argv[0]);
-        i++;
-        if (!strcmp(a, "--scene"))
-            spec = v;
-        else if (!strcmp(a, "--size") && sscanf(v, "%dx%d", &W, &H) == 2 && W > 0 && H > 0 && W <= 16384 && H <= 16384)
-            ;
-        else if (!strcmp(a, "--frames") && (frames = atoi(v)) >= 1)
-            ;
-        else if (!strcmp(a, "--kernel") && (!strcmp(v, "1") || !strcmp(v, "2")))
-            set.kernel = v[0] == '1' ? IZB_KERNEL1 : IZB_KERNEL2;
-        else if (!strcmp(a, "--binning") && (!strcmp(v, "radix") || !strcmp(v, "atomic")))
-            set.binning = v[0] == 'r' ? IZB_BINNING_RADIX : IZB_BINNING_ATOMIC;
-        else if (!strcmp(a, "--threads") && (threads = atoi(v)) >= 0)
-            ;
-        else {
-            fprintf(stderr, "bench-cpu: bad option '%s %s'\n", a, v);
-            usage(argv[0]);
-        }
-    }
-
-    scene s;
-    char err[512];
-    double t0 = now_ms();
-    if (!scene_load(spec, &s, err, sizeof err)) {
-        fprintf(stderr, "bench-cpu: %s\n", err);
+    bench_opts o;
+    parse(argc, argv, &o);
+    csv_out csv = {.path = o.csv};
+    if (o.csv && !(csv.fp = fopen(o.csv, "w"))) {
+        fprintf(stderr, "bench-cpu: cannot write %s\n", o.csv);
         return 1;
     }
-    double t1 = now_ms();
-    oracle *o = oracle_create(s.xyz, s.tri_count);
-    izb_backend *b = izb_create(&(izb_desc){.backend = IZB_BACKEND_CPU, .threads = threads});
-    float *depth = malloc(sizeof(float) * (size_t)W * H);
-    uint8_t *mask = malloc((size_t)W * H), *truth = malloc((size_t)W * H);
-    double *stage[IZB_STAGE_COUNT + 1];
-    for (int k = 0; k <= IZB_STAGE_COUNT; k++)
-        stage[k] = malloc(sizeof(double) * (size_t)frames);
-    if (!o || !b || !depth || !mask || !truth || !stage[IZB_STAGE_COUNT] || !izb_set_scene(b, s.xyz, s.tri_count)) {
-        fprintf(stderr, "bench-cpu: setup failed (out of memory?)\n");
-        return 1;
-    }
-    double t2 = now_ms();
-
-    camera cam = {.pos = {s.cam_pos[0], s.cam_pos[1], s.cam_pos[2]}, .yaw = s.cam_yaw, .pitch = s.cam_pitch};
-    camera_fit_clip(&cam, s.bounds_min, s.bounds_max);
-    float c[3];
-    for (int k = 0; k < 3; k++)
-        c[k] = 0.5f * (s.bounds_min[k] + s.bounds_max[k]);
-    light l = spot ? (light){.type = LIGHT_SPOT,
-                             .pos = {s.light_pos[0], s.light_pos[1], s.light_pos[2]},
-                             .dir = {c[0] - s.light_pos[0], c[1] - s.light_pos[1], c[2] - s.light_pos[2]},
-                             .cone_deg = 60}
-                   : (light){.type = LIGHT_DIRECTIONAL, .dir = {s.light_dir[0], s.light_dir[1], s.light_dir[2]}};
-    oracle_depth(o, &cam, W, H, depth);
-    izb_recon f = izb_frame_make(&cam, &l, s.bounds_min, s.bounds_max, W, H);
-
-    int nthreads = 1;
-#ifdef _OPENMP
-    nthreads = threads > 0 ? threads : omp_get_max_threads();
-#endif
-    printf("scene %s: %d triangles (load %.0f ms, Embree build %.0f ms), %dx%d, %s light, %d threads\n", s.name,
-           s.tri_count, t1 - t0, t2 - t1, W, H, spot ? "spot" : "directional", nthreads);
-
-    izb_stats st;
-    izb_shade_arrays(b, &f, &set, depth, mask, &st); /* warm-up: buffers, page faults, caches */
-    for (int i = 0; i < frames; i++) {
-        if (!izb_shade_arrays(b, &f, &set, depth, mask, &st))
+    if (csv.fp && fprintf(csv.fp, "scene,triangles,size,light,threads,metric,unit,min,median,p95\n") < 0)
+        csv.failed = true;
+    printf("| scene | tris | size | light | threads | points | IZB min / median / p95 ms | occ1 | occ16 | "
+           "IZB/occ16 "
+           "| reconstruct (memcpy floor) | binning (memcpy floor) | culling (transform floor) | raster | "
+           "B/pixel "
+           "| B/tri | mask diff |\n|---|--:|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n");
+    int rc = 0;
+    for (int si = 0; si < o.scene_count && !rc; si++) {
+        scene s;
+        char err[512];
+        if (!scene_load(o.scenes[si], &s, err, sizeof err)) {
+            fprintf(stderr, "bench-cpu: %s\n", err);
             return 1;
-        for (int k = 0; k < IZB_STAGE_COUNT; k++)
-            stage[k][i] = st.stage_ms[k];
-        stage[IZB_STAGE_COUNT][i] = st.total_ms;
+        }
+        oracle *orc = oracle_create(s.xyz, s.tri_count);
+        if (!orc) return 1;
+        for (int zi = 0; zi < o.size_count && !rc; zi++)
+            for (int li = 0; li < 2 && !rc; li++) {
+                if (!(li ? o.spot : o.dir)) continue;
+                bench_case bc;
+                if (!case_make(&bc, &s, orc, o.sizes[zi][0], o.sizes[zi][1], li == 1)) {
+                    fprintf(stderr, "bench-cpu: out of memory\n");
+                    return 1;
+                }
+                for (int ti = 0; ti < o.thread_count && !rc; ti++)
+                    rc = run_static(&o, &bc, o.threads[ti], &csv);
+                case_free(&bc);
+            }
+        oracle_destroy(orc);
+        scene_free(&s);
     }
-    printf("points %d, triangles %d -> %d after culling, grid %dx%d, kernel%d, %s binning\n", st.points, st.tris_in,
-           st.tris_after_cull, st.grid_w, st.grid_h, st.kernel == IZB_KERNEL2 ? 2 : 1,
-           st.binning == IZB_BINNING_ATOMIC ? "atomic" : "radix");
-    printf("%-12s %10s %10s %10s   (ms over %d frames)\n", "stage", "min", "median", "p95", frames);
-    stats_summary sum = {0};
-    for (int k = 0; k <= IZB_STAGE_COUNT; k++) {
-        sum = stats_summarize(stage[k], (size_t)frames);
-        printf("%-12s %10.2f %10.2f %10.2f\n", k < IZB_STAGE_COUNT ? izb_stage_names[k] : "total", sum.min,
-               sum.median, sum.p95);
-    }
-    double izb_median = sum.median;
-
-    double ot[5];
-    for (int i = 0; i < 5; i++) {
-        double a = now_ms();
-        oracle_shadow(o, &f, &cam, &l, depth, truth);
-        ot[i] = now_ms() - a;
-    }
-    stats_summary osum = stats_summarize(ot, 5);
-    mask_diff d = mask_compare(depth, mask, truth, (long)W * H);
-    printf("embree shadow rays (oracle_shadow, same points): min %.2f median %.2f ms; IZB/Embree median ratio %.2f\n",
-           osum.min, osum.median, izb_median / osum.median);
-    printf("mask vs Embree: %ld of %ld covered pixels differ (%.4f%%: %ld false shadow, %ld false light)\n",
-           d.mismatched, d.covered, d.covered ? 100.0 * (double)d.mismatched / (double)d.covered : 0.0,
-           d.false_shadow, d.false_light);
-
-    for (int k = 0; k <= IZB_STAGE_COUNT; k++)
-        free(stage[k]);
-    free(depth), free(mask), free(truth);
-    izb_destroy(b);
-    oracle_destroy(o);
-    scene_free(&s);
-    /* the report is the result: `bench-cpu > /dev/full` must not exit 0 */
-    if (!file_out_stdout_ok(err, sizeof err)) {
-        fprintf(stderr, "bench-cpu: %s\n", err);
+    if (csv.fp && (fclose(csv.fp) != 0 || csv.failed)) {
+        fprintf(stderr, "bench-cpu: writing %s failed\n", o.csv);
         return 1;
     }
-    return 0;
+    /* the report is the result: `bench-cpu > /dev/full` must not exit 0 */
+    char out_err[256];
+    if (!file_out_stdout_ok(out_err, sizeof out_err)) {
+        fprintf(stderr, "bench-cpu: %s\n", out_err);
+        return 1;
+    }
+    return rc;
 }

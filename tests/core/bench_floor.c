@@ -1,0 +1,69 @@
+/* bench_floor.c — see bench_floor.h. */
+#include "bench_floor.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+double bench_floor_memcpy(void *dst, const void *src, size_t bytes, int threads)
+{
+    const double t0 = now_ms();
+#pragma omp parallel num_threads(threads)
+    {
+        int id = 0, nth = 1;
+#ifdef _OPENMP
+        id = omp_get_thread_num(), nth = omp_get_num_threads();
+#endif
+        const size_t lo = bytes * (size_t)id / (size_t)nth, hi = bytes * (size_t)(id + 1) / (size_t)nth;
+        memcpy((char *)dst + lo, (const char *)src + lo, hi - lo);
+    }
+    return now_ms() - t0;
+}
+
+double bench_floor_transform(const float *xyz, int tri_count, const float m[16], float *out, int threads)
+{
+    const double t0 = now_ms();
+#pragma omp parallel for schedule(static) num_threads(threads)
+    for (int i = 0; i < tri_count; i++)
+        for (int v = 0; v < 3; v++)
+            izb_transform(m, xyz + 9 * (size_t)i + 3 * v, out + 12 * (size_t)i + 4 * v);
+    return now_ms() - t0;
+}
+
+double bench_raster_tests(const izb_tri *tris, int nt, const uint32_t *cell_start, const uint32_t *cell_end,
+                          const izb_grid *g)
+{
+    /* per row, prefix sums of the cells' point counts: a range's points in O(rows) */
+    const size_t w = (size_t)g->w;
+    uint64_t *pre = malloc(sizeof *pre * (w + 1) * (size_t)g->h);
+    if (!pre) return -1.0;
+    for (int y = 0; y < g->h; y++) {
+        uint64_t *row = pre + (size_t)y * (w + 1);
+        row[0] = 0;
+        for (size_t x = 0; x < w; x++) {
+            const size_t c = (size_t)y * w + x;
+            row[x + 1] = row[x] + (cell_end[c] - cell_start[c]);
+        }
+    }
+    double tests = 0.0;
+    for (int i = 0; i < nt; i++) {
+        const izb_tri *t = &tris[i];
+        for (int y = t->cy0; y <= t->cy1; y++) {
+            const uint64_t *row = pre + (size_t)y * (w + 1);
+            tests += (double)(row[t->cx1 + 1] - row[t->cx0]);
+        }
+    }
+    free(pre);
+    return tests;
+}

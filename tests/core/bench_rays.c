@@ -1,0 +1,161 @@
+/* bench_rays.c — see bench_rays.h. */
+#include "bench_rays.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <embree3/rtcore.h>
+
+#include "oracle.h"
+
+struct bench_bvh {
+    RTCDevice device;
+    RTCScene scene;
+    RTCGeometry geom;
+    float *vb; /* Embree's vertex buffer: 3 floats per vertex, 3 vertices per triangle */
+    int tri_count;
+};
+
+bench_bvh *bench_bvh_create(const float *xyz, int tri_count, bool refit, int threads)
+{
+    bench_bvh *b = calloc(1, sizeof *b);
+    if (!b) return NULL;
+    char config[64] = "";
+    if (threads > 0) snprintf(config, sizeof config, "threads=%d", threads);
+    b->device = rtcNewDevice(config[0] ? config : NULL);
+    if (!b->device) {
+        free(b);
+        return NULL;
+    }
+    b->scene = rtcNewScene(b->device);
+    if (refit) {
+        rtcSetSceneFlags(b->scene, RTC_SCENE_FLAG_DYNAMIC);
+        rtcSetSceneBuildQuality(b->scene, RTC_BUILD_QUALITY_LOW);
+    }
+    b->geom = rtcNewGeometry(b->device, RTC_GEOMETRY_TYPE_TRIANGLE);
+    if (refit) rtcSetGeometryBuildQuality(b->geom, RTC_BUILD_QUALITY_REFIT);
+    b->vb = rtcSetNewGeometryBuffer(b->geom, RTC_BUFFER_TYPE_VERTEX, 0, RTC_FORMAT_FLOAT3, 3 * sizeof(float),
+                                    3 * (size_t)tri_count);
+    unsigned *ib = rtcSetNewGeometryBuffer(b->geom, RTC_BUFFER_TYPE_INDEX, 0, RTC_FORMAT_UINT3,
+                                           3 * sizeof(unsigned), (size_t)tri_count);
+    if (!b->vb || !ib) {
+        bench_bvh_destroy(b);
+        return NULL;
+    }
+    for (unsigned i = 0; i < 3u * (unsigned)tri_count; i++)
+        ib[i] = i;
+    b->tri_count = tri_count;
+    memcpy(b->vb, xyz, 9 * (size_t)tri_count * sizeof(float));
+    rtcCommitGeometry(b->geom);
+    rtcAttachGeometry(b->scene, b->geom);
+    rtcCommitScene(b->scene);
+    return b;
+}
+
+void bench_bvh_update(bench_bvh *b, const float *xyz)
+{
+    memcpy(b->vb, xyz, 9 * (size_t)b->tri_count * sizeof(float));
+    rtcUpdateGeometryBuffer(b->geom, RTC_BUFFER_TYPE_VERTEX, 0);
+    rtcCommitGeometry(b->geom);
+    rtcCommitScene(b->scene);
+}
+
+void bench_bvh_destroy(bench_bvh *b)
+{
+    if (!b) return;
+    if (b->geom) rtcReleaseGeometry(b->geom);
+    if (b->scene) rtcReleaseScene(b->scene);
+    rtcReleaseDevice(b->device);
+    free(b);
+}
+
+bool bench_rays_make(bench_rays *r, const izb_recon *f, const camera *c, const light *l, const float *depth)
+{
+    memset(r, 0, sizeof *r);
+    const size_t n = (size_t)f->width * (size_t)f->height;
+    float **arrays[] = {&r->ox, &r->oy, &r->oz, &r->dx, &r->dy, &r->dz, &r->tnear, &r->tfar};
+    for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
+        if (!(*arrays[k] = malloc(n * sizeof(float)))) return false;
+    if (!(r->valid = malloc(n * sizeof(int32_t)))) return false;
+    r->width = f->width, r->height = f->height;
+    const oracle_ray_setup rs = oracle_ray_setup_make(f, c, l);
+    long count = 0;
+    for (int py = 0; py < f->height; py++)
+        for (int px = 0; px < f->width; px++) {
+            const size_t i = (size_t)py * f->width + px;
+            oracle_ray ray;
+            memset(&ray, 0, sizeof ray);
+            const bool valid = oracle_pixel_ray(&rs, px, py, depth[i], &ray) == ORACLE_PIXEL_RAY;
+            r->ox[i] = ray.org[0], r->oy[i] = ray.org[1], r->oz[i] = ray.org[2];
+            r->dx[i] = ray.dir[0], r->dy[i] = ray.dir[1], r->dz[i] = ray.dir[2];
+            r->tnear[i] = ray.tnear, r->tfar[i] = ray.tfar;
+            r->valid[i] = valid ? -1 : 0; /* Embree's packet convention: -1 active */
+            count += valid;
+        }
+    r->count = count;
+    return true;
+}
+
+void bench_rays_free(bench_rays *r)
+{
+    float *arrays[] = {r->ox, r->oy, r->oz, r->dx, r->dy, r->dz, r->tnear, r->tfar};
+    for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
+        free(arrays[k]);
+    free(r->valid);
+    memset(r, 0, sizeof *r);
+}
+
+void bench_rays_occluded1(bench_bvh *b, const bench_rays *r, uint8_t *mask, int threads)
+{
+#pragma omp parallel for schedule(dynamic, 4) num_threads(threads)
+    for (int py = 0; py < r->height; py++) {
+        struct RTCIntersectContext ctx;
+        rtcInitIntersectContext(&ctx);
+        for (int px = 0; px < r->width; px++) {
+            const size_t i = (size_t)py * r->width + px;
+            if (!r->valid[i]) continue;
+            struct RTCRay ray = {.org_x = r->ox[i],
+                                 .org_y = r->oy[i],
+                                 .org_z = r->oz[i],
+                                 .tnear = r->tnear[i],
+                                 .dir_x = r->dx[i],
+                                 .dir_y = r->dy[i],
+                                 .dir_z = r->dz[i],
+                                 .tfar = r->tfar[i],
+                                 .mask = 0xFFFFFFFFu};
+            rtcOccluded1(b->scene, &ctx, &ray);
+            mask[i] = ray.tfar < 0.0f ? 0 : 255;
+        }
+    }
+}
+
+void bench_rays_occluded16(bench_bvh *b, const bench_rays *r, uint8_t *mask, int threads)
+{
+#pragma omp parallel for schedule(dynamic, 4) num_threads(threads)
+    for (int py = 0; py < r->height; py++) {
+        struct RTCIntersectContext ctx;
+        rtcInitIntersectContext(&ctx);
+        for (int px0 = 0; px0 < r->width; px0 += 16) {
+            const size_t i0 = (size_t)py * r->width + px0;
+            const int len = r->width - px0 < 16 ? r->width - px0 : 16;
+            _Alignas(64) int valid[16] = {0};
+            _Alignas(64) struct RTCRay16 ray;
+            int any = 0;
+            for (int k = 0; k < len; k++) {
+                const size_t i = i0 + k;
+                valid[k] = r->valid[i];
+                any |= valid[k];
+                ray.org_x[k] = r->ox[i], ray.org_y[k] = r->oy[i], ray.org_z[k] = r->oz[i];
+                ray.dir_x[k] = r->dx[i], ray.dir_y[k] = r->dy[i], ray.dir_z[k] = r->dz[i];
+                ray.tnear[k] = r->tnear[i], ray.tfar[k] = r->tfar[i];
+                ray.time[k] = 0.0f, ray.mask[k] = 0xFFFFFFFFu, ray.id[k] = 0, ray.flags[k] = 0;
+            }
+            if (!any) continue;
+            rtcOccluded16(valid, b->scene, &ctx, &ray);
+            for (int k = 0; k < len; k++)
+                if (valid[k]) mask[i0 + k] = ray.tfar[k] < 0.0f ? 0 : 255;
+        }
+    }
+}

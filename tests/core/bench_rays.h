@@ -1,0 +1,42 @@
+/* bench_rays.h — Embree's side of bench-cpu: the shadow rays of the IZB's sample points, cast with
+ * rtcOccluded1 or rtcOccluded16 (rows of 16 pixels, OpenMP over rows), and a BVH that can be
+ * rebuilt or refitted when the triangles move. Not the oracle (tests/oracle.c): that one builds
+ * with RTC_BUILD_QUALITY_HIGH and reconstructs in double per call; this one uses Embree's default
+ * build and precomputed rays so only the traversal is timed. */
+#ifndef BENCH_RAYS_H
+#define BENCH_RAYS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "view.h"
+
+typedef struct bench_bvh bench_bvh;
+
+/* BVH over tri_count triangles (9 floats each). refit: RTC_BUILD_QUALITY_REFIT + dynamic scene
+ * (bench_bvh_update refits), else Embree's default quality (bench_bvh_update rebuilds).
+ * threads: Embree's own build threads (0 = all). NULL on failure. */
+bench_bvh *bench_bvh_create(const float *xyz, int tri_count, bool refit, int threads);
+/* New vertex positions (same count): copy them in and commit (refit or rebuild). */
+void bench_bvh_update(bench_bvh *b, const float *xyz);
+void bench_bvh_destroy(bench_bvh *b);
+
+/* One shadow ray per pixel, structure of arrays, pixel order; valid[i] == 0 for sky / unlit. */
+typedef struct bench_rays {
+    int width, height;
+    float *ox, *oy, *oz, *dx, *dy, *dz, *tnear, *tfar;
+    int32_t *valid;
+    long count; /* valid rays */
+} bench_rays;
+
+/* The rays oracle_shadow would cast for the points reconstructed from depth (same points as the
+ * IZB's, same bias). false on OOM. */
+bool bench_rays_make(bench_rays *r, const izb_recon *f, const camera *c, const light *l, const float *depth);
+void bench_rays_free(bench_rays *r);
+
+/* Cast every valid ray on `threads` OpenMP threads; mask[i] = 0 where occluded, 255 otherwise
+ * (invalid rays: left as they are). */
+void bench_rays_occluded1(bench_bvh *b, const bench_rays *r, uint8_t *mask, int threads);
+void bench_rays_occluded16(bench_bvh *b, const bench_rays *r, uint8_t *mask, int threads);
+
+#endif
