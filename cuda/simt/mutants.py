@@ -67,7 +67,8 @@ def main():
     ap.add_argument("--log")
     ap.add_argument("--timeout", type=int, default=600)
     a = ap.parse_args()
-    src, build = os.path.join(a.work, "src"), os.path.join(a.work, "build")
+    work = os.path.abspath(a.work)
+    src, build = os.path.join(work, "src"), os.path.join(work, "build")
     if os.path.isdir(src):
         shutil.rmtree(src)
     copy_tree(src)
