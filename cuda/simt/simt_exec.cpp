@@ -176,6 +176,7 @@ struct block_state {
     bool faulted = false;
 #if SIMT_TSAN
     char barrier_sync = 0;
+    unsigned parity = 0; /* this block's block_end_sync slot on its worker */
 #endif
 };
 
@@ -189,7 +190,11 @@ struct worker {
     fiber *cur = nullptr;
 #if SIMT_TSAN
     void *tsan_self = nullptr;
-    char block_end_sync = 0;
+    /* Blocks run one after another on a worker and reuse its shared memory: the threads of its
+     * k-th block release into slot k % 2 when they exit and acquire slot (k - 1) % 2 when they
+     * start (transitively every earlier block), never their own block's slot. */
+    char block_end_sync[2] = {0, 0};
+    unsigned blocks_run = 0;
 #endif
 };
 
@@ -561,7 +566,7 @@ static void fiber_main(fiber *f)
     block_state &b = *w.blk;
 #if SIMT_TSAN
     __tsan_acquire(&b.g->tsan_launch);    /* after the launch */
-    __tsan_acquire(&w.block_end_sync);    /* after the blocks this worker ran before */
+    __tsan_acquire(&w.block_end_sync[b.parity ^ 1u]); /* after the blocks this worker ran before */
 #endif
     b.g->body();
     /* The thread returned: it must not be awaited by a barrier or by its warp's collective. */
@@ -569,7 +574,7 @@ static void fiber_main(fiber *f)
     b.exited++;
 #if SIMT_TSAN
     __tsan_release(&b.g->tsan_end);   /* the grid's end */
-    __tsan_release(&w.block_end_sync); /* the next block on this worker reuses its shared memory */
+    __tsan_release(&w.block_end_sync[b.parity]); /* the next block here reuses its shared memory */
 #endif
     const unsigned warp = f->linear / 32, lane = f->linear % 32;
     warp_state &ws = b.warps[warp];
@@ -633,6 +638,7 @@ static void run_block(worker &w, grid_launch &g, uint3 bid)
      * more than running most blocks). Reuse orders block A's thread k before block B's thread k on
      * the same worker; blocks on one worker are ordered anyway (they reuse its shared memory, see
      * block_end_sync), races between blocks on different workers stay visible. */
+    b.parity = w.blocks_run++ & 1u;
     for (unsigned i = 0; i < n; i++)
         if (!w.fibers[i].tsan_own)
             w.fibers[i].tsan_own = __tsan_create_fiber(0);

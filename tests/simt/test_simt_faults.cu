@@ -6,17 +6,11 @@
  * SIGABRT with the expected words on stderr; with SIMT_ON_FAULT=error the same fault is a sticky
  * cudaErrorLaunchFailure in-process. Suite 'simt'. */
 #include <signal.h>
-#include <spawn.h>
 #include <stdint.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <string>
-
+#include "spawn_util.h"
 #include "test.h"
-
-extern char **environ;
 
 __global__ void early_return_kernel(uint32_t *out, uint32_t n)
 {
@@ -122,43 +116,6 @@ static int run_scenario(const scenario &s)
     cudaError_t e = cudaDeviceSynchronize();
     printf("%s: launch %s, sync %s\n", s.name, ok ? "ok" : "failed", cudaGetErrorName(e));
     return e == cudaErrorLaunchFailure ? 3 : 0;
-}
-
-/* Run `self name` with extra environment; returns its stderr and status. */
-static std::string spawn(const char *self, const char *name, const char *env_extra, int *status)
-{
-    int fds[2];
-    if (pipe(fds))
-        return "";
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_adddup2(&fa, fds[1], 2);
-    posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
-    posix_spawn_file_actions_addclose(&fa, fds[0]);
-    char *argv[] = {(char *)self, (char *)name, nullptr};
-    std::vector<char *> env;
-    for (char **e = environ; *e; e++)
-        if (strncmp(*e, "SIMT_ON_FAULT=", 14))
-            env.push_back(*e);
-    if (env_extra)
-        env.push_back((char *)env_extra);
-    env.push_back(nullptr);
-    pid_t pid;
-    std::string out;
-    if (posix_spawn(&pid, self, &fa, nullptr, argv, env.data()) == 0) {
-        close(fds[1]);
-        char buf[4096];
-        ssize_t n;
-        while ((n = read(fds[0], buf, sizeof buf)) > 0)
-            out.append(buf, (size_t)n);
-        waitpid(pid, status, 0);
-    } else {
-        close(fds[1]);
-        *status = -1;
-    }
-    close(fds[0]);
-    posix_spawn_file_actions_destroy(&fa);
-    return out;
 }
 
 int main(int argc, char **argv)
