@@ -26,6 +26,7 @@
 #include "binning.h"
 #include "cuda_check.h"
 #include "cuda_common.h"
+#include "cuda_tune.h"
 #include "cull.h"
 #include "interop.h"
 
@@ -377,7 +378,7 @@ static bool run_frame(cuda_backend *b, const izb_recon *f, const izb_settings *s
     const int unit = raster_unit_size(s->unit_size, ntri, n, cells);
     if (n > 0 && ntri > 0) {
         const raster_args ra = {b->d_tris, (uint32_t)b->tri_cap, ntri, b->d_binned, n, b->d_cell_start, b->d_cell_end,
-                                g, b->d_shadow, b->sm_count};
+                                g, b->d_shadow, b->sm_count, IZB_CUDA_K1_SPLIT};
         if (!raster_run(s->kernel, unit, &ra, img, st))
             return false;
     }

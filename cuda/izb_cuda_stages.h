@@ -34,10 +34,11 @@ bool izb_cuda_stage_cull(const float *xyz, int n, const izb_recon *f, const izb_
                          bool cull_back, izb_tri *out, int *count);
 
 /* izb_ref_raster with kernel1/kernel2 and `unit` threads per unit (32/64/128/256, 0 = auto) on a
- * width x height mask (in/out: occluded points' pixels set to 0, the rest untouched). */
+ * width x height mask (in/out: occluded points' pixels set to 0, the rest untouched). k1_split:
+ * kernel1's units per triangle at most (<= 1: the thesis form; the backend uses IZB_CUDA_K1_SPLIT). */
 bool izb_cuda_stage_raster(const izb_tri *tris, int nt, const izb_point *points, int n, const uint32_t *cell_start,
-                           const uint32_t *cell_end, const izb_grid *g, izb_kernel kernel, int unit, uint8_t *mask,
-                           int width, int height);
+                           const uint32_t *cell_end, const izb_grid *g, izb_kernel kernel, int unit, int k1_split,
+                           uint8_t *mask, int width, int height);
 
 /* kernel2's unit layout on this device for grid g and `unit` (raster_k2_units), so tests can
  * check layouts wider than the grid and single-unit ones. */

@@ -26,28 +26,61 @@
 #define K2_TILE (1 << IZB_CUDA_K2_TILE_LOG2)
 #define THREADS (1 << IZB_CUDA_THREADS_LOG2)
 
+/* kernel1 with splitting (review fix): `split` units per triangle (1 = the thesis form). Unit
+ * (t, k) takes piece k of triangle t's points, taken as one sequence over its rows: a triangle
+ * with w points gets min(split, ceil(w / (K1_SPLIT_WORK * UNIT))) pieces of equal length (a
+ * multiple of UNIT, so loads stay coalesced), so one covering millions of points is no longer
+ * serialised on one unit; a small triangle keeps one piece and the other units exit at once.
+ * Piece k is unit index k * ntri + t: the spare units of the later pieces fill whole blocks. */
+#define K1_SPLIT_WORK (1 << IZB_CUDA_K1_SPLIT_WORK_LOG2)
+
 template <int UNIT>
 __global__ void __launch_bounds__(RASTER_THREADS)
 raster_k1(const float4 *__restrict__ tris, uint32_t tri_capacity, uint32_t ntri,       // in
           const float4 *__restrict__ points,                                           // in
           const uint32_t *__restrict__ cell_start, const uint32_t *__restrict__ cell_end, // in
-          uint32_t grid_w,                                                             // in
+          uint32_t grid_w, uint32_t split,                                             // in
           uint8_t *__restrict__ shadow)                                                // out
 {
     static_assert(UNIT >= 32 && UNIT <= RASTER_THREADS && RASTER_THREADS % UNIT == 0, "unit size");
     constexpr uint32_t UNITS = RASTER_THREADS / UNIT;
-    const uint32_t t = blockIdx.x * UNITS + threadIdx.x / UNIT, lane = threadIdx.x % UNIT;
-    if (t >= ntri) /* tail guard; kernel1 has no barriers */
+    const uint32_t u = blockIdx.x * UNITS + threadIdx.x / UNIT, lane = threadIdx.x % UNIT;
+    if (u >= ntri * split) /* tail guard; kernel1 has no barriers */
         return;
+    const uint32_t t = u % ntri, piece = u / ntri;
     const izb_tri tri = tri_load(tris, tri_capacity, t);
-    for (int cy = tri.cy0; cy <= tri.cy1; cy++) {
-        const uint32_t row = (uint32_t)cy * grid_w;
-        const uint32_t end = cell_end[row + (uint32_t)tri.cx1];
-        for (uint32_t j = cell_start[row + (uint32_t)tri.cx0] + lane; j < end; j += UNIT) {
-            const izb_point p = point_load(points, j);
-            if (izb_tri_occludes(&tri, p.x, p.y, p.z))
-                shadow[j] = 1;
+    /* this unit's part [lo, hi) of the triangle's point sequence (all of it in the thesis form) */
+    uint32_t lo = 0, hi = UINT32_MAX;
+    if (split > 1) {
+        uint32_t w = 0;
+        for (int cy = tri.cy0; cy <= tri.cy1; cy++) {
+            const uint32_t row = (uint32_t)cy * grid_w;
+            const uint32_t start = cell_start[row + (uint32_t)tri.cx0], end = cell_end[row + (uint32_t)tri.cx1];
+            w += end > start ? end - start : 0u; /* an empty range may have end < start */
         }
+        const uint32_t per = (uint32_t)K1_SPLIT_WORK * UNIT;
+        const uint32_t pieces = min(split, max(1u, (w + per - 1u) / per));
+        if (piece >= pieces)
+            return;
+        const uint32_t chunk = ((w + pieces - 1u) / pieces + UNIT - 1u) / UNIT * UNIT;
+        lo = piece * chunk;
+        hi = piece + 1u == pieces ? w : lo + chunk;
+    }
+    uint32_t seen = 0; /* points of the rows before cy */
+    for (int cy = tri.cy0; cy <= tri.cy1 && seen < hi; cy++) {
+        const uint32_t row = (uint32_t)cy * grid_w;
+        const uint32_t start = cell_start[row + (uint32_t)tri.cx0], end = cell_end[row + (uint32_t)tri.cx1];
+        const uint32_t len = end > start ? end - start : 0u;
+        if (seen + len > lo) {
+            const uint32_t from = start + (lo > seen ? lo - seen : 0u);
+            const uint32_t to = hi - seen < len ? start + (hi - seen) : end;
+            for (uint32_t j = from + lane; j < to; j += UNIT) {
+                const izb_point p = point_load(points, j);
+                if (izb_tri_occludes(&tri, p.x, p.y, p.z))
+                    shadow[j] = 1;
+            }
+        }
+        seen += len;
     }
 }
 
@@ -170,16 +203,18 @@ static bool launch_raster(izb_kernel kernel, const raster_args *a, cudaStream_t 
         CUDA_LAUNCH(k, cuda_blocks((size_t)ux * uy, UNITS), RASTER_THREADS, 0, s, a->tris, a->tri_capacity, ntri,
                     a->points, a->cell_start, a->cell_end, w, ux, uy, a->shadow);
     } else {
+        const uint32_t split = a->k1_split > 1 ? (uint32_t)a->k1_split : 1u;
         auto k = raster_k1<UNIT>;
-        CUDA_LAUNCH(k, cuda_blocks(ntri, UNITS), RASTER_THREADS, 0, s, a->tris, a->tri_capacity, ntri, a->points,
-                    a->cell_start, a->cell_end, w, a->shadow);
+        CUDA_LAUNCH(k, cuda_blocks((size_t)ntri * split, UNITS), RASTER_THREADS, 0, s, a->tris, a->tri_capacity,
+                    ntri, a->points, a->cell_start, a->cell_end, w, split, a->shadow);
     }
     return true;
 }
 
 extern "C" bool raster_run(izb_kernel kernel, int unit, const raster_args *a, const cuda_image *img, cudaStream_t s)
 {
-    if (a->ntri <= 0 || a->n <= 0 || a->grid.w <= 0 || a->grid.h <= 0 || img->width <= 0) {
+    if (a->ntri <= 0 || a->n <= 0 || a->grid.w <= 0 || a->grid.h <= 0 || img->width <= 0 ||
+        (size_t)a->ntri * (size_t)(a->k1_split > 1 ? a->k1_split : 1) >= ((size_t)1 << 32)) {
         fprintf(stderr, "izb cuda: raster: bad input (%d triangles, %d points)\n", a->ntri, a->n);
         return false;
     }

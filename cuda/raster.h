@@ -22,6 +22,8 @@ typedef struct raster_args {
     izb_grid grid;
     uint8_t *shadow;                 /* scratch: n flags */
     int sm_count;                    /* multiprocessors, sizes kernel2's unit count */
+    int k1_split;                    /* kernel1: at most this many units per triangle; <= 1: the
+                                        thesis form (one unit per triangle); IZB_CUDA_K1_SPLIT */
 } raster_args;
 
 /* The unit size `requested` resolves to: itself when 32/64/128/256, else (0 = auto) the

@@ -170,7 +170,8 @@ extern "C" bool izb_cuda_stage_cull(const float *xyz, int n, const izb_recon *f,
 
 extern "C" bool izb_cuda_stage_raster(const izb_tri *tris, int nt, const izb_point *points, int n,
                                       const uint32_t *cell_start, const uint32_t *cell_end, const izb_grid *g,
-                                      izb_kernel kernel, int unit, uint8_t *mask, int width, int height)
+                                      izb_kernel kernel, int unit, int k1_split, uint8_t *mask, int width,
+                                      int height)
 {
     const size_t cells = (size_t)g->w * (size_t)g->h, npix = (size_t)width * (size_t)height, unt = (size_t)nt;
     device_arena a;
@@ -191,7 +192,7 @@ extern "C" bool izb_cuda_stage_raster(const izb_tri *tris, int nt, const izb_poi
     CUDA_TRY(cudaMemcpy(d_start, cell_start, cells * sizeof(uint32_t), cudaMemcpyHostToDevice));
     CUDA_TRY(cudaMemcpy(d_end, cell_end, cells * sizeof(uint32_t), cudaMemcpyHostToDevice));
     CUDA_TRY(cudaMemcpy(d_mask, mask, npix, cudaMemcpyHostToDevice));
-    const raster_args ra = {d_tris, (uint32_t)unt, nt, d_points, n, d_start, d_end, *g, d_shadow, sm_count()};
+    const raster_args ra = {d_tris, (uint32_t)unt, nt, d_points, n, d_start, d_end, *g, d_shadow, sm_count(), k1_split};
     const cuda_image img = {nullptr, 0, d_mask, 0, width, height};
     const int u = raster_unit_size(unit, nt, n, (int)cells);
     if (!raster_run(kernel, u, &ra, &img, 0))

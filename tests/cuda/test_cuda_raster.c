@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cuda_tune.h"
 #include "gpu_fixture.h"
 #include "izb_cuda_stages.h"
 #include "izb_ref.h"
@@ -92,15 +93,22 @@ static void run_case(const fixture *fx, bool spot, int w, int h, int req_w, int 
         CHECK(shadowed > 0 && shadowed < (size_t)d.n, "%s: %zu of %d points shadowed", what, shadowed, d.n);
     }
     uint8_t *m = xmalloc(npix);
+    /* kernel1 in the thesis form (split 1), with the backend's splitting and with a small split
+     * of 3 (uneven pieces); kernel2 ignores the split */
+    const int splits[] = {1, IZB_CUDA_K1_SPLIT, 3};
     for (int kernel = IZB_KERNEL1; kernel <= IZB_KERNEL2; kernel++)
-        for (int u = 0; u < NUNITS; u++) {
-            memcpy(m, d.mask0, npix);
-            const bool ok = izb_cuda_stage_raster(d.tris, d.nt, d.binned, d.n, d.cs, d.ce, &d.g, (izb_kernel)kernel,
-                                                  units[u], m, w, h);
-            CHECK(ok, "%s: kernel%d unit %d failed", what, kernel, units[u]);
-            const size_t diff = ok ? mask_diff(m, d.ref, npix) : 0;
-            CHECK(diff == 0, "%s: kernel%d unit %d: %zu pixels differ from the CPU", what, kernel, units[u], diff);
-        }
+        for (int sp = 0; sp < (kernel == IZB_KERNEL1 ? 3 : 1); sp++)
+            for (int u = 0; u < NUNITS; u++) {
+                if (sp > 0 && units[u] != 32 && units[u] != 256)
+                    continue; /* the split forms at the smallest and largest unit: time */
+                memcpy(m, d.mask0, npix);
+                const bool ok = izb_cuda_stage_raster(d.tris, d.nt, d.binned, d.n, d.cs, d.ce, &d.g,
+                                                      (izb_kernel)kernel, units[u], splits[sp], m, w, h);
+                CHECK(ok, "%s: kernel%d split %d unit %d failed", what, kernel, splits[sp], units[u]);
+                const size_t diff = ok ? mask_diff(m, d.ref, npix) : 0;
+                CHECK(diff == 0, "%s: kernel%d split %d unit %d: %zu pixels differ from the CPU", what, kernel,
+                      splits[sp], units[u], diff);
+            }
     /* GPU binning (atomic reorders points within cells) feeding the GPU rasteriser */
     const size_t cells = (size_t)d.g.w * (size_t)d.g.h;
     izb_point *gb = xmalloc((size_t)d.n * sizeof *gb);
@@ -110,7 +118,8 @@ static void run_case(const fixture *fx, bool spot, int w, int h, int req_w, int 
         CHECK(ok, "%s: binning %d failed", what, mode);
         for (int kernel = IZB_KERNEL1; kernel <= IZB_KERNEL2 && ok; kernel++) {
             memcpy(m, d.mask0, npix);
-            ok = izb_cuda_stage_raster(d.tris, d.nt, gb, d.n, gs, ge, &d.g, (izb_kernel)kernel, 0, m, w, h);
+            ok = izb_cuda_stage_raster(d.tris, d.nt, gb, d.n, gs, ge, &d.g, (izb_kernel)kernel, 0, IZB_CUDA_K1_SPLIT, m,
+                                       w, h);
             const size_t diff = ok ? mask_diff(m, d.ref, npix) : 0;
             CHECK(ok && diff == 0, "%s: %s binning + kernel%d: %zu pixels differ", what,
                   mode == IZB_BINNING_ATOMIC ? "atomic" : "radix", kernel, diff);
