@@ -120,7 +120,11 @@ void camera_path_sample(const camera_path *p, double t, bool loop, camera *c, li
     const path_pose *first = &p->poses[0], *last = &p->poses[p->count - 1];
     double dur = camera_path_duration(p);
     double local = t;
-    if (loop && dur > 0.0) {
+    if (isnan(t))
+        t = 0.0;
+    if (loop && dur > 0.0 && !isfinite(t)) {
+        local = first->t; /* an infinite time has no phase in the loop (fmod would give NaN) */
+    } else if (loop && dur > 0.0) {
         local = fmod(t, dur);
         if (local < 0.0)
             local += dur;
