@@ -195,6 +195,7 @@ struct CUstream_st {
 
 struct CUevent_st {
     bool recorded = false, done = false;
+    unsigned flags = 0; /* cudaEventCreateWithFlags */
     std::chrono::steady_clock::time_point when;
     cudaStream_t stream = nullptr;
 };
@@ -627,8 +628,15 @@ cudaError_t cudaEventCreate(cudaEvent_t *e)
 }
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned flags)
 {
-    (void)flags;
-    return cudaEventCreate(e);
+    SIMT_STICKY_CHECK();
+    /* Interprocess needs DisableTiming too (CUDA's rule); unknown bits are invalid */
+    if (flags & ~(unsigned)(cudaEventBlockingSync | cudaEventDisableTiming | cudaEventInterprocess) ||
+        ((flags & cudaEventInterprocess) && !(flags & cudaEventDisableTiming)))
+        return set_error(cudaErrorInvalidValue);
+    const cudaError_t err = cudaEventCreate(e);
+    if (err == cudaSuccess)
+        (*e)->flags = flags;
+    return err;
 }
 cudaError_t cudaEventDestroy(cudaEvent_t e)
 {
@@ -676,7 +684,7 @@ cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end)
     SIMT_STICKY_CHECK();
     if (!ms || !start || !end)
         return set_error(cudaErrorInvalidResourceHandle);
-    if (!start->recorded || !end->recorded)
+    if (!start->recorded || !end->recorded || ((start->flags | end->flags) & cudaEventDisableTiming))
         return set_error(cudaErrorInvalidResourceHandle);
     if (!start->done || !end->done)
         return set_error(cudaErrorNotReady);

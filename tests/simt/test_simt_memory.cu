@@ -81,6 +81,21 @@ int main(void)
     cudaGetLastError();
     CHECK(cudaEventSynchronize(e1) == cudaSuccess && cudaEventElapsedTime(&ms, e0, e1) == cudaSuccess && ms >= 0.0f,
           "elapsed %g ms", ms);
+    /* an event without timing orders work (backend.cu's upload fence) but has no time to give */
+    cudaEvent_t e2;
+    CHECK(cudaEventCreateWithFlags(&e2, cudaEventDisableTiming) == cudaSuccess &&
+              cudaEventRecord(e2, s) == cudaSuccess && cudaEventSynchronize(e2) == cudaSuccess &&
+              cudaEventQuery(e2) == cudaSuccess,
+          "a DisableTiming event records and synchronises");
+    CHECK(cudaEventElapsedTime(&ms, e0, e2) == cudaErrorInvalidResourceHandle,
+          "elapsed time with a DisableTiming event: invalid handle, as CUDA documents");
+    cudaGetLastError();
+    cudaEvent_t bad;
+    CHECK(cudaEventCreateWithFlags(&bad, cudaEventInterprocess) == cudaErrorInvalidValue &&
+              cudaEventCreateWithFlags(&bad, 0x80u) == cudaErrorInvalidValue,
+          "Interprocess without DisableTiming, and unknown flags, are invalid");
+    cudaGetLastError();
+    CHECK(cudaEventDestroy(e2) == cudaSuccess, "destroy");
 
     /* CUB: the two-call protocol, ranges, result in Current(), inactive buffers scrambled */
     const int items = 300;
