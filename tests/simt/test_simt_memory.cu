@@ -90,9 +90,9 @@ int main(void)
     CHECK(cudaEventElapsedTime(&ms, e0, e2) == cudaErrorInvalidResourceHandle,
           "elapsed time with a DisableTiming event: invalid handle, as CUDA documents");
     cudaGetLastError();
-    cudaEvent_t bad;
-    CHECK(cudaEventCreateWithFlags(&bad, cudaEventInterprocess) == cudaErrorInvalidValue &&
-              cudaEventCreateWithFlags(&bad, 0x80u) == cudaErrorInvalidValue,
+    cudaEvent_t refused;
+    CHECK(cudaEventCreateWithFlags(&refused, cudaEventInterprocess) == cudaErrorInvalidValue &&
+              cudaEventCreateWithFlags(&refused, 0x80u) == cudaErrorInvalidValue,
           "Interprocess without DisableTiming, and unknown flags, are invalid");
     cudaGetLastError();
     CHECK(cudaEventDestroy(e2) == cudaSuccess, "destroy");
