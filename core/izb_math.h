@@ -255,9 +255,9 @@ IZB_HD_COLD bool izb_clip_rect(const float e[3][3], float s, const izb_bbox *r, 
 IZB_HD bool izb_tri_setup(const float v[3][4], const izb_grid *g, const izb_bbox *pb, bool cull_back,
                           izb_tri *out)
 {
-    float e[3][3];
-    for (int i = 0; i < 3; i++)
-        izb_edge(v[(i + 1) % 3], v[(i + 2) % 3], e[i]);
+    /* Rejections first, from the cheap quantities (det, w, the projected bbox): about half the
+     * triangles of a closed scene face away and many miss the points' bbox, and neither needs the
+     * edge functions. Every value is a pure function of v, so the order changes no result. */
     float ax = v[1][0] - v[0][0], ay = v[1][1] - v[0][1], aw = v[1][3] - v[0][3];
     float bx = v[2][0] - v[0][0], by = v[2][1] - v[0][1], bw = v[2][3] - v[0][3];
     float E[3] = {fmaf(ay, bw, -aw * by), fmaf(aw, bx, -ax * bw), fmaf(ax, by, -ay * bx)};
@@ -273,12 +273,8 @@ IZB_HD bool izb_tri_setup(const float v[3][4], const izb_grid *g, const izb_bbox
      * front part is unbounded, so the points' bbox clipped by its edges stands in. */
     float s = det < 0.0f ? -1.0f : 1.0f;
     float x0, y0, x1, y1;
-    if (!all_front) {
-        izb_bbox c;
-        if (!izb_clip_rect(e, s, pb, &c))
-            return false;
-        x0 = c.min_x, y0 = c.min_y, x1 = c.max_x, y1 = c.max_y;
-    } else {
+    float e[3][3];
+    if (all_front) {
         float px[3], py[3];
         for (int i = 0; i < 3; i++) {
             px[i] = v[i][0] / v[i][3];
@@ -297,6 +293,14 @@ IZB_HD bool izb_tri_setup(const float v[3][4], const izb_grid *g, const izb_bbox
         x0 -= m, y0 -= m, x1 += m, y1 += m;
         if (x1 < pb->min_x || x0 > pb->max_x || y1 < pb->min_y || y0 > pb->max_y)
             return false;
+    }
+    for (int i = 0; i < 3; i++)
+        izb_edge(v[(i + 1) % 3], v[(i + 2) % 3], e[i]);
+    if (!all_front) {
+        izb_bbox c;
+        if (!izb_clip_rect(e, s, pb, &c))
+            return false;
+        x0 = c.min_x, y0 = c.min_y, x1 = c.max_x, y1 = c.max_y;
     }
     float inv_det = 1.0f / det;
     float dz1 = v[1][2] - v[0][2], dz2 = v[2][2] - v[0][2];
