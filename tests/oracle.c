@@ -140,6 +140,7 @@ oracle *oracle_create(const float *xyz, int tri_count)
         for (size_t i = 0; i < 3 * (size_t)tri_count; i++)
             ib[i] = (unsigned)i;
         rtcSetGeometryOccludedFilterFunction(geom, skip_self);
+        rtcSetGeometryIntersectFilterFunction(geom, skip_self);
         rtcCommitGeometry(geom);
         rtcAttachGeometry(o->scene, geom);
         rtcReleaseGeometry(geom);
@@ -197,6 +198,11 @@ static double primary_ray(const cam_frame *cf, const double origin[3], int px, i
 
 void oracle_depth(oracle *o, const camera *c, int width, int height, float *depth)
 {
+    oracle_depth_ids(o, c, width, height, depth, NULL);
+}
+
+void oracle_depth_ids(oracle *o, const camera *c, int width, int height, float *depth, uint32_t *ids)
+{
     const cam_frame cf = cam_frame_make(c, width, height);
     const double zero[3] = {0.0, 0.0, 0.0};
     double origin[3];
@@ -204,14 +210,17 @@ void oracle_depth(oracle *o, const camera *c, int width, int height, float *dept
 
 #pragma omp parallel for schedule(dynamic, 4)
     for (int py = 0; py < height; py++) {
-        struct RTCIntersectContext ctx;
-        rtcInitIntersectContext(&ctx);
+        self_context sc; /* the filters read it: nothing to skip */
+        rtcInitIntersectContext(&sc.ctx);
+        sc.self = RTC_INVALID_GEOMETRY_ID;
         for (int px = 0; px < width; px++) {
             struct RTCRayHit rh;
             const double along = primary_ray(&cf, origin, px, py, width, height, &rh);
-            rtcIntersect1(o->scene, &ctx, &rh);
-            depth[(size_t)py * width + px] =
-                rh.hit.geomID != RTC_INVALID_GEOMETRY_ID ? (float)((double)rh.ray.tfar * along) : 0.0f;
+            rtcIntersect1(o->scene, &sc.ctx, &rh);
+            const bool hit = rh.hit.geomID != RTC_INVALID_GEOMETRY_ID;
+            depth[(size_t)py * width + px] = hit ? (float)((double)rh.ray.tfar * along) : 0.0f;
+            if (ids)
+                ids[(size_t)py * width + px] = hit ? rh.hit.primID : IZB_NO_ID;
         }
     }
 }
@@ -311,6 +320,40 @@ void oracle_shadow(oracle *o, const izb_recon *f, const camera *c, const light *
             mask[i] = ray.tfar < 0.0f ? 0 : 255; /* Embree sets tfar = -inf when occluded */
         }
     }
+}
+
+long oracle_pixel_prim(oracle *o, const camera *c, int width, int height, int px, int py)
+{
+    const cam_frame cf = cam_frame_make(c, width, height);
+    const double zero[3] = {0.0, 0.0, 0.0};
+    double origin[3];
+    view_to_world(cf.m, zero, origin);
+    self_context sc;
+    rtcInitIntersectContext(&sc.ctx);
+    sc.self = RTC_INVALID_GEOMETRY_ID;
+    struct RTCRayHit rh;
+    primary_ray(&cf, origin, px, py, width, height, &rh);
+    rtcIntersect1(o->scene, &sc.ctx, &rh);
+    return rh.hit.geomID != RTC_INVALID_GEOMETRY_ID ? (long)rh.hit.primID : -1;
+}
+
+long oracle_ray_first_hit(oracle *o, const oracle_ray *r, long skip, float *t)
+{
+    self_context sc;
+    rtcInitIntersectContext(&sc.ctx);
+    sc.self = skip >= 0 ? (unsigned)skip : RTC_INVALID_GEOMETRY_ID;
+    struct RTCRayHit rh;
+    memset(&rh, 0, sizeof rh);
+    rh.ray.org_x = r->org[0], rh.ray.org_y = r->org[1], rh.ray.org_z = r->org[2];
+    rh.ray.dir_x = r->dir[0], rh.ray.dir_y = r->dir[1], rh.ray.dir_z = r->dir[2];
+    rh.ray.tnear = r->tnear;
+    rh.ray.tfar = r->tfar;
+    rh.ray.mask = 0xFFFFFFFFu;
+    rh.hit.geomID = RTC_INVALID_GEOMETRY_ID;
+    rh.hit.instID[0] = RTC_INVALID_GEOMETRY_ID;
+    rtcIntersect1(o->scene, &sc.ctx, &rh);
+    *t = rh.ray.tfar;
+    return rh.hit.geomID != RTC_INVALID_GEOMETRY_ID ? (long)rh.hit.primID : -1;
 }
 
 mask_diff mask_compare(const float *depth, const uint8_t *test, const uint8_t *truth, long n)
