@@ -13,7 +13,14 @@
  * IZB_ORACLE_SIZE=WxH and IZB_ORACLE_SCENES=NAME:N,... (built-in scenes; "cards" is the open-mesh
  * one) rerun the views at another size and scale, e.g. 1280x720 and spheres:1M,grass:1M for the
  * README's table; IZB_ORACLE_SKIP_SELF=1 takes the truth where a point's own triangle never
- * occludes it (oracle_skip_self), which shows the IZB's acne where light grazes a surface.
+ * occludes it (oracle_skip_self), which shows the IZB's acne where light grazes a surface;
+ * IZB_ORACLE_BIAS=B runs the IZB and the truth's offset with bias B instead of the default;
+ * IZB_ORACLE_DUMP=1 explains every mismatched pixel (dump_mismatches).
+ *
+ * Primitive ids (izb_shade_arrays_ids, ids from the oracle's primary rays): every render is also
+ * shaded with ids and held to the same bound against the exact-self truth (a point's own triangle
+ * never occludes it: geometrically a plane cannot shadow a point on itself), with the plain
+ * truth's count reported beside it; every kernel x binning gives the same mask with ids too.
  *
  * Bound: mismatches below 0.01% of the covered pixels per render (MAX_MISMATCH). The oracle's
  * occlusion rays start at the IZB's bias offset (tests/oracle.c), so both answer the same
@@ -45,6 +52,7 @@ static bool dump;            /* IZB_ORACLE_DUMP=1: explain every mismatched pixe
 /* the primitive-id pass (izb_shade_arrays_ids), W*H each: the ids of the depth, the exact-self
  * truth it is held to, its mask */
 static uint32_t *ids;
+static float bias; /* IZB_ORACLE_BIAS: the IZB's bias and the truth's offset (0: IZB_DEFAULT_BIAS) */
 static uint8_t *truth_self, *mask_ids;
 
 #if IZB_HAVE_EMBREE
@@ -263,11 +271,13 @@ static void run_scene(scene *sp, izb_backend *b, float *depth, uint8_t *mask, ui
         sky_views += sky > 0;
         for (int li = 0; li < 3; li++) {
             izb_recon f = izb_frame_make(&cam, &lights[li], s.bounds_min, s.bounds_max, W, H);
+            const izb_settings base = {.bias = bias};
+            if (bias > 0.0f) f.bias = bias;
             double ta = now_s();
             oracle_shadow(o, &f, &cam, &lights[li], depth, truth);
             double tb = now_s();
             izb_stats st;
-            CHECK(izb_shade_arrays(b, &f, NULL, depth, mask, &st), "shade");
+            CHECK(izb_shade_arrays(b, &f, &base, depth, mask, &st), "shade");
             mask_diff d = mask_compare(depth, mask, truth, (long)W * H);
             long shadowed = 0;
             for (int i = 0; i < W * H; i++)
@@ -294,7 +304,7 @@ static void run_scene(scene *sp, izb_backend *b, float *depth, uint8_t *mask, ui
             oracle_shadow(o, &f, &cam, &lights[li], depth, truth_self);
             oracle_skip_self(o, skip_self);
             izb_stats st_ids;
-            CHECK(izb_shade_arrays_ids(b, &f, NULL, depth, ids, mask_ids, &st_ids), "shade with ids");
+            CHECK(izb_shade_arrays_ids(b, &f, &base, depth, ids, mask_ids, &st_ids), "shade with ids");
             const mask_diff di = mask_compare(depth, mask_ids, truth_self, (long)W * H);
             const mask_diff dip = mask_compare(depth, mask_ids, truth, (long)W * H);
             const mask_diff dn = mask_compare(depth, mask, truth_self, (long)W * H);
@@ -323,7 +333,8 @@ static void run_scene(scene *sp, izb_backend *b, float *depth, uint8_t *mask, ui
             izb_stats st_on, st_off;
             mask_diff d_on, d_off;
             const double f_on =
-                shade_compare(b, &f, (izb_settings){.cull = IZB_CULL_ON}, depth, mask2, truth, &st_on, &d_on);
+                shade_compare(b, &f, (izb_settings){.cull = IZB_CULL_ON, .bias = bias}, depth, mask2, truth, &st_on,
+                              &d_on);
             printf("  view %d %-11s cull on: %ld mismatched (%.4f%%: %ld false shadow, %ld false light)  "
                    "tris %d -> %d\n",
                    vi, light_names[li], d_on.mismatched, 100.0 * f_on, d_on.false_shadow, d_on.false_light,
@@ -332,7 +343,7 @@ static void run_scene(scene *sp, izb_backend *b, float *depth, uint8_t *mask, ui
                 CHECK(st.tris_cullable == 0 && st.tris_after_cull > st_on.tris_after_cull,
                       "%s: auto culls nothing (%d cullable, %d kept, on keeps %d)", s.name, st.tris_cullable,
                       st.tris_after_cull, st_on.tris_after_cull);
-                shade_compare(b, &f, (izb_settings){.cull = IZB_CULL_OFF}, depth, mask2, truth, &st_off,
+                shade_compare(b, &f, (izb_settings){.cull = IZB_CULL_OFF, .bias = bias}, depth, mask2, truth, &st_off,
                               &d_off);
                 CHECK(memcmp(mask, mask2, (size_t)W * H) == 0, "%s view %d %s: auto gives culling off's mask",
                       s.name, vi, light_names[li]);
@@ -352,7 +363,7 @@ static void run_scene(scene *sp, izb_backend *b, float *depth, uint8_t *mask, ui
                 for (int binning = IZB_BINNING_RADIX; binning <= IZB_BINNING_ATOMIC; binning++) {
                     if (kernel == IZB_KERNEL1 && binning == IZB_BINNING_RADIX)
                         continue; /* the default, above */
-                    izb_settings set = {.kernel = (izb_kernel)kernel, .binning = (izb_binning)binning};
+                    izb_settings set = {.kernel = (izb_kernel)kernel, .binning = (izb_binning)binning, .bias = bias};
                     CHECK(izb_shade_arrays(b, &f, &set, depth, mask2, NULL), "shade");
                     CHECK(memcmp(mask, mask2, (size_t)W * H) == 0, "%s view %d %s: kernel%d binning %d same mask",
                           s.name, vi, light_names[li], kernel, binning);
@@ -413,6 +424,11 @@ int main(void)
     }
     char specs[512] = "default,tesseract:50000,spheres:60000,cards";
     skip_self = getenv("IZB_ORACLE_SKIP_SELF") && strcmp(getenv("IZB_ORACLE_SKIP_SELF"), "1") == 0;
+    if (getenv("IZB_ORACLE_BIAS") && (sscanf(getenv("IZB_ORACLE_BIAS"), "%f", &bias) != 1 || !(bias > 0.0f) ||
+                                      !(bias < 0.1f))) {
+        fprintf(stderr, "IZB_ORACLE_BIAS '%s': expected a number in (0, 0.1)\n", getenv("IZB_ORACLE_BIAS"));
+        return 2;
+    }
     dump = getenv("IZB_ORACLE_DUMP") && strcmp(getenv("IZB_ORACLE_DUMP"), "1") == 0;
     if (list) snprintf(specs, sizeof specs, "%s", list);
     izb_backend *b = izb_create(&(izb_desc){.backend = IZB_BACKEND_CPU});
