@@ -24,7 +24,8 @@
 struct oracle {
     RTCDevice device;
     RTCScene scene;
-    bool skip_self; /* oracle_skip_self: the point's own triangle never occludes it */
+    bool skip_self;   /* oracle_skip_self: the point's own triangle (or plane) never occludes it */
+    const float *xyz; /* Embree's vertex buffer, 9 floats per triangle (for in_plane) */
 };
 
 /* An occlusion query that knows the triangle its ray starts on (Embree passes the context to
@@ -43,8 +44,10 @@ typedef struct cam_frame {
 } cam_frame;
 
 static void embree_error(void *user, enum RTCError code, const char *str);
-/* occlusion filter: a hit on the ray's own triangle does not count */
+/* occlusion filter: a hit on the ray's own triangle, or on one in its plane, does not count */
 static void skip_self(const struct RTCFilterFunctionNArguments *args);
+/* does triangle b lie in triangle a's plane (oracle_skip_self)? */
+static bool in_plane(const float *a, const float *b);
 /* the primary ray of pixel (px, py), as oracle_depth traces it; returns the depth per unit t */
 static double primary_ray(const cam_frame *cf, const double origin[3], int px, int py, int width, int height,
                           struct RTCRayHit *rh);
@@ -64,9 +67,39 @@ static void embree_error(void *user, enum RTCError code, const char *str)
 static void skip_self(const struct RTCFilterFunctionNArguments *args)
 {
     const self_context *sc = (const self_context *)args->context;
-    for (unsigned i = 0; i < args->N; i++)
+    const oracle *o = args->geometryUserPtr;
+    if (sc->self == RTC_INVALID_GEOMETRY_ID)
+        return;
+    for (unsigned i = 0; i < args->N; i++) {
         /* RTCHitN_primID is C++ only: the SOA hit is Ng_x, Ng_y, Ng_z, u, v, primID, ... N each */
-        if (args->valid[i] && ((const unsigned *)args->hit)[5 * args->N + i] == sc->self) args->valid[i] = 0;
+        const unsigned prim = ((const unsigned *)args->hit)[5 * args->N + i];
+        if (args->valid[i] && (prim == sc->self || in_plane(o->xyz + 9 * (size_t)sc->self, o->xyz + 9 * (size_t)prim)))
+            args->valid[i] = 0;
+    }
+}
+
+/* Every vertex of b within 1e-6 of the largest coordinate magnitude of the two (where float
+ * vertices cannot tell planes apart) of a's plane, in double; a degenerate a has no plane. The
+ * rule of izb_same_plane (izb_math.h), written again here so that the truth does not share the
+ * IZB's code. */
+static bool in_plane(const float *a, const float *b)
+{
+    double u[3], v[3], m = 0.0;
+    for (int k = 0; k < 3; k++)
+        u[k] = (double)a[3 + k] - a[k], v[k] = (double)a[6 + k] - a[k];
+    for (int k = 0; k < 9; k++)
+        m = fmax(m, fmax(fabs((double)a[k]), fabs((double)b[k])));
+    const double n[3] = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]};
+    const double len = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+    if (!(len > 0.0) || !isfinite(len))
+        return false;
+    for (int j = 0; j < 3; j++) {
+        const double d = n[0] * (b[3 * j] - (double)a[0]) + n[1] * (b[3 * j + 1] - (double)a[1]) +
+                         n[2] * (b[3 * j + 2] - (double)a[2]);
+        if (!(fabs(d) <= 1e-6 * m * len))
+            return false;
+    }
+    return true;
 }
 
 static cam_frame cam_frame_make(const camera *c, int width, int height)
@@ -137,6 +170,8 @@ oracle *oracle_create(const float *xyz, int tri_count)
             return NULL;
         }
         memcpy(vb, xyz, 9 * (size_t)tri_count * sizeof(float));
+        o->xyz = vb;
+        rtcSetGeometryUserData(geom, o);
         for (size_t i = 0; i < 3 * (size_t)tri_count; i++)
             ib[i] = (unsigned)i;
         rtcSetGeometryOccludedFilterFunction(geom, skip_self);

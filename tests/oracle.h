@@ -30,7 +30,10 @@ void oracle_shadow(oracle *o, const izb_recon *f, const camera *c, const light *
                    uint8_t *mask);
 
 /* skip = true: a point is never occluded by the triangle it lies on (the one the camera's primary
- * ray hits at its pixel; Embree filter). Geometrically it cannot be; with the plain rule (the
+ * ray hits at its pixel; Embree filter), nor by a triangle in that triangle's plane (every vertex
+ * within 1e-6 of the coordinates' magnitude of it: the other half of a quad, the rest of a flat
+ * face). Geometrically it cannot be: the segment to the light meets the plane only at the point;
+ * with the plain rule (the
  * default: any triangle from the bias offset on) the truth itself shows acne where light grazes a
  * surface, since the float depth puts the point a hair under its own triangle and the bias offset
  * along a grazing ray does not lift it out, and so it hides the IZB's own acne there. */

@@ -18,8 +18,8 @@
  * IZB_ORACLE_DUMP=1 explains every mismatched pixel (dump_mismatches).
  *
  * Primitive ids (izb_shade_arrays_ids, ids from the oracle's primary rays): every render is also
- * shaded with ids and held to the same bound against the exact-self truth (a point's own triangle
- * never occludes it: geometrically a plane cannot shadow a point on itself), with the plain
+ * shaded with ids and held to the same bound against the exact-plane truth (neither a point's own
+ * triangle nor one in its plane occludes it: a plane cannot shadow a point on itself), with the plain
  * truth's count reported beside it; every kernel x binning gives the same mask with ids too.
  *
  * Bound: mismatches below 0.01% of the covered pixels per render (MAX_MISMATCH). The oracle's
@@ -49,7 +49,7 @@
 static int W = 400, H = 300; /* IZB_ORACLE_SIZE */
 static bool skip_self;       /* IZB_ORACLE_SKIP_SELF=1: own triangle never occludes (oracle_skip_self) */
 static bool dump;            /* IZB_ORACLE_DUMP=1: explain every mismatched pixel (dump_mismatches) */
-/* the primitive-id pass (izb_shade_arrays_ids), W*H each: the ids of the depth, the exact-self
+/* the primitive-id pass (izb_shade_arrays_ids), W*H each: the ids of the depth, the exact-plane
  * truth it is held to, its mask */
 static uint32_t *ids;
 static float bias; /* IZB_ORACLE_BIAS: the IZB's bias and the truth's offset (0: IZB_DEFAULT_BIAS) */
@@ -295,11 +295,11 @@ static void run_scene(scene *sp, izb_backend *b, float *depth, uint8_t *mask, ui
                 dump_mismatches(o, &s, &cam, &lights[li], &f, depth, mask, truth, skip_self);
 
             /* Primitive ids: neither the point's own triangle nor one in its plane shadows it
-             * (izb_hit_is_own), held to the truth that never lets the own triangle shadow its
-             * point (oracle_skip_self: geometrically a plane cannot shadow a point on itself; the
-             * plain truth's own-triangle hits are the float depth putting the point a hair under
-             * its surface, and a ray from a plane meets a coplanar triangle only at its start, so
-             * that truth needs no plane rule). Reported against both truths. */
+             * (izb_hit_is_own), held to the truth with the same rule (oracle_skip_self: a plane
+             * cannot shadow a point on itself, the segment to the light meets it only at the
+             * point; the plain truth's hits on the own plane are the float depth putting the point
+             * a hair under its surface, past which a grazing ray leaves the plane beyond the bias
+             * offset). Reported against both truths. */
             oracle_skip_self(o, true);
             oracle_shadow(o, &f, &cam, &lights[li], depth, truth_self);
             oracle_skip_self(o, skip_self);
@@ -310,15 +310,15 @@ static void run_scene(scene *sp, izb_backend *b, float *depth, uint8_t *mask, ui
             const mask_diff dn = mask_compare(depth, mask, truth_self, (long)W * H);
             const double fi = di.covered ? (double)di.mismatched / (double)di.covered : 0.0;
             *worst_ids = fmax(*worst_ids, fi);
-            printf("  view %d %-11s ids: exact-self truth %3ld (%.4f%%: %ld false shadow, %ld false light); "
-                   "%s truth %ld (%ld / %ld); without ids vs exact-self truth %ld (%ld / %ld)\n",
+            printf("  view %d %-11s ids: exact-plane truth %3ld (%.4f%%: %ld false shadow, %ld false light); "
+                   "%s truth %ld (%ld / %ld); without ids vs exact-plane truth %ld (%ld / %ld)\n",
                    vi, light_names[li], di.mismatched, 100.0 * fi, di.false_shadow, di.false_light,
-                   skip_self ? "exact-self" : "plain", dip.mismatched, dip.false_shadow, dip.false_light,
+                   skip_self ? "exact-plane" : "plain", dip.mismatched, dip.false_shadow, dip.false_light,
                    dn.mismatched, dn.false_shadow, dn.false_light);
-            CHECK(fi < MAX_MISMATCH, "%s view %d %s, ids: mismatch %.4f%% of covered pixels against the exact-self "
+            CHECK(fi < MAX_MISMATCH, "%s view %d %s, ids: mismatch %.4f%% of covered pixels against the exact-plane "
                   "truth (bound %.4f%%)", s.name, vi, light_names[li], 100.0 * fi, 100.0 * MAX_MISMATCH);
             if (dump && di.mismatched) {
-                printf("  (ids vs exact-self truth)\n");
+                printf("  (ids vs exact-plane truth)\n");
                 dump_mismatches(o, &s, &cam, &lights[li], &f, depth, mask_ids, truth_self, true);
             }
             CHECK(d.covered > W * H / 10, "%s view %d: the view shows the scene (%ld covered)", s.name, vi, d.covered);
@@ -450,7 +450,7 @@ int main(void)
         scene_free(&s);
     }
     if (!list) run_lamp_in_box(b, depth, mask, truth);
-    printf("worst mismatch %.4f%% of covered pixels (bound %.4f%%); with ids against the exact-self truth "
+    printf("worst mismatch %.4f%% of covered pixels (bound %.4f%%); with ids against the exact-plane truth "
            "%.4f%%\n", 100.0 * worst, 100.0 * MAX_MISMATCH, 100.0 * worst_ids);
     izb_destroy(b);
     free(depth), free(mask), free(mask2), free(truth), free(ids), free(truth_self), free(mask_ids);
