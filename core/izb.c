@@ -51,8 +51,8 @@ static bool faulty_update_scene(izb_backend *b, const float *xyz, int tri_count,
 
 static bool faulty_frame_ok(faulty_backend *f) { return f->frames_left-- > 0; }
 
-static bool faulty_shade_arrays(izb_backend *b, const izb_recon *fr, const izb_settings *s, const float *depth,
-                                const uint32_t *ids, uint8_t *mask, izb_stats *stats)
+static bool faulty_shade_arrays(izb_backend *b, const izb_recon *fr, const izb_settings *s,
+                                const float *depth, const uint32_t *ids, uint8_t *mask, izb_stats *stats)
 {
     faulty_backend *f = (faulty_backend *)b;
     return faulty_frame_ok(f) && f->inner->vt->shade_arrays(f->inner, fr, s, depth, ids, mask, stats);

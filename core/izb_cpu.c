@@ -71,7 +71,7 @@ static void cpu_destroy(izb_backend *base)
 {
     cpu_backend *b = (cpu_backend *)base;
     buffer *all[] = {&b->xyz,     &b->points, &b->binned, &b->cell_start, &b->cell_end,
-                     &b->scratch, &b->tris,   &b->comp,   &b->boxes, &b->tri_id};
+                     &b->scratch, &b->tris,   &b->comp,   &b->boxes,      &b->tri_id};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         free(all[i]->data);
     free(b);
@@ -183,8 +183,9 @@ static bool cpu_shade_arrays(izb_backend *base, const izb_recon *f, const izb_se
     t[3] = now_ms();
 
     if (nt > 0)
-        izb_cpu_raster_own(b->tris.data, nt, b->binned.data, b->cell_start.data, b->cell_end.data, &g, s->kernel,
-                           &(izb_own){b->tri_id.data, ids, b->xyz.data, (uint32_t)b->tri_count}, mask, T);
+        izb_cpu_raster_own(b->tris.data, nt, b->binned.data, b->cell_start.data, b->cell_end.data, &g,
+                           s->kernel, &(izb_own){b->tri_id.data, ids, b->xyz.data, (uint32_t)b->tri_count},
+                           mask, T);
     t[4] = now_ms();
 
     b->have_frame = true;

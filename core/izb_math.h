@@ -358,16 +358,15 @@ IZB_HD bool izb_same_plane(const float a[9], const float b[9])
         m = fabs((double)a[k]) > m ? fabs((double)a[k]) : m;
         m = fabs((double)b[k]) > m ? fabs((double)b[k]) : m;
     }
-    const double n[3] = {e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]};
+    const double n[3] = {e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2],
+                         e1[0] * e2[1] - e1[1] * e2[0]};
     const double len = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
-    if (!(len > 0.0) || !(len < INFINITY))
-        return false;
+    if (!(len > 0.0) || !(len < INFINITY)) return false;
     const double tol = 1e-6 * m * len; /* distance tolerance times |n| */
     for (int v = 0; v < 3; v++) {
         const double d = n[0] * ((double)b[3 * v] - a[0]) + n[1] * ((double)b[3 * v + 1] - a[1]) +
                          n[2] * ((double)b[3 * v + 2] - a[2]);
-        if (!(fabs(d) <= tol))
-            return false;
+        if (!(fabs(d) <= tol)) return false;
     }
     return true;
 }
@@ -379,10 +378,8 @@ IZB_HD bool izb_same_plane(const float a[9], const float b[9])
 IZB_HD bool izb_hit_is_own(const float *xyz, size_t tri_stride, size_t coord_stride, uint32_t n, uint32_t own,
                            uint32_t t)
 {
-    if (own == t)
-        return true;
-    if (own >= n)
-        return false;
+    if (own == t) return true;
+    if (own >= n) return false;
     float a[9], b[9];
     for (int k = 0; k < 9; k++) {
         a[k] = xyz[(size_t)own * tri_stride + (size_t)k * coord_stride];

@@ -234,8 +234,9 @@ static inline bool setup_tri(const float *xyz, int64_t i, const izb_recon *f, co
 
 /* The survivors of triangles [i0, i1), set up, from out[0]; returns how many. tri_id (may be
  * NULL): each survivor's index i, from tri_id[0]. */
-HOT static uint32_t cull_range(const float *xyz, int64_t i0, int64_t i1, const izb_recon *f, const izb_grid *g,
-                               const izb_bbox *bbox, const izb_cull_view *cull, izb_tri *out, uint32_t *tri_id)
+HOT static uint32_t cull_range(const float *xyz, int64_t i0, int64_t i1, const izb_recon *f,
+                               const izb_grid *g, const izb_bbox *bbox, const izb_cull_view *cull,
+                               izb_tri *out, uint32_t *tri_id)
 {
     uint32_t c = 0;
     if (tri_id)
@@ -282,8 +283,7 @@ int izb_cpu_cull_ids(const float *xyz, int n, const izb_recon *f, const izb_grid
     for (int t = 0; t < teams; t++) {
         if (start[t] != off && count[t] > 0) {
             memmove(out + off, out + start[t], (size_t)count[t] * sizeof *out);
-            if (tri_id)
-                memmove(tri_id + off, tri_id + start[t], (size_t)count[t] * sizeof *tri_id);
+            if (tri_id) memmove(tri_id + off, tri_id + start[t], (size_t)count[t] * sizeof *tri_id);
         }
         off += count[t];
     }
@@ -318,8 +318,9 @@ static inline bool own_hit(const izb_own *o, uint32_t i, uint32_t pixel, const u
  * threads may zero the same pixel: the same value, stored atomically so it is no data race. */
 #define K1_BATCH 16 /* triangles per scheduling unit */
 
-HOT static void k1_tris(const izb_tri *tris, int i0, int i1, const izb_point *points, const uint32_t *cell_start,
-                        const uint32_t *cell_end, const izb_grid *g, const izb_own *own, uint8_t *mask)
+HOT static void k1_tris(const izb_tri *tris, int i0, int i1, const izb_point *points,
+                        const uint32_t *cell_start, const uint32_t *cell_end, const izb_grid *g,
+                        const izb_own *own, uint8_t *mask)
 {
     for (int i = i0; i < i1; i++) {
         const izb_tri t = tris[i];
@@ -357,8 +358,8 @@ static inline int first_congruent(int lo, int r, int m)
  * only its own cells inside the triangle's range. A pixel's point lives in exactly one cell, so
  * the thread that owns the group is the only writer of its pixels. */
 HOT static void k2_group(const izb_tri *tris, int nt, int gx, int gy, int side, const izb_point *points,
-                         const uint32_t *cell_start, const uint32_t *cell_end, const izb_grid *g, const izb_own *own,
-                         uint8_t *mask)
+                         const uint32_t *cell_start, const uint32_t *cell_end, const izb_grid *g,
+                         const izb_own *own, uint8_t *mask)
 {
     for (int i = 0; i < nt; i++) {
         const izb_tri *t = &tris[i];

@@ -265,8 +265,8 @@ static bool cuda_set_scene(izb_backend *base, const float *xyz, int tri_count, c
     if (n > b->tri_cap) {
         free_scene(b);
         if (!DEV_ALLOC(b->d_xyz, 9 * n, "scene triangles") || !DEV_ALLOC(b->d_flags, n + 1, "cull flags") ||
-            !DEV_ALLOC(b->d_offsets, n + 1, "cull offsets") || !DEV_ALLOC(b->d_tris, 4 * n, "set-up triangles") ||
-            !DEV_ALLOC(b->d_tri_id, n, "triangle ids") ||
+            !DEV_ALLOC(b->d_offsets, n + 1, "cull offsets") ||
+            !DEV_ALLOC(b->d_tris, 4 * n, "set-up triangles") || !DEV_ALLOC(b->d_tri_id, n, "triangle ids") ||
             !cuda_scratch_reserve(&b->temp, cull_temp_bytes(tri_count), "culling scratch")) {
             free_scene(b);
             return false;
@@ -355,8 +355,14 @@ static bool run_frame(cuda_backend *b, const izb_recon *f, const izb_settings *s
 
     CUDA_TRY(cudaEventRecord(b->ev[EV_CULL], st));
     if (b->tri_count > 0) {
-        const cull_buffers cb = {b->d_xyz,  b->d_flags, b->d_offsets, b->d_tris, (uint32_t)b->tri_cap,
-                                 b->d_info, &b->temp,   pixel_id ? b->d_tri_id : NULL};
+        const cull_buffers cb = {b->d_xyz,
+                                 b->d_flags,
+                                 b->d_offsets,
+                                 b->d_tris,
+                                 (uint32_t)b->tri_cap,
+                                 b->d_info,
+                                 &b->temp,
+                                 pixel_id ? b->d_tri_id : NULL};
         izb_cull_view cv = {s->cull, b->have_closed ? b->d_comp : NULL, b->d_boxes, {0.0f, 0.0f, 0.0f},
                             f->light_is_spot};
         if (f->light_is_spot)
@@ -386,9 +392,10 @@ static bool run_frame(cuda_backend *b, const izb_recon *f, const izb_settings *s
     CUDA_TRY(cudaEventRecord(b->ev[EV_RASTER], st));
     const int unit = raster_unit_size(s->unit_size, ntri, n, cells);
     if (n > 0 && ntri > 0) {
-        const raster_args ra = {b->d_tris, (uint32_t)b->tri_cap, ntri, b->d_binned, n, b->d_cell_start, b->d_cell_end,
-                                g, b->d_shadow, b->sm_count, IZB_CUDA_K1_SPLIT, b->d_tri_id, pixel_id,
-                                b->d_xyz, (uint32_t)b->tri_count};
+        const raster_args ra = {
+            b->d_tris,         (uint32_t)b->tri_cap, ntri,     b->d_binned, n,
+            b->d_cell_start,   b->d_cell_end,        g,        b->d_shadow, b->sm_count,
+            IZB_CUDA_K1_SPLIT, b->d_tri_id,          pixel_id, b->d_xyz,    (uint32_t)b->tri_count};
         if (!raster_run(s->kernel, unit, &ra, img, st))
             return false;
     }
@@ -438,8 +445,8 @@ static bool check_frame(const izb_recon *f, const izb_settings *s, const char *w
     return true;
 }
 
-static bool cuda_shade_arrays(izb_backend *base, const izb_recon *f, const izb_settings *s, const float *depth,
-                              const uint32_t *ids, uint8_t *mask, izb_stats *stats)
+static bool cuda_shade_arrays(izb_backend *base, const izb_recon *f, const izb_settings *s,
+                              const float *depth, const uint32_t *ids, uint8_t *mask, izb_stats *stats)
 {
     cuda_backend *b = (cuda_backend *)base;
     b->have_frame = false;
@@ -455,16 +462,15 @@ static bool cuda_shade_arrays(izb_backend *base, const izb_recon *f, const izb_s
     if (ids && npix > b->ids_cap) {
         dev_free(&b->d_pixel_id);
         b->ids_cap = 0;
-        if (!DEV_ALLOC(b->d_pixel_id, npix, "primitive ids"))
-            return false;
+        if (!DEV_ALLOC(b->d_pixel_id, npix, "primitive ids")) return false;
         b->ids_cap = npix;
     }
     CUDA_TRY(cudaMemcpyAsync(b->d_depth, depth, npix * sizeof(float), cudaMemcpyHostToDevice, b->stream));
     if (ids)
-        CUDA_TRY(cudaMemcpyAsync(b->d_pixel_id, ids, npix * sizeof(uint32_t), cudaMemcpyHostToDevice, b->stream));
+        CUDA_TRY(
+            cudaMemcpyAsync(b->d_pixel_id, ids, npix * sizeof(uint32_t), cudaMemcpyHostToDevice, b->stream));
     const cuda_image img = {b->d_depth, 0, b->d_mask, 0, f->width, f->height};
-    if (!run_frame(b, f, s, &img, ids ? b->d_pixel_id : NULL, stats))
-        return false;
+    if (!run_frame(b, f, s, &img, ids ? b->d_pixel_id : NULL, stats)) return false;
     CUDA_TRY(cudaMemcpyAsync(mask, b->d_mask, npix, cudaMemcpyDeviceToHost, b->stream));
     CUDA_TRY(cudaStreamSynchronize(b->stream));
     return true;

@@ -67,11 +67,11 @@ __global__ void cull_flag_kernel(const float *__restrict__ xyz, uint32_t n, izb_
 
 __global__ void cull_scatter_kernel(const float *__restrict__ xyz, uint32_t n, izb_cull_view cull, // in
                                     const __grid_constant__ light_matrix light,                    // in
-                                    const uint32_t *__restrict__ flags,                        // in
-                                    const uint32_t *__restrict__ offsets,                      // in: exclusive scan
-                                    cuda_frame_info *__restrict__ info,                        // in; out: tris
-                                    float4 *__restrict__ tris, uint32_t capacity,              // out
-                                    uint32_t *__restrict__ tri_id)                             // out, may be NULL
+                                    const uint32_t *__restrict__ flags,                            // in
+                                    const uint32_t *__restrict__ offsets,         // in: exclusive scan
+                                    cuda_frame_info *__restrict__ info,           // in; out: tris
+                                    float4 *__restrict__ tris, uint32_t capacity, // out
+                                    uint32_t *__restrict__ tri_id)                // out, may be NULL
 {
     const uint32_t i = blockIdx.x * THREADS + threadIdx.x;
     if (i == 0)
@@ -84,8 +84,7 @@ __global__ void cull_scatter_kernel(const float *__restrict__ xyz, uint32_t n, i
     const uint32_t j = offsets[i];
     if (j < capacity) {
         tri_store(tris, capacity, j, t);
-        if (tri_id)
-            tri_id[j] = i;
+        if (tri_id) tri_id[j] = i;
     } else
         atomicAdd(&info->overflows, 1u);
 }

@@ -49,17 +49,18 @@ struct own_args {
 static __device__ __forceinline__ bool own_hit(const own_args &o, uint32_t t, uint32_t pixel,
                                                const uint8_t *shadow, uint32_t j)
 {
-    return o.pixel_id && !shadow[j] && izb_hit_is_own(o.xyz, 1, o.scene_n, o.scene_n, o.pixel_id[pixel], o.tri_id[t]);
+    return o.pixel_id && !shadow[j] &&
+           izb_hit_is_own(o.xyz, 1, o.scene_n, o.scene_n, o.pixel_id[pixel], o.tri_id[t]);
 }
 
 template <int UNIT>
 __global__ void __launch_bounds__(RASTER_THREADS)
-raster_k1(const float4 *__restrict__ tris, uint32_t tri_capacity, uint32_t ntri,       // in
-          const float4 *__restrict__ points,                                           // in
-          const uint32_t *__restrict__ cell_start, const uint32_t *__restrict__ cell_end, // in
-          uint32_t grid_w, uint32_t split,                                             // in
-          const own_args own,                                                          // in: ids
-          uint8_t *__restrict__ shadow)                                                // out
+    raster_k1(const float4 *__restrict__ tris, uint32_t tri_capacity, uint32_t ntri,          // in
+              const float4 *__restrict__ points,                                              // in
+              const uint32_t *__restrict__ cell_start, const uint32_t *__restrict__ cell_end, // in
+              uint32_t grid_w, uint32_t split,                                                // in
+              const own_args own,                                                             // in: ids
+              uint8_t *__restrict__ shadow)                                                   // out
 {
     static_assert(UNIT >= 32 && UNIT <= RASTER_THREADS && RASTER_THREADS % UNIT == 0, "unit size");
     constexpr uint32_t UNITS = RASTER_THREADS / UNIT;
@@ -116,12 +117,12 @@ static __device__ __forceinline__ int first_owned(int lo, int own, int m)
 
 template <int UNIT>
 __global__ void __launch_bounds__(RASTER_THREADS, K2_MIN_BLOCKS)
-raster_k2(const float4 *__restrict__ tris, uint32_t tri_capacity, uint32_t ntri,       // in
-          const float4 *__restrict__ points,                                           // in
-          const uint32_t *__restrict__ cell_start, const uint32_t *__restrict__ cell_end, // in
-          uint32_t grid_w, int ux_count, int uy_count,                                 // in: unit layout
-          const own_args own,                                                          // in: ids
-          uint8_t *__restrict__ shadow)                                                // out
+    raster_k2(const float4 *__restrict__ tris, uint32_t tri_capacity, uint32_t ntri,          // in
+              const float4 *__restrict__ points,                                              // in
+              const uint32_t *__restrict__ cell_start, const uint32_t *__restrict__ cell_end, // in
+              uint32_t grid_w, int ux_count, int uy_count, // in: unit layout
+              const own_args own,                          // in: ids
+              uint8_t *__restrict__ shadow)                // out
 {
     static_assert(UNIT >= 32 && UNIT <= RASTER_THREADS && RASTER_THREADS % UNIT == 0, "unit size");
     constexpr uint32_t UNITS = RASTER_THREADS / UNIT;
@@ -222,13 +223,13 @@ static bool launch_raster(izb_kernel kernel, const raster_args *a, cudaStream_t 
         int ux, uy;
         raster_k2_units(&a->grid, UNIT, a->sm_count, &ux, &uy);
         auto k = raster_k2<UNIT>;
-        CUDA_LAUNCH(k, cuda_blocks((size_t)ux * uy, UNITS), RASTER_THREADS, 0, s, a->tris, a->tri_capacity, ntri,
-                    a->points, a->cell_start, a->cell_end, w, ux, uy, own, a->shadow);
+        CUDA_LAUNCH(k, cuda_blocks((size_t)ux * uy, UNITS), RASTER_THREADS, 0, s, a->tris, a->tri_capacity,
+                    ntri, a->points, a->cell_start, a->cell_end, w, ux, uy, own, a->shadow);
     } else {
         const uint32_t split = a->k1_split > 1 ? (uint32_t)a->k1_split : 1u;
         auto k = raster_k1<UNIT>;
-        CUDA_LAUNCH(k, cuda_blocks((size_t)ntri * split, UNITS), RASTER_THREADS, 0, s, a->tris, a->tri_capacity,
-                    ntri, a->points, a->cell_start, a->cell_end, w, split, own, a->shadow);
+        CUDA_LAUNCH(k, cuda_blocks((size_t)ntri * split, UNITS), RASTER_THREADS, 0, s, a->tris,
+                    a->tri_capacity, ntri, a->points, a->cell_start, a->cell_end, w, split, own, a->shadow);
     }
     return true;
 }

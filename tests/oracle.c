@@ -68,12 +68,12 @@ static void skip_self(const struct RTCFilterFunctionNArguments *args)
 {
     const self_context *sc = (const self_context *)args->context;
     const oracle *o = args->geometryUserPtr;
-    if (sc->self == RTC_INVALID_GEOMETRY_ID)
-        return;
+    if (sc->self == RTC_INVALID_GEOMETRY_ID) return;
     for (unsigned i = 0; i < args->N; i++) {
         /* RTCHitN_primID is C++ only: the SOA hit is Ng_x, Ng_y, Ng_z, u, v, primID, ... N each */
         const unsigned prim = ((const unsigned *)args->hit)[5 * args->N + i];
-        if (args->valid[i] && (prim == sc->self || in_plane(o->xyz + 9 * (size_t)sc->self, o->xyz + 9 * (size_t)prim)))
+        if (args->valid[i] &&
+            (prim == sc->self || in_plane(o->xyz + 9 * (size_t)sc->self, o->xyz + 9 * (size_t)prim)))
             args->valid[i] = 0;
     }
 }
@@ -91,13 +91,11 @@ static bool in_plane(const float *a, const float *b)
         m = fmax(m, fmax(fabs((double)a[k]), fabs((double)b[k])));
     const double n[3] = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]};
     const double len = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
-    if (!(len > 0.0) || !isfinite(len))
-        return false;
+    if (!(len > 0.0) || !isfinite(len)) return false;
     for (int j = 0; j < 3; j++) {
         const double d = n[0] * (b[3 * j] - (double)a[0]) + n[1] * (b[3 * j + 1] - (double)a[1]) +
                          n[2] * (b[3 * j + 2] - (double)a[2]);
-        if (!(fabs(d) <= 1e-6 * m * len))
-            return false;
+        if (!(fabs(d) <= 1e-6 * m * len)) return false;
     }
     return true;
 }
@@ -254,8 +252,7 @@ void oracle_depth_ids(oracle *o, const camera *c, int width, int height, float *
             rtcIntersect1(o->scene, &sc.ctx, &rh);
             const bool hit = rh.hit.geomID != RTC_INVALID_GEOMETRY_ID;
             depth[(size_t)py * width + px] = hit ? (float)((double)rh.ray.tfar * along) : 0.0f;
-            if (ids)
-                ids[(size_t)py * width + px] = hit ? rh.hit.primID : IZB_NO_ID;
+            if (ids) ids[(size_t)py * width + px] = hit ? rh.hit.primID : IZB_NO_ID;
         }
     }
 }

@@ -211,7 +211,8 @@ static int run_static(const bench_opts *o, bench_case *bc, int threads, csv_out 
     izb_stats st = {0};
     for (int round = 0; round < o->warmup + o->frames; round++) {
         const bool timed = round >= o->warmup;
-        if (!izb_shade_arrays_ids(b, &bc->f, &set, bc->depth, o->ids ? bc->ids : NULL, bc->mask, &st)) return 1;
+        if (!izb_shade_arrays_ids(b, &bc->f, &set, bc->depth, o->ids ? bc->ids : NULL, bc->mask, &st))
+            return 1;
         double t0 = now_ms();
         bench_rays_occluded1(bvh, &bc->rays, bc->ray_mask, T);
         double t1 = now_ms();

@@ -123,12 +123,13 @@ static void dump_mismatches(oracle *o, const scene *s, const camera *cam, const 
         for (int k = 0; k < 3; k++)
             izb_transform(f->light, s->xyz + 9 * (size_t)i + 3 * k, v[k]);
         /* 1: front-facing (kept by every cull mode), -1: back-facing, 0: culled as degenerate */
-        ok[i] = izb_tri_setup(v, &g, &pb, true, &tris[i]) ? 1 : izb_tri_setup(v, &g, &pb, false, &tris[i]) ? -1 : 0;
+        ok[i] = izb_tri_setup(v, &g, &pb, true, &tris[i])    ? 1
+                : izb_tri_setup(v, &g, &pb, false, &tris[i]) ? -1
+                                                             : 0;
     }
     const oracle_ray_setup rs = oracle_ray_setup_make(f, cam, l);
     for (int i = 0; i < W * H; i++) {
-        if (!(depth[i] > 0.0f) || (mask[i] != 0) == (truth[i] != 0))
-            continue;
+        if (!(depth[i] > 0.0f) || (mask[i] != 0) == (truth[i] != 0)) continue;
         const int px = i % W, py = i / W;
         izb_point p;
         izb_recon f0 = *f;
@@ -145,15 +146,14 @@ static void dump_mismatches(oracle *o, const scene *s, const camera *cam, const 
         long hit = -1;
         if (oracle_pixel_ray(&rs, px, py, depth[i], &r) == ORACLE_PIXEL_RAY)
             hit = oracle_ray_first_hit(o, &r, self ? own : -1, &t);
-        printf("    px %d,%d depth %.7g %s: point %.9g %.9g z0 %.9g own %ld; truth hit %ld at %.4g x tnear\n", px, py,
-               depth[i], mask[i] ? "FALSE-LIGHT" : "FALSE-SHADOW", p.x, p.y, p0.z, own, hit, t / r.tnear);
+        printf("    px %d,%d depth %.7g %s: point %.9g %.9g z0 %.9g own %ld; truth hit %ld at %.4g x tnear\n",
+               px, py, depth[i], mask[i] ? "FALSE-LIGHT" : "FALSE-SHADOW", p.x, p.y, p0.z, own, hit,
+               t / r.tnear);
         for (int k = 0; k < n; k++) {
             const bool occ = ok[k] && izb_tri_occludes(&tris[k], p.x, p.y, p.z);
-            if (!occ && k != hit && k != own)
-                continue;
+            if (!occ && k != hit && k != own) continue;
             double edge = 0.0, ahead = 0.0;
-            if (ok[k])
-                tri_explain(&tris[k], f, p.x, p.y, p0.z, &edge, &ahead);
+            if (ok[k]) tri_explain(&tris[k], f, p.x, p.y, p0.z, &edge, &ahead);
             printf("      tri %d%s%s%s facing %d: edge %.3g ahead %.4g bias\n", k, occ ? " IZB-OCCLUDES" : "",
                    k == hit ? " TRUTH-HIT" : "", k == own ? " OWN" : "", ok[k], edge, ahead);
         }
@@ -315,8 +315,10 @@ static void run_scene(scene *sp, izb_backend *b, float *depth, uint8_t *mask, ui
                    vi, light_names[li], di.mismatched, 100.0 * fi, di.false_shadow, di.false_light,
                    skip_self ? "exact-plane" : "plain", dip.mismatched, dip.false_shadow, dip.false_light,
                    dn.mismatched, dn.false_shadow, dn.false_light);
-            CHECK(fi < MAX_MISMATCH, "%s view %d %s, ids: mismatch %.4f%% of covered pixels against the exact-plane "
-                  "truth (bound %.4f%%)", s.name, vi, light_names[li], 100.0 * fi, 100.0 * MAX_MISMATCH);
+            CHECK(fi < MAX_MISMATCH,
+                  "%s view %d %s, ids: mismatch %.4f%% of covered pixels against the exact-plane "
+                  "truth (bound %.4f%%)",
+                  s.name, vi, light_names[li], 100.0 * fi, 100.0 * MAX_MISMATCH);
             if (dump && di.mismatched) {
                 printf("  (ids vs exact-plane truth)\n");
                 dump_mismatches(o, &s, &cam, &lights[li], &f, depth, mask_ids, truth_self, true);
@@ -332,9 +334,8 @@ static void run_scene(scene *sp, izb_backend *b, float *depth, uint8_t *mask, ui
             /* culling: auto against on and off */
             izb_stats st_on, st_off;
             mask_diff d_on, d_off;
-            const double f_on =
-                shade_compare(b, &f, (izb_settings){.cull = IZB_CULL_ON, .bias = bias}, depth, mask2, truth, &st_on,
-                              &d_on);
+            const double f_on = shade_compare(b, &f, (izb_settings){.cull = IZB_CULL_ON, .bias = bias}, depth,
+                                              mask2, truth, &st_on, &d_on);
             printf("  view %d %-11s cull on: %ld mismatched (%.4f%%: %ld false shadow, %ld false light)  "
                    "tris %d -> %d\n",
                    vi, light_names[li], d_on.mismatched, 100.0 * f_on, d_on.false_shadow, d_on.false_light,
@@ -343,8 +344,8 @@ static void run_scene(scene *sp, izb_backend *b, float *depth, uint8_t *mask, ui
                 CHECK(st.tris_cullable == 0 && st.tris_after_cull > st_on.tris_after_cull,
                       "%s: auto culls nothing (%d cullable, %d kept, on keeps %d)", s.name, st.tris_cullable,
                       st.tris_after_cull, st_on.tris_after_cull);
-                shade_compare(b, &f, (izb_settings){.cull = IZB_CULL_OFF, .bias = bias}, depth, mask2, truth, &st_off,
-                              &d_off);
+                shade_compare(b, &f, (izb_settings){.cull = IZB_CULL_OFF, .bias = bias}, depth, mask2, truth,
+                              &st_off, &d_off);
                 CHECK(memcmp(mask, mask2, (size_t)W * H) == 0, "%s view %d %s: auto gives culling off's mask",
                       s.name, vi, light_names[li]);
                 if (li == 0)
@@ -363,14 +364,15 @@ static void run_scene(scene *sp, izb_backend *b, float *depth, uint8_t *mask, ui
                 for (int binning = IZB_BINNING_RADIX; binning <= IZB_BINNING_ATOMIC; binning++) {
                     if (kernel == IZB_KERNEL1 && binning == IZB_BINNING_RADIX)
                         continue; /* the default, above */
-                    izb_settings set = {.kernel = (izb_kernel)kernel, .binning = (izb_binning)binning, .bias = bias};
+                    izb_settings set = {
+                        .kernel = (izb_kernel)kernel, .binning = (izb_binning)binning, .bias = bias};
                     CHECK(izb_shade_arrays(b, &f, &set, depth, mask2, NULL), "shade");
                     CHECK(memcmp(mask, mask2, (size_t)W * H) == 0, "%s view %d %s: kernel%d binning %d same mask",
                           s.name, vi, light_names[li], kernel, binning);
                     CHECK(izb_shade_arrays_ids(b, &f, &set, depth, ids, mask2, NULL), "shade with ids");
                     CHECK(memcmp(mask_ids, mask2, (size_t)W * H) == 0,
-                          "%s view %d %s: kernel%d binning %d same mask with ids", s.name, vi, light_names[li],
-                          kernel, binning);
+                          "%s view %d %s: kernel%d binning %d same mask with ids", s.name, vi,
+                          light_names[li], kernel, binning);
                 }
         }
     }
@@ -424,8 +426,8 @@ int main(void)
     }
     char specs[512] = "default,tesseract:50000,spheres:60000,cards";
     skip_self = getenv("IZB_ORACLE_SKIP_SELF") && strcmp(getenv("IZB_ORACLE_SKIP_SELF"), "1") == 0;
-    if (getenv("IZB_ORACLE_BIAS") && (sscanf(getenv("IZB_ORACLE_BIAS"), "%f", &bias) != 1 || !(bias > 0.0f) ||
-                                      !(bias < 0.1f))) {
+    if (getenv("IZB_ORACLE_BIAS") &&
+        (sscanf(getenv("IZB_ORACLE_BIAS"), "%f", &bias) != 1 || !(bias > 0.0f) || !(bias < 0.1f))) {
         fprintf(stderr, "IZB_ORACLE_BIAS '%s': expected a number in (0, 0.1)\n", getenv("IZB_ORACLE_BIAS"));
         return 2;
     }
@@ -437,8 +439,7 @@ int main(void)
     ids = malloc(sizeof *ids * W * H);
     truth_self = malloc(W * H);
     mask_ids = malloc(W * H);
-    if (!b || !depth || !mask || !mask2 || !truth || !ids || !truth_self || !mask_ids)
-        return 1;
+    if (!b || !depth || !mask || !mask2 || !truth || !ids || !truth_self || !mask_ids) return 1;
     double worst = 0.0, worst_ids = 0.0;
     for (char *save = NULL, *item = strtok_r(specs, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
         scene s;
@@ -451,7 +452,8 @@ int main(void)
     }
     if (!list) run_lamp_in_box(b, depth, mask, truth);
     printf("worst mismatch %.4f%% of covered pixels (bound %.4f%%); with ids against the exact-plane truth "
-           "%.4f%%\n", 100.0 * worst, 100.0 * MAX_MISMATCH, 100.0 * worst_ids);
+           "%.4f%%\n",
+           100.0 * worst, 100.0 * MAX_MISMATCH, 100.0 * worst_ids);
     izb_destroy(b);
     free(depth), free(mask), free(mask2), free(truth), free(ids), free(truth_self), free(mask_ids);
     return test_done();

@@ -1,16 +1,18 @@
 /* test_own.c — primitive ids (izb_shade_arrays_ids, izb_hit_is_own): neither a point's own
  * triangle nor one in its plane shadows it (the ground and the card are two triangles each, so a
- * point by the diagonal is covered by its coplanar neighbour too, by rounding). Scene: a ground of two triangles and a small floating card, lit at a grazing angle
- * (directional 1.5 degrees above the ground, and a spot light low over its far end), seen from
- * above. Depth and ids are computed exactly here (ray/plane in double), as a depth pass with
- * gl_PrimitiveID gives them; the truth is analytic: a ground point is in shadow iff its ray to the
- * light passes through the card.
+ * point by a diagonal is also covered by its coplanar neighbour, by rounding). Scene: that ground
+ * and a small card floating over it, seen from above, lit three ways: a sun 0.02 degrees above the
+ * ground (grazing: the card's shadow falls far off the ground), a sun 30 degrees up and a spot
+ * light low over the ground's far end (the card's shadow on the ground). Depth and ids are
+ * computed exactly here (ray/plane in double), as a depth pass with gl_PrimitiveID gives them; the
+ * truth is analytic: a ground point is in shadow iff its ray to the light passes through the card.
  *
  * Checked: with ids the mask is the truth on every pixel not within a margin of the shadow's
  * outline (no self-shadow acne on the grazing ground, the card's shadow kept); ids only ever remove
  * shadow (mask with ids >= mask without, pixel by pixel); NULL ids and all-IZB_NO_ID ids give
  * izb_shade_arrays' mask byte for byte; kernel1 and kernel2, 1 and 2 threads agree. Without ids
- * the same frames show acne (counted and required, so the test exercises the grazing case). */
+ * the grazing frame shows acne (counted and required, so the test exercises the grazing case);
+ * izb_same_plane's cases on their own. */
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -31,10 +33,10 @@
 #define MARGIN 0.02 /* world units around the shadow's outline left unjudged */
 
 static const float xyz[4 * 9] = {
-    -GROUND, 0, -GROUND, -GROUND, 0, GROUND, GROUND, 0, GROUND, /* ground, facing up */
-    -GROUND, 0, -GROUND, GROUND,  0, GROUND, GROUND, 0, -GROUND,
-    CX0, CARD_Y, CZ0, CX0, CARD_Y, CZ1, CX1, CARD_Y, CZ1, /* card, facing up */
-    CX0, CARD_Y, CZ0, CX1, CARD_Y, CZ1, CX1, CARD_Y, CZ0,
+    -GROUND, 0,      -GROUND, -GROUND, 0,      GROUND, GROUND, 0,      GROUND, /* ground, facing up */
+    -GROUND, 0,      -GROUND, GROUND,  0,      GROUND, GROUND, 0,      -GROUND,
+    CX0,     CARD_Y, CZ0,     CX0,     CARD_Y, CZ1,    CX1,    CARD_Y, CZ1, /* card, facing up */
+    CX0,     CARD_Y, CZ0,     CX1,     CARD_Y, CZ1,    CX1,    CARD_Y, CZ0,
 };
 
 typedef struct frame_data {
@@ -46,8 +48,8 @@ typedef struct frame_data {
 /* world position of pixel (px, py) on the view ray with linear depth d (view matrix m) */
 static void pixel_point(const float m[16], const izb_recon *f, int px, int py, double d, double p[3])
 {
-    const double v[3] = {((2.0 * px + 1.0) / W - 1.0) * f->ray_sx * d, ((2.0 * py + 1.0) / H - 1.0) * f->ray_sy * d,
-                         -d};
+    const double v[3] = {((2.0 * px + 1.0) / W - 1.0) * f->ray_sx * d,
+                         ((2.0 * py + 1.0) / H - 1.0) * f->ray_sy * d, -d};
     const double t[3] = {v[0] - m[12], v[1] - m[13], v[2] - m[14]};
     for (int j = 0; j < 3; j++)
         p[j] = m[4 * j] * t[0] + m[4 * j + 1] * t[1] + m[4 * j + 2] * t[2];
@@ -79,8 +81,7 @@ static void make_frame(const camera *cam, const light *l, const izb_recon *f, fr
             }
             d = -o[1] / dy;
             pixel_point(m, f, px, py, d, p);
-            if (!(d > 0.0) || fabs(p[0]) > GROUND || fabs(p[2]) > GROUND)
-                continue;
+            if (!(d > 0.0) || fabs(p[0]) > GROUND || fabs(p[2]) > GROUND) continue;
             fd->depth[i] = (float)d;
             fd->ids[i] = p[2] + GROUND >= p[0] + GROUND ? 0u : 1u;
             /* toward the light: -dir, or the spot's position */
@@ -89,12 +90,13 @@ static void make_frame(const camera *cam, const light *l, const izb_recon *f, fr
                 L[k] = l->type == LIGHT_SPOT ? l->pos[k] - p[k] : -l->dir[k];
             const double s = CARD_Y / L[1]; /* where the ray reaches the card's plane */
             const double cx = p[0] + s * L[0], cz = p[2] + s * L[2];
-            const double e = fmin(fmin(cx - CX0, CX1 - cx), fmin(cz - CZ0, CZ1 - cz)); /* > 0: through the card */
+            const double e =
+                fmin(fmin(cx - CX0, CX1 - cx), fmin(cz - CZ0, CZ1 - cz)); /* > 0: through the card */
             fd->truth[i] = fabs(e) < MARGIN ? -1 : e > 0.0 && (l->type != LIGHT_SPOT || s < 1.0) ? 0 : 1;
             if (l->type == LIGHT_SPOT && fd->truth[i] == 1) {
                 float lm[16], cl[4];
-                light_matrices(l, (const float[3]){-GROUND, 0, -GROUND}, (const float[3]){GROUND, 1, GROUND}, lm,
-                               NULL);
+                light_matrices(l, (const float[3]){-GROUND, 0, -GROUND}, (const float[3]){GROUND, 1, GROUND},
+                               lm, NULL);
                 izb_transform(lm, (const float[3]){(float)p[0], (float)p[1], (float)p[2]}, cl);
                 /* outside the cone (mask 0) or too near its border to judge */
                 const double ax = fabs(cl[0] / cl[3]), ay = fabs(cl[1] / cl[3]);
@@ -104,7 +106,8 @@ static void make_frame(const camera *cam, const light *l, const izb_recon *f, fr
         }
 }
 
-static void run(izb_backend *b1, izb_backend *b2, const camera *cam, const light *l, const char *name, bool grazing)
+static void run(izb_backend *b1, izb_backend *b2, const camera *cam, const light *l, const char *name,
+                bool grazing)
 {
     static frame_data fd;
     static uint8_t m_plain[W * H], m_ids[W * H], m_x[W * H];
@@ -117,8 +120,7 @@ static void run(izb_backend *b1, izb_backend *b2, const camera *cam, const light
     CHECK(izb_shade_arrays_ids(b1, &f, NULL, fd.depth, fd.ids, m_ids, NULL), "%s: shade with ids", name);
     long judged = 0, wrong = 0, acne = 0, shadow = 0, removed_only = 1, ground_lit = 0;
     for (int i = 0; i < W * H; i++) {
-        if (fd.truth[i] < 0 || !(fd.depth[i] > 0.0f))
-            continue;
+        if (fd.truth[i] < 0 || !(fd.depth[i] > 0.0f)) continue;
         judged++;
         wrong += (m_ids[i] != 0) != (fd.truth[i] == 1);
         acne += fd.truth[i] == 1 && m_plain[i] == 0;
@@ -133,15 +135,18 @@ static void run(izb_backend *b1, izb_backend *b2, const camera *cam, const light
     CHECK(judged > W * H / 2 && (grazing || shadow > 200) && ground_lit > W * H / 4,
           "%s: the frame shows ground and shadow", name);
     CHECK(wrong == 0, "%s: with ids %ld pixels differ from the analytic truth", name, wrong);
-    CHECK(!grazing || acne > 0, "%s: without ids the grazing ground shows no acne: the test does not exercise ids", name);
+    CHECK(!grazing || acne > 0,
+          "%s: without ids the grazing ground shows no acne: the test does not exercise ids", name);
     CHECK(removed_only, "%s: ids only remove shadow", name);
 
     /* NULL ids and unknown ids: izb_shade_arrays exactly */
-    CHECK(izb_shade_arrays_ids(b1, &f, NULL, fd.depth, NULL, m_x, NULL) && memcmp(m_x, m_plain, sizeof m_x) == 0,
+    CHECK(izb_shade_arrays_ids(b1, &f, NULL, fd.depth, NULL, m_x, NULL) &&
+              memcmp(m_x, m_plain, sizeof m_x) == 0,
           "%s: NULL ids give izb_shade_arrays' mask", name);
     for (int i = 0; i < W * H; i++)
         no_ids[i] = IZB_NO_ID;
-    CHECK(izb_shade_arrays_ids(b1, &f, NULL, fd.depth, no_ids, m_x, NULL) && memcmp(m_x, m_plain, sizeof m_x) == 0,
+    CHECK(izb_shade_arrays_ids(b1, &f, NULL, fd.depth, no_ids, m_x, NULL) &&
+              memcmp(m_x, m_plain, sizeof m_x) == 0,
           "%s: IZB_NO_ID everywhere gives izb_shade_arrays' mask", name);
     /* every traversal and thread count */
     for (int k = IZB_KERNEL1; k <= IZB_KERNEL2; k++)
@@ -156,13 +161,14 @@ static void run(izb_backend *b1, izb_backend *b2, const camera *cam, const light
 /* izb_same_plane on its own: in the plane, off it, degenerate */
 static void same_plane_cases(void)
 {
-    const float a[9] = {0, 0, 0, 1, 0, 0, 0, 0, 1};              /* y = 0 */
+    const float a[9] = {0, 0, 0, 1, 0, 0, 0, 0, 1};                 /* y = 0 */
     const float far_in[9] = {100, 0, 100, 101, 0, 100, 100, 0, 99}; /* y = 0, elsewhere */
-    const float up[9] = {0, 1e-3f, 0, 1, 1e-3f, 0, 0, 1e-3f, 1};  /* y = 1e-3: parallel, apart */
-    const float tilt[9] = {0, 0, 0, 1, 0, 0, 0, 1e-3f, 1};        /* 1e-3 rad about x */
+    const float up[9] = {0, 1e-3f, 0, 1, 1e-3f, 0, 0, 1e-3f, 1};    /* y = 1e-3: parallel, apart */
+    const float tilt[9] = {0, 0, 0, 1, 0, 0, 0, 1e-3f, 1};          /* 1e-3 rad about x */
     const float degen[9] = {0, 0, 0, 1, 0, 0, 2, 0, 0};
-    const float vert[9] = {0, 0, 0, 1, 0, 0, 0, 1, 0};             /* z = 0 */
-    CHECK(izb_same_plane(a, a) && izb_same_plane(a, far_in) && izb_same_plane(far_in, a), "coplanar triangles");
+    const float vert[9] = {0, 0, 0, 1, 0, 0, 0, 1, 0}; /* z = 0 */
+    CHECK(izb_same_plane(a, a) && izb_same_plane(a, far_in) && izb_same_plane(far_in, a),
+          "coplanar triangles");
     CHECK(!izb_same_plane(a, up) && !izb_same_plane(a, tilt) && !izb_same_plane(a, vert), "other planes");
     CHECK(!izb_same_plane(degen, a), "a degenerate triangle has no plane");
     /* a triangle a rounding away: 1 ulp of its coordinate */
@@ -170,7 +176,7 @@ static void same_plane_cases(void)
     float nudged[9];
     memcpy(nudged, big, sizeof big);
     nudged[1] = nextafterf(0.0f, 1.0f) * 1e30f; /* ~1.4e-15 */
-    nudged[4] = 1e-4f;                         /* 1e-7 of the coordinates: within the tolerance */
+    nudged[4] = 1e-4f;                          /* 1e-7 of the coordinates: within the tolerance */
     CHECK(izb_same_plane(big, nudged), "a vertex 1e-7 of the coordinates off the plane counts as in it");
     nudged[4] = 1e-2f; /* 1e-5 of the coordinates: another plane */
     CHECK(!izb_same_plane(big, nudged), "a vertex 1e-5 of the coordinates off the plane does not");
@@ -182,8 +188,7 @@ int main(void)
     izb_backend *b1 = izb_create(&(izb_desc){.backend = IZB_BACKEND_CPU, .threads = 2});
     izb_backend *b2 = izb_create(&(izb_desc){.backend = IZB_BACKEND_CPU, .threads = 1});
     CHECK(b1 && b2, "CPU backend");
-    if (!b1 || !b2)
-        return test_done();
+    if (!b1 || !b2) return test_done();
     CHECK(izb_set_scene(b1, xyz, 4) && izb_set_scene(b2, xyz, 4), "set_scene");
     camera cam = {.pos = {0.0f, 9.0f, 7.0f}, .yaw = 0.0f, .pitch = -50.0f, .fovy = 60.0f};
     camera_fit_clip(&cam, (const float[3]){-GROUND, 0, -GROUND}, (const float[3]){GROUND, 1, GROUND});
@@ -194,7 +199,8 @@ int main(void)
     /* the card's shadow on the ground is kept */
     const light sun = {.type = LIGHT_DIRECTIONAL, .dir = {cosf(c), -sinf(c), 0.1f}};
     run(b1, b2, &cam, &sun, "sun 30 degrees above the ground", false);
-    const light spot = {.type = LIGHT_SPOT, .pos = {-9.5f, 0.45f, 0.0f}, .dir = {1.0f, -0.04f, 0.0f}, .cone_deg = 100};
+    const light spot = {
+        .type = LIGHT_SPOT, .pos = {-9.5f, 0.45f, 0.0f}, .dir = {1.0f, -0.04f, 0.0f}, .cone_deg = 100};
     run(b1, b2, &cam, &spot, "spot low over the ground", false);
     izb_destroy(b1);
     izb_destroy(b2);

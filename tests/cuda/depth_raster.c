@@ -44,8 +44,8 @@ static int clip_near(const double v[3][3], double near, double out[2][3][3])
     return n - 2;
 }
 
-static void raster_band(const screen_tri *tris, long nt, int width, int height, int row0, int row1, float *depth,
-                        uint32_t *ids)
+static void raster_band(const screen_tri *tris, long nt, int width, int height, int row0, int row1,
+                        float *depth, uint32_t *ids)
 {
     (void)height;
     for (long t = 0; t < nt; t++) {
@@ -77,8 +77,7 @@ static void raster_band(const screen_tri *tris, long nt, int width, int height, 
                 float *z = &depth[(size_t)py * (size_t)width + (size_t)px];
                 if (*z == 0.0f || d < *z) {
                     *z = d;
-                    if (ids)
-                        ids[z - depth] = s->src;
+                    if (ids) ids[z - depth] = s->src;
                 }
             }
     }
@@ -97,8 +96,7 @@ void depth_raster_ids(const float *xyz, int tri_count, const camera *c, int widt
     camera_proj(c, (float)width / (float)height, proj);
     const double near = c->near > 0.0f ? c->near : 0.01;
     memset(depth, 0, (size_t)width * (size_t)height * sizeof *depth);
-    if (ids)
-        memset(ids, 0xff, (size_t)width * (size_t)height * sizeof *ids); /* IZB_NO_ID */
+    if (ids) memset(ids, 0xff, (size_t)width * (size_t)height * sizeof *ids); /* IZB_NO_ID */
 
     screen_tri *tris = malloc(2 * (size_t)(tri_count > 0 ? tri_count : 1) * sizeof *tris);
     if (!tris) {

@@ -58,8 +58,8 @@ static void compare_debug(const char *what, izb_backend *cpu, izb_backend *gpu)
 
 /* One frame on both backends with settings s; the masks and stats must agree. Returns the CPU
  * mask's zero pixels (shadowed, or outside a spot light's cone). */
-static size_t compare_frame(const char *what, izb_backend *cpu, izb_backend *gpu, const izb_recon *f, const float *depth,
-                          const uint32_t *ids, const izb_settings *s, bool debug)
+static size_t compare_frame(const char *what, izb_backend *cpu, izb_backend *gpu, const izb_recon *f,
+                            const float *depth, const uint32_t *ids, const izb_settings *s, bool debug)
 {
     const size_t npix = (size_t)f->width * (size_t)f->height;
     uint8_t *cm = xmalloc(npix), *gm = xmalloc(npix);
@@ -133,8 +133,8 @@ static void run_scene(const fixture *fx, izb_backend *cpu, izb_backend *gpu)
             /* primitive ids: a point's own triangle (or plane) never shadows it (izb_hit_is_own) */
             for (int kernel = IZB_KERNEL1; kernel <= IZB_KERNEL2; kernel++) {
                 const izb_settings st = {.kernel = (izb_kernel)kernel};
-                snprintf(what, sizeof what, "%s %dx%d %s kernel%d with ids", fx->name, w, h, spot ? "spot" : "sun",
-                         kernel);
+                snprintf(what, sizeof what, "%s %dx%d %s kernel%d with ids", fx->name, w, h,
+                         spot ? "spot" : "sun", kernel);
                 compare_frame(what, cpu, gpu, &f, depth, ids, &st, kernel == IZB_KERNEL1);
             }
             free(ids);
