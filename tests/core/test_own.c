@@ -10,9 +10,9 @@
  * Checked: with ids the mask is the truth on every pixel not within a margin of the shadow's
  * outline (no self-shadow acne on the grazing ground, the card's shadow kept); ids only ever remove
  * shadow (mask with ids >= mask without, pixel by pixel); NULL ids and all-IZB_NO_ID ids give
- * izb_shade_arrays' mask byte for byte; kernel1 and kernel2, 1 and 2 threads agree. Without ids
- * the grazing frame shows acne (counted and required, so the test exercises the grazing case);
- * izb_same_plane's cases on their own. */
+ * izb_shade_arrays' mask byte for byte, and so do ids past the scene's triangles; kernel1 and kernel2, 1 and
+ * 2 threads agree. Without ids the grazing frame shows acne (counted and required, so the test exercises the
+ * grazing case); izb_same_plane's cases on their own. */
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -148,6 +148,12 @@ static void run(izb_backend *b1, izb_backend *b2, const camera *cam, const light
     CHECK(izb_shade_arrays_ids(b1, &f, NULL, fd.depth, no_ids, m_x, NULL) &&
               memcmp(m_x, m_plain, sizeof m_x) == 0,
           "%s: IZB_NO_ID everywhere gives izb_shade_arrays' mask", name);
+    /* bad ids: one past the scene, far past it: unknown, never read as a triangle */
+    for (int i = 0; i < W * H; i++)
+        no_ids[i] = i % 2 ? 4u : 0x7fffffffu;
+    CHECK(izb_shade_arrays_ids(b1, &f, NULL, fd.depth, no_ids, m_x, NULL) &&
+              memcmp(m_x, m_plain, sizeof m_x) == 0,
+          "%s: ids past the scene's triangles count as unknown", name);
     /* every traversal and thread count */
     for (int k = IZB_KERNEL1; k <= IZB_KERNEL2; k++)
         for (int bi = 0; bi < 2; bi++) {

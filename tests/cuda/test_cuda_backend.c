@@ -137,6 +137,14 @@ static void run_scene(const fixture *fx, izb_backend *cpu, izb_backend *gpu)
                          spot ? "spot" : "sun", kernel);
                 compare_frame(what, cpu, gpu, &f, depth, ids, &st, kernel == IZB_KERNEL1);
             }
+            /* bad ids (past the scene, IZB_NO_ID) mixed with right and wrong ones: unknown ids
+             * are never read as triangles, on both backends alike */
+            for (size_t i = 0; i < (size_t)w * (size_t)h; i++)
+                ids[i] = (uint32_t)(frand(0.0, 2.0 * fx->tri_count + 2.0));
+            for (size_t i = 0; i < (size_t)w * (size_t)h; i += 7)
+                ids[i] = IZB_NO_ID;
+            snprintf(what, sizeof what, "%s %dx%d %s random ids", fx->name, w, h, spot ? "spot" : "sun");
+            compare_frame(what, cpu, gpu, &f, depth, ids, &(izb_settings){0}, false);
             free(ids);
             free(depth);
         }
