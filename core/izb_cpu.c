@@ -34,6 +34,7 @@ typedef struct cpu_backend {
     buffer cell_end;   /* uint32_t, one per cell */
     buffer scratch;    /* uint32_t, izb_cpu_bin_scratch() */
     buffer tris;       /* izb_tri, one per triangle: compacted survivors */
+    buffer tri_id;     /* uint32_t, one per triangle: the survivors' scene indices (frames with ids) */
     buffer comp;       /* uint32_t, one per triangle: closed component (izb_closed.h) */
     buffer boxes;      /* float, 6 per closed component */
     size_t box_floats; /* in use in boxes */
@@ -70,7 +71,7 @@ static void cpu_destroy(izb_backend *base)
 {
     cpu_backend *b = (cpu_backend *)base;
     buffer *all[] = {&b->xyz,     &b->points, &b->binned, &b->cell_start, &b->cell_end,
-                     &b->scratch, &b->tris,   &b->comp,   &b->boxes};
+                     &b->scratch, &b->tris,   &b->comp,   &b->boxes,      &b->tri_id};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         free(all[i]->data);
     free(b);
@@ -127,7 +128,7 @@ static bool cpu_update_scene(izb_backend *base, const float *xyz, int tri_count,
 }
 
 static bool cpu_shade_arrays(izb_backend *base, const izb_recon *f, const izb_settings *s, const float *depth,
-                             uint8_t *mask, izb_stats *stats)
+                             const uint32_t *ids, uint8_t *mask, izb_stats *stats)
 {
     cpu_backend *b = (cpu_backend *)base;
     b->have_frame = false;
@@ -146,7 +147,8 @@ static bool cpu_shade_arrays(izb_backend *base, const izb_recon *f, const izb_se
     }
     const size_t npix = (size_t)f->width * (size_t)f->height;
     if (!reserve(&b->points, npix, sizeof(izb_point), "sample points") ||
-        !reserve(&b->binned, npix, sizeof(izb_point), "binned points"))
+        !reserve(&b->binned, npix, sizeof(izb_point), "binned points") ||
+        (ids && !reserve(&b->tri_id, (size_t)b->tri_count, sizeof(uint32_t), "triangle ids")))
         return false;
     const int T = b->threads;
     double t[IZB_STAGE_COUNT + 1];
@@ -175,13 +177,15 @@ static bool cpu_shade_arrays(izb_backend *base, const izb_recon *f, const izb_se
                             .boxes = b->boxes.data, .light_is_spot = f->light_is_spot};
         if (f->light_is_spot)
             izb_light_origin(f->light, cv.light_origin);
-        nt = izb_cpu_cull(b->xyz.data, b->tri_count, f, &g, &bbox, &cv, b->tris.data, T);
+        nt = izb_cpu_cull_ids(b->xyz.data, b->tri_count, f, &g, &bbox, &cv, b->tris.data,
+                              ids ? b->tri_id.data : NULL, T);
     }
     t[3] = now_ms();
 
     if (nt > 0)
-        izb_cpu_raster(b->tris.data, nt, b->binned.data, b->cell_start.data, b->cell_end.data, &g, s->kernel,
-                       mask, T);
+        izb_cpu_raster_own(b->tris.data, nt, b->binned.data, b->cell_start.data, b->cell_end.data, &g,
+                           s->kernel, &(izb_own){b->tri_id.data, ids, b->xyz.data, (uint32_t)b->tri_count},
+                           mask, T);
     t[4] = now_ms();
 
     b->have_frame = true;

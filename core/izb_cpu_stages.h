@@ -29,6 +29,9 @@ void izb_cpu_bin(const izb_point *in, int n, const izb_grid *g, izb_point *out, 
 /* izb_ref_cull with a thread count, and back faces dropped where izb_may_cull(cull, i) says so. */
 int izb_cpu_cull(const float *xyz, int n, const izb_recon *f, const izb_grid *g, const izb_bbox *bbox,
                  const izb_cull_view *cull, izb_tri *out, int threads);
+/* izb_cpu_cull writing each survivor's scene index to tri_id (capacity n) unless it is NULL. */
+int izb_cpu_cull_ids(const float *xyz, int n, const izb_recon *f, const izb_grid *g, const izb_bbox *bbox,
+                     const izb_cull_view *cull, izb_tri *out, uint32_t *tri_id, int threads);
 
 /* izb_ref_raster on `threads` threads. Kernel2 interleaves the cells over a G x G pattern of
  * groups (thesis §5.2.1, the smallest G >= 2 with G * G >= 2 * threads): cell (cx, cy) belongs to
@@ -36,5 +39,9 @@ int izb_cpu_cull(const float *xyz, int n, const izb_recon *f, const izb_grid *g,
 void izb_cpu_raster(const izb_tri *tris, int nt, const izb_point *points, const uint32_t *cell_start,
                     const uint32_t *cell_end, const izb_grid *g, izb_kernel kernel, uint8_t *mask,
                     int threads);
+/* izb_ref_raster_own on `threads` threads. */
+void izb_cpu_raster_own(const izb_tri *tris, int nt, const izb_point *points, const uint32_t *cell_start,
+                        const uint32_t *cell_end, const izb_grid *g, izb_kernel kernel, const izb_own *own,
+                        uint8_t *mask, int threads);
 
 #endif

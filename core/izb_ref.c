@@ -232,18 +232,32 @@ static inline bool setup_tri(const float *xyz, int64_t i, const izb_recon *f, co
     return izb_tri_setup(v, g, bbox, izb_may_cull(cull, (uint32_t)i), out);
 }
 
-/* The survivors of triangles [i0, i1), set up, from out[0]; returns how many. */
-HOT static uint32_t cull_range(const float *xyz, int64_t i0, int64_t i1, const izb_recon *f, const izb_grid *g,
-                               const izb_bbox *bbox, const izb_cull_view *cull, izb_tri *out)
+/* The survivors of triangles [i0, i1), set up, from out[0]; returns how many. tri_id (may be
+ * NULL): each survivor's index i, from tri_id[0]. */
+HOT static uint32_t cull_range(const float *xyz, int64_t i0, int64_t i1, const izb_recon *f,
+                               const izb_grid *g, const izb_bbox *bbox, const izb_cull_view *cull,
+                               izb_tri *out, uint32_t *tri_id)
 {
     uint32_t c = 0;
-    for (int64_t i = i0; i < i1; i++)
-        c += setup_tri(xyz, i, f, g, bbox, cull, &out[c]);
+    if (tri_id)
+        for (int64_t i = i0; i < i1; i++) {
+            tri_id[c] = (uint32_t)i; /* overwritten by the next survivor when culled */
+            c += setup_tri(xyz, i, f, g, bbox, cull, &out[c]);
+        }
+    else
+        for (int64_t i = i0; i < i1; i++)
+            c += setup_tri(xyz, i, f, g, bbox, cull, &out[c]);
     return c;
 }
 
 int izb_cpu_cull(const float *xyz, int n, const izb_recon *f, const izb_grid *g, const izb_bbox *bbox,
                  const izb_cull_view *cull, izb_tri *out, int threads)
+{
+    return izb_cpu_cull_ids(xyz, n, f, g, bbox, cull, out, NULL, threads);
+}
+
+int izb_cpu_cull_ids(const float *xyz, int n, const izb_recon *f, const izb_grid *g, const izb_bbox *bbox,
+                     const izb_cull_view *cull, izb_tri *out, uint32_t *tri_id, int threads)
 {
     uint32_t count[IZB_CPU_MAX_THREADS];
     int64_t start[IZB_CPU_MAX_THREADS];
@@ -263,12 +277,14 @@ int izb_cpu_cull(const float *xyz, int n, const izb_recon *f, const izb_grid *g,
         if (t == 0)
             teams = nt;
         start[t] = i0;
-        count[t] = cull_range(xyz, i0, i1, f, g, bbox, cull, out + i0);
+        count[t] = cull_range(xyz, i0, i1, f, g, bbox, cull, out + i0, tri_id ? tri_id + i0 : NULL);
     }
     int64_t off = 0; /* chunk t moves to [off, off + count[t]), which ends before start[t + 1] */
     for (int t = 0; t < teams; t++) {
-        if (start[t] != off && count[t] > 0)
+        if (start[t] != off && count[t] > 0) {
             memmove(out + off, out + start[t], (size_t)count[t] * sizeof *out);
+            if (tri_id) memmove(tri_id + off, tri_id + start[t], (size_t)count[t] * sizeof *tri_id);
+        }
         off += count[t];
     }
     return (int)off;
@@ -277,19 +293,34 @@ int izb_cpu_cull(const float *xyz, int n, const izb_recon *f, const izb_grid *g,
 int izb_ref_cull(const float *xyz, int n, const izb_recon *f, const izb_grid *g, const izb_bbox *bbox,
                  bool cull_back, izb_tri *out)
 {
+    return izb_ref_cull_ids(xyz, n, f, g, bbox, cull_back, out, NULL);
+}
+
+int izb_ref_cull_ids(const float *xyz, int n, const izb_recon *f, const izb_grid *g, const izb_bbox *bbox,
+                     bool cull_back, izb_tri *out, uint32_t *tri_id)
+{
     const izb_cull_view all = {.mode = cull_back ? IZB_CULL_ON : IZB_CULL_OFF};
-    return izb_cpu_cull(xyz, n, f, g, bbox, &all, out, 0);
+    return izb_cpu_cull_ids(xyz, n, f, g, bbox, &all, out, tri_id, 0);
 }
 
 /* ---- stage 4: irregular rasterisation (thesis §5) -------------------------------------------- */
+
+/* With ids, is the hit of compacted triangle i on the point at `pixel` to be ignored
+ * (izb_hit_is_own)? A pixel already in shadow skips the plane test: its store changes nothing. */
+static inline bool own_hit(const izb_own *o, uint32_t i, uint32_t pixel, const uint8_t *mask)
+{
+    return o->pixel_id && __atomic_load_n(&mask[pixel], __ATOMIC_RELAXED) != 0 &&
+           izb_hit_is_own(o->xyz, 9, 1, o->tri_count, o->pixel_id[pixel], o->tri_id[i]);
+}
 
 /* Kernel1 (§5.1): one triangle at a time per thread; each of its cell rows is one contiguous
  * "fragment line" of points, cell_start[first cell] .. cell_end[last cell] (§5.1.1). Several
  * threads may zero the same pixel: the same value, stored atomically so it is no data race. */
 #define K1_BATCH 16 /* triangles per scheduling unit */
 
-HOT static void k1_tris(const izb_tri *tris, int i0, int i1, const izb_point *points, const uint32_t *cell_start,
-                        const uint32_t *cell_end, const izb_grid *g, uint8_t *mask)
+HOT static void k1_tris(const izb_tri *tris, int i0, int i1, const izb_point *points,
+                        const uint32_t *cell_start, const uint32_t *cell_end, const izb_grid *g,
+                        const izb_own *own, uint8_t *mask)
 {
     for (int i = i0; i < i1; i++) {
         const izb_tri t = tris[i];
@@ -297,7 +328,7 @@ HOT static void k1_tris(const izb_tri *tris, int i0, int i1, const izb_point *po
             const uint32_t end = cell_end[cy * g->w + t.cx1];
             for (uint32_t j = cell_start[cy * g->w + t.cx0]; j < end; j++) {
                 const izb_point p = points[j];
-                if (izb_tri_occludes(&t, p.x, p.y, p.z))
+                if (izb_tri_occludes(&t, p.x, p.y, p.z) && !own_hit(own, (uint32_t)i, p.pixel, mask))
                     __atomic_store_n(&mask[p.pixel], (uint8_t)0, __ATOMIC_RELAXED);
             }
         }
@@ -305,13 +336,14 @@ HOT static void k1_tris(const izb_tri *tris, int i0, int i1, const izb_point *po
 }
 
 static void raster_kernel1(const izb_tri *tris, int nt, const izb_point *points, const uint32_t *cell_start,
-                           const uint32_t *cell_end, const izb_grid *g, uint8_t *mask, int threads)
+                           const uint32_t *cell_end, const izb_grid *g, const izb_own *own, uint8_t *mask,
+                           int threads)
 {
     const int batches = (nt + K1_BATCH - 1) / K1_BATCH;
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
     for (int bi = 0; bi < batches; bi++) {
         const int i0 = bi * K1_BATCH, i1 = i0 + K1_BATCH < nt ? i0 + K1_BATCH : nt;
-        k1_tris(tris, i0, i1, points, cell_start, cell_end, g, mask);
+        k1_tris(tris, i0, i1, points, cell_start, cell_end, g, own, mask);
     }
 }
 
@@ -326,7 +358,8 @@ static inline int first_congruent(int lo, int r, int m)
  * only its own cells inside the triangle's range. A pixel's point lives in exactly one cell, so
  * the thread that owns the group is the only writer of its pixels. */
 HOT static void k2_group(const izb_tri *tris, int nt, int gx, int gy, int side, const izb_point *points,
-                         const uint32_t *cell_start, const uint32_t *cell_end, const izb_grid *g, uint8_t *mask)
+                         const uint32_t *cell_start, const uint32_t *cell_end, const izb_grid *g,
+                         const izb_own *own, uint8_t *mask)
 {
     for (int i = 0; i < nt; i++) {
         const izb_tri *t = &tris[i];
@@ -338,7 +371,7 @@ HOT static void k2_group(const izb_tri *tris, int nt, int gx, int gy, int side, 
                 const int c = cy * g->w + cx;
                 for (uint32_t j = cell_start[c]; j < cell_end[c]; j++) {
                     const izb_point p = points[j];
-                    if (izb_tri_occludes(t, p.x, p.y, p.z))
+                    if (izb_tri_occludes(t, p.x, p.y, p.z) && !own_hit(own, (uint32_t)i, p.pixel, mask))
                         mask[p.pixel] = 0;
                 }
             }
@@ -347,7 +380,8 @@ HOT static void k2_group(const izb_tri *tris, int nt, int gx, int gy, int side, 
 }
 
 static void raster_kernel2(const izb_tri *tris, int nt, const izb_point *points, const uint32_t *cell_start,
-                           const uint32_t *cell_end, const izb_grid *g, uint8_t *mask, int threads)
+                           const uint32_t *cell_end, const izb_grid *g, const izb_own *own, uint8_t *mask,
+                           int threads)
 {
     int side = 2;
     while (side * side < 2 * threads)
@@ -357,7 +391,7 @@ static void raster_kernel2(const izb_tri *tris, int nt, const izb_point *points,
     for (int grp = 0; grp < groups; grp++) {
         const int gx = grp % side, gy = grp / side;
         if (gx < g->w && gy < g->h)
-            k2_group(tris, nt, gx, gy, side, points, cell_start, cell_end, g, mask);
+            k2_group(tris, nt, gx, gy, side, points, cell_start, cell_end, g, own, mask);
     }
 }
 
@@ -365,17 +399,33 @@ void izb_cpu_raster(const izb_tri *tris, int nt, const izb_point *points, const 
                     const uint32_t *cell_end, const izb_grid *g, izb_kernel kernel, uint8_t *mask,
                     int threads)
 {
+    izb_cpu_raster_own(tris, nt, points, cell_start, cell_end, g, kernel, NULL, mask, threads);
+}
+
+void izb_cpu_raster_own(const izb_tri *tris, int nt, const izb_point *points, const uint32_t *cell_start,
+                        const uint32_t *cell_end, const izb_grid *g, izb_kernel kernel, const izb_own *own,
+                        uint8_t *mask, int threads)
+{
+    const izb_own none = {NULL, NULL, NULL, 0};
+    own = own && own->pixel_id ? own : &none;
     threads = izb_cpu_threads(threads);
     if (nt <= 0 || g->w <= 0 || g->h <= 0)
         return;
     if (kernel == IZB_KERNEL2)
-        raster_kernel2(tris, nt, points, cell_start, cell_end, g, mask, threads);
+        raster_kernel2(tris, nt, points, cell_start, cell_end, g, own, mask, threads);
     else
-        raster_kernel1(tris, nt, points, cell_start, cell_end, g, mask, threads);
+        raster_kernel1(tris, nt, points, cell_start, cell_end, g, own, mask, threads);
 }
 
 void izb_ref_raster(const izb_tri *tris, int nt, const izb_point *points, const uint32_t *cell_start,
                     const uint32_t *cell_end, const izb_grid *g, izb_kernel kernel, uint8_t *mask)
 {
     izb_cpu_raster(tris, nt, points, cell_start, cell_end, g, kernel, mask, 0);
+}
+
+void izb_ref_raster_own(const izb_tri *tris, int nt, const izb_point *points, const uint32_t *cell_start,
+                        const uint32_t *cell_end, const izb_grid *g, izb_kernel kernel, const izb_own *own,
+                        uint8_t *mask)
+{
+    izb_cpu_raster_own(tris, nt, points, cell_start, cell_end, g, kernel, own, mask, 0);
 }
