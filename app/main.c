@@ -336,11 +336,12 @@ static void scripted_switch(app *a)
     /* the C heap (every arena): in use, and held from the system — told apart from the resident
      * set, a growing "in use" is a leak, a growing "held" alone fragmentation, neither: not malloc */
     const struct mallinfo2 mi = mallinfo2();
-    printf("izb-shadows: switch %ld at frame %ld: %dx%d, rss %ld kB, heap %zu / %zu kB, GL objects %d (textures %d, buffers %d, "
-           "framebuffers %d, renderbuffers %d, vertex arrays %d, programs %d, shaders %d, queries %d, samplers %d)\n",
+    printf("izb-shadows: switch %ld at frame %ld: %dx%d, rss %ld kB, heap %zu / %zu kB, GL objects %d (textures %d, "
+           "buffers %d, framebuffers %d, renderbuffers %d, vertex arrays %d, programs %d, shaders %d, queries %d, "
+           "samplers %d)\n",
            n + 1, a->frame, render_width(a->r), render_height(a->r), rss_kb(), (mi.uordblks + mi.hblkhd) / 1024,
-           (mi.arena + mi.hblkhd) / 1024, c.total, c.textures, c.buffers,
-           c.framebuffers, c.renderbuffers, c.vertex_arrays, c.programs, c.shaders, c.queries, c.samplers);
+           (mi.arena + mi.hblkhd) / 1024, c.total, c.textures, c.buffers, c.framebuffers, c.renderbuffers,
+           c.vertex_arrays, c.programs, c.shaders, c.queries, c.samplers);
     fflush(stdout);
 }
 
