@@ -51,11 +51,11 @@ static bool faulty_update_scene(izb_backend *b, const float *xyz, int tri_count,
 
 static bool faulty_frame_ok(faulty_backend *f) { return f->frames_left-- > 0; }
 
-static bool faulty_shade_arrays(izb_backend *b, const izb_recon *fr, const izb_settings *s, const float *depth,
-                                uint8_t *mask, izb_stats *stats)
+static bool faulty_shade_arrays(izb_backend *b, const izb_recon *fr, const izb_settings *s,
+                                const float *depth, const uint32_t *ids, uint8_t *mask, izb_stats *stats)
 {
     faulty_backend *f = (faulty_backend *)b;
-    return faulty_frame_ok(f) && f->inner->vt->shade_arrays(f->inner, fr, s, depth, mask, stats);
+    return faulty_frame_ok(f) && f->inner->vt->shade_arrays(f->inner, fr, s, depth, ids, mask, stats);
 }
 
 static bool faulty_shade_gl(izb_backend *b, const izb_recon *fr, const izb_settings *s, unsigned depth_tex,
@@ -194,10 +194,16 @@ static void add_scene_stats(const izb_backend *b, izb_stats *stats)
 bool izb_shade_arrays(izb_backend *b, const izb_recon *frame, const izb_settings *s, const float *depth,
                       uint8_t *mask, izb_stats *stats)
 {
+    return izb_shade_arrays_ids(b, frame, s, depth, NULL, mask, stats);
+}
+
+bool izb_shade_arrays_ids(izb_backend *b, const izb_recon *frame, const izb_settings *s, const float *depth,
+                          const uint32_t *ids, uint8_t *mask, izb_stats *stats)
+{
     izb_settings r = izb_settings_resolve(s ? *s : (izb_settings){0});
     izb_recon f = *frame;
     f.bias = r.bias;
-    const bool ok = b->vt->shade_arrays(b, &f, &r, depth, mask, stats);
+    const bool ok = b->vt->shade_arrays(b, &f, &r, depth, ids, mask, stats);
     add_scene_stats(b, stats);
     return ok;
 }

@@ -112,6 +112,13 @@ bool izb_update_scene(izb_backend *b, const float *xyz, int tri_count);
 bool izb_shade_arrays(izb_backend *b, const izb_recon *frame, const izb_settings *s, const float *depth,
                       uint8_t *mask, izb_stats *stats);
 
+/* izb_shade_arrays with primitive ids: ids[pixel] is the index (in izb_set_scene's order) of the
+ * triangle the depth pass drew at the pixel, IZB_NO_ID where unknown. Neither a point's own
+ * triangle nor one in its plane shadows it (izb_hit_is_own in izb_math.h): no self-shadow acne
+ * where light grazes a surface, without a larger bias. ids NULL: izb_shade_arrays exactly. */
+bool izb_shade_arrays_ids(izb_backend *b, const izb_recon *frame, const izb_settings *s, const float *depth,
+                          const uint32_t *ids, uint8_t *mask, izb_stats *stats);
+
 /* GL path: depth_tex is the depth pass's GL_R32F texture, mask_tex a GL_R8 texture, both
  * frame->width x frame->height. generation: the caller changes it whenever it deletes or
  * re-creates these textures (render/ counts its target rebuilds): a backend that registers the

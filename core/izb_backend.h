@@ -15,8 +15,9 @@ typedef struct izb_backend_vtbl {
     void (*destroy)(izb_backend *b);
     /* closed: the scene's closed meshes (izb_closed.h), found by izb_set_scene; copy what is needed */
     bool (*set_scene)(izb_backend *b, const float *xyz, int tri_count, const izb_closed *closed);
+    /* ids: per pixel, the scene triangle drawn there (izb_shade_arrays_ids); NULL: none */
     bool (*shade_arrays)(izb_backend *b, const izb_recon *f, const izb_settings *s, const float *depth,
-                         uint8_t *mask, izb_stats *stats);
+                         const uint32_t *ids, uint8_t *mask, izb_stats *stats);
     /* NULL when the backend cannot read GL textures itself */
     bool (*shade_gl)(izb_backend *b, const izb_recon *f, const izb_settings *s, unsigned depth_tex,
                      unsigned mask_tex, unsigned generation, izb_stats *stats);

@@ -36,6 +36,7 @@ typedef struct cpu_backend {
     buffer scratch;    /* uint32_t, izb_cpu_bin_scratch() */
     buffer hits;       /* uint64_t, izb_cpu_raster_scratch(): the raster's per-thread hit bitmaps */
     buffer tris;       /* izb_tri, one per triangle: compacted survivors */
+    buffer tri_id;     /* uint32_t, one per triangle: the survivors' scene indices (frames with ids) */
     buffer comp;       /* uint32_t, one per triangle: closed component (izb_closed.h) */
     buffer boxes;      /* float, 6 per closed component */
     size_t box_floats; /* in use in boxes */
@@ -72,7 +73,7 @@ static void cpu_destroy(izb_backend *base)
 {
     cpu_backend *b = (cpu_backend *)base;
     buffer *all[] = {&b->xyz,     &b->points, &b->debug_points, &b->cell_start, &b->cell_end,
-                     &b->scratch, &b->hits, &b->tris, &b->comp, &b->boxes};
+                     &b->scratch, &b->hits, &b->tris, &b->comp, &b->boxes, &b->tri_id};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         free(all[i]->data);
     izb_cpu_points_free(&b->binned);
@@ -130,7 +131,7 @@ static bool cpu_update_scene(izb_backend *base, const float *xyz, int tri_count,
 }
 
 static bool cpu_shade_arrays(izb_backend *base, const izb_recon *f, const izb_settings *s, const float *depth,
-                             uint8_t *mask, izb_stats *stats)
+                             const uint32_t *ids, uint8_t *mask, izb_stats *stats)
 {
     cpu_backend *b = (cpu_backend *)base;
     b->have_frame = false;
@@ -149,7 +150,8 @@ static bool cpu_shade_arrays(izb_backend *base, const izb_recon *f, const izb_se
     }
     const size_t npix = (size_t)f->width * (size_t)f->height;
     if (!reserve(&b->points, npix, sizeof(izb_point), "sample points") ||
-        !izb_cpu_points_reserve(&b->binned, npix, "binned points"))
+        !izb_cpu_points_reserve(&b->binned, npix, "binned points") ||
+        (ids && !reserve(&b->tri_id, (size_t)b->tri_count, sizeof(uint32_t), "triangle ids")))
         return false;
     const int T = b->threads;
     double t[IZB_STAGE_COUNT + 1];
@@ -178,7 +180,8 @@ static bool cpu_shade_arrays(izb_backend *base, const izb_recon *f, const izb_se
                             .boxes = b->boxes.data, .light_is_spot = f->light_is_spot};
         if (f->light_is_spot)
             izb_light_origin(f->light, cv.light_origin);
-        nt = izb_cpu_cull(b->xyz.data, b->tri_count, f, &g, &bbox, &cv, b->tris.data, T);
+        nt = izb_cpu_cull_ids(b->xyz.data, b->tri_count, f, &g, &bbox, &cv, b->tris.data,
+                              ids ? b->tri_id.data : NULL, T);
     }
     t[3] = now_ms();
 
@@ -186,6 +189,7 @@ static bool cpu_shade_arrays(izb_backend *base, const izb_recon *f, const izb_se
         return false;
     if (nt > 0)
         izb_cpu_raster_soa(b->tris.data, nt, &b->binned, n, b->cell_start.data, b->cell_end.data, &g, s->kernel,
+                           ids ? &(izb_own){b->tri_id.data, ids, b->xyz.data, (uint32_t)b->tri_count} : NULL,
                            mask, T, b->hits.data, IZB_CPU_ISA_AUTO);
     t[4] = now_ms();
 

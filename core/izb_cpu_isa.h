@@ -13,9 +13,10 @@ typedef struct izb_cpu_kernels {
     const char *name;
     void (*cell_hash)(const izb_point *in, int64_t n, const izb_grid *g, uint32_t *hash);
     void (*k1_tris)(const izb_tri *tris, int i0, int i1, const izb_cpu_points *p, const uint32_t *cell_start,
-                    const uint32_t *cell_end, int grid_w, uint64_t *hits);
+                    const uint32_t *cell_end, int grid_w, const izb_own *own, uint64_t *hits);
     void (*k2_group)(const izb_tri *tris, int nt, int gx, int gy, int side, const izb_cpu_points *p,
-                     const uint32_t *cell_start, const uint32_t *cell_end, int grid_w, uint64_t *hits);
+                     const uint32_t *cell_start, const uint32_t *cell_end, int grid_w, const izb_own *own,
+                     uint64_t *hits);
 } izb_cpu_kernels;
 
 /* The copy for `isa`, or NULL when this CPU or this build lacks it. IZB_CPU_ISA_AUTO: the best

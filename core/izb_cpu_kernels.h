@@ -11,7 +11,9 @@
  * (izb_cpu_points: x, y, z contiguous, readable IZB_CPU_POINTS_PAD past the end) and masks off the
  * lanes past the row, so a row of any length is whole vectors with no scalar tail. The hits come
  * out as a bit mask, OR-ed into the calling thread's own bitmap over the binned points: no branch
- * on the outcome (which is unpredictable) and no store another thread can see. */
+ * on the outcome (which is unpredictable) and no store another thread can see. With primitive ids
+ * (izb_own) the block's hits then pass izb_hit_is_own one by one, so the path without ids pays one
+ * predictable branch per block. */
 #if !defined(KERN) || !defined(KERN_MOVEMASK)
 #error "izb_cpu_kernels.h is included by izb_cpu_isa.c only, with KERN and KERN_MOVEMASK defined"
 #endif
@@ -48,18 +50,37 @@ static inline void KERN(mark_hits)(uint64_t *hits, uint32_t j, uint32_t bits)
     hits[(j >> 6) + 1] |= ((uint64_t)bits >> 1) >> (63 - s); /* the bits shifted past the word */
 }
 
+/* With ids (own, izb_hit_is_own): bits without the hits of scene triangle `tri` that are ignored
+ * on points j + k. A point this thread has already marked skips the plane test: it stays marked.
+ * Runs only on blocks with hits, and only when the frame has ids. */
+static uint32_t KERN(own_filter)(const izb_own *own, uint32_t tri, const uint32_t *pixel, uint32_t j, uint32_t bits,
+                                 const uint64_t *hits)
+{
+    for (uint32_t rest = bits; rest; rest &= rest - 1) {
+        const uint32_t k = (uint32_t)__builtin_ctz(rest), q = j + k;
+        if (!(hits[q >> 6] >> (q & 63) & 1) &&
+            izb_hit_is_own(own->xyz, 9, 1, own->tri_count, own->pixel_id[pixel[q]], tri))
+            bits &= ~(1u << k);
+    }
+    return bits;
+}
+
 /* Kernel1's triangles [i0, i1): each cell row of a triangle is one contiguous run of points. Hits
  * go to this thread's bitmap (izb_cpu_raster.c turns the bitmaps into the mask). */
 static void KERN(k1_tris)(const izb_tri *tris, int i0, int i1, const izb_cpu_points *p, const uint32_t *cell_start,
-                          const uint32_t *cell_end, int grid_w, uint64_t *hits)
+                          const uint32_t *cell_end, int grid_w, const izb_own *own, uint64_t *hits)
 {
     const float *x = p->x, *y = p->y, *z = p->z;
     for (int i = i0; i < i1; i++) {
         const izb_tri t = tris[i]; /* a local copy, kept in registers across the stores */
         for (int cy = t.cy0; cy <= t.cy1; cy++) {
             const uint32_t end = cell_end[cy * grid_w + t.cx1];
-            for (uint32_t j = cell_start[cy * grid_w + t.cx0]; j < end; j += KERN_BLOCK)
-                KERN(mark_hits)(hits, j, KERN(block_hits)(&t, x + j, y + j, z + j, (int)(end - j)));
+            for (uint32_t j = cell_start[cy * grid_w + t.cx0]; j < end; j += KERN_BLOCK) {
+                uint32_t bits = KERN(block_hits)(&t, x + j, y + j, z + j, (int)(end - j));
+                if (own && bits)
+                    bits = KERN(own_filter)(own, own->tri_id[i], p->pixel, j, bits, hits);
+                KERN(mark_hits)(hits, j, bits);
+            }
         }
     }
 }
@@ -67,7 +88,8 @@ static void KERN(k1_tris)(const izb_tri *tris, int i0, int i1, const izb_cpu_poi
 /* Kernel2's group (gx, gy) of a side x side interleave, over every triangle: cells
  * (cx, cy) with cx % side == gx, cy % side == gy. Hits go to this thread's bitmap. */
 static void KERN(k2_group)(const izb_tri *tris, int nt, int gx, int gy, int side, const izb_cpu_points *p,
-                           const uint32_t *cell_start, const uint32_t *cell_end, int grid_w, uint64_t *hits)
+                           const uint32_t *cell_start, const uint32_t *cell_end, int grid_w, const izb_own *own,
+                           uint64_t *hits)
 {
     const float *x = p->x, *y = p->y, *z = p->z;
     for (int i = 0; i < nt; i++) {
@@ -79,8 +101,12 @@ static void KERN(k2_group)(const izb_tri *tris, int nt, int gx, int gy, int side
             for (int cx = cx_first; cx <= t.cx1; cx += side) {
                 const int c = cy * grid_w + cx;
                 const uint32_t end = cell_end[c];
-                for (uint32_t j = cell_start[c]; j < end; j += KERN_BLOCK)
-                    KERN(mark_hits)(hits, j, KERN(block_hits)(&t, x + j, y + j, z + j, (int)(end - j)));
+                for (uint32_t j = cell_start[c]; j < end; j += KERN_BLOCK) {
+                    uint32_t bits = KERN(block_hits)(&t, x + j, y + j, z + j, (int)(end - j));
+                    if (own && bits)
+                        bits = KERN(own_filter)(own, own->tri_id[i], p->pixel, j, bits, hits);
+                    KERN(mark_hits)(hits, j, bits);
+                }
             }
     }
 }

@@ -4,7 +4,8 @@
  * owns the parallel traversal; the per-point test is izb_math.h's izb_tri_occludes, run in SIMD
  * blocks by the hot loops of izb_cpu_kernels.h (one copy per instruction set, izb_cpu_isa.h).
  * The mask is the same for both kernels, every thread count and every instruction set: a point
- * is zeroed when any triangle whose range holds its cell occludes it, an order-independent OR.
+ * is zeroed when any triangle whose range holds its cell occludes it (and, with primitive ids, is
+ * not the point's own or in its plane: izb_hit_is_own), an order-independent OR.
  */
 #include "izb_cpu_isa.h"
 
@@ -55,7 +56,7 @@ static void hits_to_mask(const uint64_t *hits, int teams, size_t stride, size_t 
  * (dynamic schedule), then the bitmaps become the mask (static split of the words). */
 static void raster(const izb_cpu_kernels *k, izb_kernel kernel, const izb_tri *tris, int nt,
                    const izb_cpu_points *points, int n, const uint32_t *cell_start, const uint32_t *cell_end,
-                   const izb_grid *g, uint8_t *mask, int threads, uint64_t *scratch)
+                   const izb_grid *g, const izb_own *own, uint8_t *mask, int threads, uint64_t *scratch)
 {
     const size_t stride = bitmap_words(n);
     int side = 2; /* kernel2: the smallest G >= 2 with G * G >= 2 * threads */
@@ -72,13 +73,13 @@ static void raster(const izb_cpu_kernels *k, izb_kernel kernel, const izb_tri *t
             for (int grp = 0; grp < groups; grp++) {
                 const int gx = grp % side, gy = grp / side;
                 if (gx < g->w && gy < g->h)
-                    k->k2_group(tris, nt, gx, gy, side, points, cell_start, cell_end, g->w, hits);
+                    k->k2_group(tris, nt, gx, gy, side, points, cell_start, cell_end, g->w, own, hits);
             }
         } else {
 #pragma omp for schedule(dynamic, 1)
             for (int bi = 0; bi < batches; bi++) {
                 const int i0 = bi * K1_BATCH, i1 = i0 + K1_BATCH < nt ? i0 + K1_BATCH : nt;
-                k->k1_tris(tris, i0, i1, points, cell_start, cell_end, g->w, hits);
+                k->k1_tris(tris, i0, i1, points, cell_start, cell_end, g->w, own, hits);
             }
         }
         /* (the for's closing barrier: every bitmap is complete) */
@@ -90,8 +91,8 @@ static void raster(const izb_cpu_kernels *k, izb_kernel kernel, const izb_tri *t
 }
 
 bool izb_cpu_raster_soa(const izb_tri *tris, int nt, const izb_cpu_points *points, int n, const uint32_t *cell_start,
-                        const uint32_t *cell_end, const izb_grid *g, izb_kernel kernel, uint8_t *mask,
-                        int threads, uint64_t *scratch, izb_cpu_isa isa)
+                        const uint32_t *cell_end, const izb_grid *g, izb_kernel kernel, const izb_own *own,
+                        uint8_t *mask, int threads, uint64_t *scratch, izb_cpu_isa isa)
 {
     const izb_cpu_kernels *k = izb_cpu_kernels_get(isa);
     if (!k)
@@ -100,13 +101,20 @@ bool izb_cpu_raster_soa(const izb_tri *tris, int nt, const izb_cpu_points *point
     if (nt <= 0 || n <= 0 || g->w <= 0 || g->h <= 0)
         return true;
     raster(k, kernel == IZB_KERNEL2 ? IZB_KERNEL2 : IZB_KERNEL1, tris, nt, points, n, cell_start, cell_end, g,
-           mask, threads, scratch);
+           own && own->pixel_id ? own : NULL, mask, threads, scratch);
     return true;
 }
 
 void izb_cpu_raster(const izb_tri *tris, int nt, const izb_point *points, const uint32_t *cell_start,
                     const uint32_t *cell_end, const izb_grid *g, izb_kernel kernel, uint8_t *mask,
                     int threads)
+{
+    izb_cpu_raster_own(tris, nt, points, cell_start, cell_end, g, kernel, NULL, mask, threads);
+}
+
+void izb_cpu_raster_own(const izb_tri *tris, int nt, const izb_point *points, const uint32_t *cell_start,
+                        const uint32_t *cell_end, const izb_grid *g, izb_kernel kernel, const izb_own *own,
+                        uint8_t *mask, int threads)
 {
     if (nt <= 0 || g->w <= 0 || g->h <= 0)
         return;
@@ -122,7 +130,7 @@ void izb_cpu_raster(const izb_tri *tris, int nt, const izb_point *points, const 
         abort();
     }
     izb_cpu_points_from_aos(points, (int)n, &soa);
-    izb_cpu_raster_soa(tris, nt, &soa, (int)n, cell_start, cell_end, g, kernel, mask, threads, scratch,
+    izb_cpu_raster_soa(tris, nt, &soa, (int)n, cell_start, cell_end, g, kernel, own, mask, threads, scratch,
                        IZB_CPU_ISA_AUTO);
     izb_cpu_points_free(&soa);
     free(scratch);
@@ -132,4 +140,11 @@ void izb_ref_raster(const izb_tri *tris, int nt, const izb_point *points, const 
                     const uint32_t *cell_end, const izb_grid *g, izb_kernel kernel, uint8_t *mask)
 {
     izb_cpu_raster(tris, nt, points, cell_start, cell_end, g, kernel, mask, 0);
+}
+
+void izb_ref_raster_own(const izb_tri *tris, int nt, const izb_point *points, const uint32_t *cell_start,
+                        const uint32_t *cell_end, const izb_grid *g, izb_kernel kernel, const izb_own *own,
+                        uint8_t *mask)
+{
+    izb_cpu_raster_own(tris, nt, points, cell_start, cell_end, g, kernel, own, mask, 0);
 }

@@ -75,6 +75,9 @@ bool izb_cpu_bin_soa(const izb_point *in, int n, const izb_grid *g, izb_cpu_poin
 /* izb_ref_cull with a thread count, and back faces dropped where izb_may_cull(cull, i) says so. */
 int izb_cpu_cull(const float *xyz, int n, const izb_recon *f, const izb_grid *g, const izb_bbox *bbox,
                  const izb_cull_view *cull, izb_tri *out, int threads);
+/* izb_cpu_cull writing each survivor's scene index to tri_id (capacity n) unless it is NULL. */
+int izb_cpu_cull_ids(const float *xyz, int n, const izb_recon *f, const izb_grid *g, const izb_bbox *bbox,
+                     const izb_cull_view *cull, izb_tri *out, uint32_t *tri_id, int threads);
 
 /* izb_ref_raster on `threads` threads. Kernel2 interleaves the cells over a G x G pattern of
  * groups (thesis §5.2.1, the smallest G >= 2 with G * G >= 2 * threads): cell (cx, cy) belongs to
@@ -82,13 +85,18 @@ int izb_cpu_cull(const float *xyz, int n, const izb_recon *f, const izb_grid *g,
 void izb_cpu_raster(const izb_tri *tris, int nt, const izb_point *points, const uint32_t *cell_start,
                     const uint32_t *cell_end, const izb_grid *g, izb_kernel kernel, uint8_t *mask,
                     int threads);
+/* izb_ref_raster_own on `threads` threads. */
+void izb_cpu_raster_own(const izb_tri *tris, int nt, const izb_point *points, const uint32_t *cell_start,
+                        const uint32_t *cell_end, const izb_grid *g, izb_kernel kernel, const izb_own *own,
+                        uint8_t *mask, int threads);
 /* Scratch words (uint64_t) izb_cpu_raster_soa needs for n points on `threads` threads: one hit
  * bitmap per thread. */
 size_t izb_cpu_raster_scratch(int n, int threads);
-/* izb_cpu_raster on the n structure-of-arrays points (the cell ranges lie in [0, n)), with the copy
- * of the hot loop for isa and scratch (capacity izb_cpu_raster_scratch(n, threads) words). False when isa does not run here (mask untouched). */
+/* izb_cpu_raster_own on the n structure-of-arrays points (the cell ranges lie in [0, n)), with the
+ * copy of the hot loop for isa and scratch (capacity izb_cpu_raster_scratch(n, threads) words).
+ * own NULL or own->pixel_id NULL: no ids. False when isa does not run here (mask untouched). */
 bool izb_cpu_raster_soa(const izb_tri *tris, int nt, const izb_cpu_points *points, int n, const uint32_t *cell_start,
-                        const uint32_t *cell_end, const izb_grid *g, izb_kernel kernel, uint8_t *mask,
-                        int threads, uint64_t *scratch, izb_cpu_isa isa);
+                        const uint32_t *cell_end, const izb_grid *g, izb_kernel kernel, const izb_own *own,
+                        uint8_t *mask, int threads, uint64_t *scratch, izb_cpu_isa isa);
 
 #endif

@@ -148,18 +148,32 @@ static inline bool setup_tri(const float *xyz, int64_t i, const izb_recon *f, co
     return izb_tri_setup(v, g, bbox, izb_may_cull(cull, (uint32_t)i), out);
 }
 
-/* The survivors of triangles [i0, i1), set up, from out[0]; returns how many. */
-HOT static uint32_t cull_range(const float *xyz, int64_t i0, int64_t i1, const izb_recon *f, const izb_grid *g,
-                               const izb_bbox *bbox, const izb_cull_view *cull, izb_tri *out)
+/* The survivors of triangles [i0, i1), set up, from out[0]; returns how many. tri_id (may be
+ * NULL): each survivor's index i, from tri_id[0]. */
+HOT static uint32_t cull_range(const float *xyz, int64_t i0, int64_t i1, const izb_recon *f,
+                               const izb_grid *g, const izb_bbox *bbox, const izb_cull_view *cull,
+                               izb_tri *out, uint32_t *tri_id)
 {
     uint32_t c = 0;
-    for (int64_t i = i0; i < i1; i++)
-        c += setup_tri(xyz, i, f, g, bbox, cull, &out[c]);
+    if (tri_id)
+        for (int64_t i = i0; i < i1; i++) {
+            tri_id[c] = (uint32_t)i; /* overwritten by the next survivor when culled */
+            c += setup_tri(xyz, i, f, g, bbox, cull, &out[c]);
+        }
+    else
+        for (int64_t i = i0; i < i1; i++)
+            c += setup_tri(xyz, i, f, g, bbox, cull, &out[c]);
     return c;
 }
 
 int izb_cpu_cull(const float *xyz, int n, const izb_recon *f, const izb_grid *g, const izb_bbox *bbox,
                  const izb_cull_view *cull, izb_tri *out, int threads)
+{
+    return izb_cpu_cull_ids(xyz, n, f, g, bbox, cull, out, NULL, threads);
+}
+
+int izb_cpu_cull_ids(const float *xyz, int n, const izb_recon *f, const izb_grid *g, const izb_bbox *bbox,
+                     const izb_cull_view *cull, izb_tri *out, uint32_t *tri_id, int threads)
 {
     uint32_t count[IZB_CPU_MAX_THREADS];
     int64_t start[IZB_CPU_MAX_THREADS];
@@ -179,12 +193,14 @@ int izb_cpu_cull(const float *xyz, int n, const izb_recon *f, const izb_grid *g,
         if (t == 0)
             teams = nt;
         start[t] = i0;
-        count[t] = cull_range(xyz, i0, i1, f, g, bbox, cull, out + i0);
+        count[t] = cull_range(xyz, i0, i1, f, g, bbox, cull, out + i0, tri_id ? tri_id + i0 : NULL);
     }
     int64_t off = 0; /* chunk t moves to [off, off + count[t]), which ends before start[t + 1] */
     for (int t = 0; t < teams; t++) {
-        if (start[t] != off && count[t] > 0)
+        if (start[t] != off && count[t] > 0) {
             memmove(out + off, out + start[t], (size_t)count[t] * sizeof *out);
+            if (tri_id) memmove(tri_id + off, tri_id + start[t], (size_t)count[t] * sizeof *tri_id);
+        }
         off += count[t];
     }
     return (int)off;
@@ -193,8 +209,14 @@ int izb_cpu_cull(const float *xyz, int n, const izb_recon *f, const izb_grid *g,
 int izb_ref_cull(const float *xyz, int n, const izb_recon *f, const izb_grid *g, const izb_bbox *bbox,
                  bool cull_back, izb_tri *out)
 {
+    return izb_ref_cull_ids(xyz, n, f, g, bbox, cull_back, out, NULL);
+}
+
+int izb_ref_cull_ids(const float *xyz, int n, const izb_recon *f, const izb_grid *g, const izb_bbox *bbox,
+                     bool cull_back, izb_tri *out, uint32_t *tri_id)
+{
     const izb_cull_view all = {.mode = cull_back ? IZB_CULL_ON : IZB_CULL_OFF};
-    return izb_cpu_cull(xyz, n, f, g, bbox, &all, out, 0);
+    return izb_cpu_cull_ids(xyz, n, f, g, bbox, &all, out, tri_id, 0);
 }
 
 /* ---- stage 4: irregular rasterisation — core/izb_cpu_raster.c -------------------------------- */

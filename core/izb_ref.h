@@ -35,6 +35,23 @@ int izb_ref_cull(const float *xyz, int n, const izb_recon *f, const izb_grid *g,
 void izb_ref_raster(const izb_tri *tris, int nt, const izb_point *points, const uint32_t *cell_start,
                     const uint32_t *cell_end, const izb_grid *g, izb_kernel kernel, uint8_t *mask);
 
+/* Primitive ids (izb_hit_is_own): izb_ref_cull that also writes each survivor's scene index to
+ * tri_id (capacity n; NULL: not written), and izb_ref_raster where neither a point's own triangle
+ * nor one in its plane shadows it: own->tri_id from izb_ref_cull_ids, own->pixel_id one per pixel
+ * (IZB_NO_ID: unknown), own->xyz the scene given to izb_ref_cull_ids (tri_count triangles). own
+ * NULL or own->pixel_id NULL: izb_ref_raster exactly. */
+typedef struct izb_own {
+    const uint32_t *tri_id;
+    const uint32_t *pixel_id;
+    const float *xyz;
+    uint32_t tri_count;
+} izb_own;
+int izb_ref_cull_ids(const float *xyz, int n, const izb_recon *f, const izb_grid *g, const izb_bbox *bbox,
+                     bool cull_back, izb_tri *out, uint32_t *tri_id);
+void izb_ref_raster_own(const izb_tri *tris, int nt, const izb_point *points, const uint32_t *cell_start,
+                        const uint32_t *cell_end, const izb_grid *g, izb_kernel kernel, const izb_own *own,
+                        uint8_t *mask);
+
 #ifdef __cplusplus
 }
 #endif

@@ -55,6 +55,9 @@ typedef struct cuda_backend {
     size_t io_cap;
     float *d_depth;
     uint8_t *d_mask;
+    /* array path with primitive ids only: ids_cap pixels */
+    size_t ids_cap;
+    uint32_t *d_pixel_id;
 
     /* scene: tri_cap triangles */
     int tri_count;
@@ -62,6 +65,7 @@ typedef struct cuda_backend {
     float *d_xyz;
     uint32_t *d_flags, *d_offsets;
     float4 *d_tris;
+    uint32_t *d_tri_id; /* the survivors' scene indices (frames with primitive ids) */
     /* the scene's closed meshes (core/izb_closed.h), for culling auto: comp_cap / box_cap entries */
     uint32_t *d_comp;
     float *d_boxes;
@@ -136,6 +140,7 @@ static void free_scene(cuda_backend *b)
     dev_free(&b->d_flags);
     dev_free(&b->d_offsets);
     dev_free(&b->d_tris);
+    dev_free(&b->d_tri_id);
     dev_free(&b->d_comp);
     dev_free(&b->d_boxes);
     b->tri_cap = b->comp_cap = b->box_cap = 0;
@@ -218,6 +223,7 @@ static void cuda_destroy(izb_backend *base)
     free_scene(b);
     dev_free(&b->d_depth);
     dev_free(&b->d_mask);
+    dev_free(&b->d_pixel_id);
     dev_free(&b->d_cell_start);
     dev_free(&b->d_cell_end);
     dev_free(&b->d_cell_count);
@@ -259,7 +265,8 @@ static bool cuda_set_scene(izb_backend *base, const float *xyz, int tri_count, c
     if (n > b->tri_cap) {
         free_scene(b);
         if (!DEV_ALLOC(b->d_xyz, 9 * n, "scene triangles") || !DEV_ALLOC(b->d_flags, n + 1, "cull flags") ||
-            !DEV_ALLOC(b->d_offsets, n + 1, "cull offsets") || !DEV_ALLOC(b->d_tris, 4 * n, "set-up triangles") ||
+            !DEV_ALLOC(b->d_offsets, n + 1, "cull offsets") ||
+            !DEV_ALLOC(b->d_tris, 4 * n, "set-up triangles") || !DEV_ALLOC(b->d_tri_id, n, "triangle ids") ||
             !cuda_scratch_reserve(&b->temp, cull_temp_bytes(tri_count), "culling scratch")) {
             free_scene(b);
             return false;
@@ -332,9 +339,10 @@ static float elapsed(const cuda_backend *b, int from, int to)
     return 0.0f;
 }
 
-/* The frame pipeline on img (device buffers or mapped GL objects). */
+/* The frame pipeline on img (device buffers or mapped GL objects). pixel_id: the device copy of
+ * izb_shade_arrays_ids' ids, NULL without. */
 static bool run_frame(cuda_backend *b, const izb_recon *f, const izb_settings *s, const cuda_image *img,
-                      izb_stats *stats)
+                      const uint32_t *pixel_id, izb_stats *stats)
 {
     cudaStream_t st = b->stream;
     const size_t npix = (size_t)f->width * (size_t)f->height;
@@ -347,7 +355,14 @@ static bool run_frame(cuda_backend *b, const izb_recon *f, const izb_settings *s
 
     CUDA_TRY(cudaEventRecord(b->ev[EV_CULL], st));
     if (b->tri_count > 0) {
-        const cull_buffers cb = {b->d_xyz, b->d_flags, b->d_offsets, b->d_tris, (uint32_t)b->tri_cap, b->d_info, &b->temp};
+        const cull_buffers cb = {b->d_xyz,
+                                 b->d_flags,
+                                 b->d_offsets,
+                                 b->d_tris,
+                                 (uint32_t)b->tri_cap,
+                                 b->d_info,
+                                 &b->temp,
+                                 pixel_id ? b->d_tri_id : NULL};
         izb_cull_view cv = {s->cull, b->have_closed ? b->d_comp : NULL, b->d_boxes, {0.0f, 0.0f, 0.0f},
                             f->light_is_spot};
         if (f->light_is_spot)
@@ -377,8 +392,10 @@ static bool run_frame(cuda_backend *b, const izb_recon *f, const izb_settings *s
     CUDA_TRY(cudaEventRecord(b->ev[EV_RASTER], st));
     const int unit = raster_unit_size(s->unit_size, ntri, n, cells);
     if (n > 0 && ntri > 0) {
-        const raster_args ra = {b->d_tris, (uint32_t)b->tri_cap, ntri, b->d_binned, n, b->d_cell_start, b->d_cell_end,
-                                g, b->d_shadow, b->sm_count, IZB_CUDA_K1_SPLIT};
+        const raster_args ra = {
+            b->d_tris,         (uint32_t)b->tri_cap, ntri,     b->d_binned, n,
+            b->d_cell_start,   b->d_cell_end,        g,        b->d_shadow, b->sm_count,
+            IZB_CUDA_K1_SPLIT, b->d_tri_id,          pixel_id, b->d_xyz,    (uint32_t)b->tri_count};
         if (!raster_run(s->kernel, unit, &ra, img, st))
             return false;
     }
@@ -428,8 +445,8 @@ static bool check_frame(const izb_recon *f, const izb_settings *s, const char *w
     return true;
 }
 
-static bool cuda_shade_arrays(izb_backend *base, const izb_recon *f, const izb_settings *s, const float *depth,
-                              uint8_t *mask, izb_stats *stats)
+static bool cuda_shade_arrays(izb_backend *base, const izb_recon *f, const izb_settings *s,
+                              const float *depth, const uint32_t *ids, uint8_t *mask, izb_stats *stats)
 {
     cuda_backend *b = (cuda_backend *)base;
     b->have_frame = false;
@@ -442,10 +459,18 @@ static bool cuda_shade_arrays(izb_backend *base, const izb_recon *f, const izb_s
     const size_t npix = (size_t)f->width * (size_t)f->height;
     if (!reserve_points(b, npix) || !reserve_io(b, npix))
         return false;
+    if (ids && npix > b->ids_cap) {
+        dev_free(&b->d_pixel_id);
+        b->ids_cap = 0;
+        if (!DEV_ALLOC(b->d_pixel_id, npix, "primitive ids")) return false;
+        b->ids_cap = npix;
+    }
     CUDA_TRY(cudaMemcpyAsync(b->d_depth, depth, npix * sizeof(float), cudaMemcpyHostToDevice, b->stream));
+    if (ids)
+        CUDA_TRY(
+            cudaMemcpyAsync(b->d_pixel_id, ids, npix * sizeof(uint32_t), cudaMemcpyHostToDevice, b->stream));
     const cuda_image img = {b->d_depth, 0, b->d_mask, 0, f->width, f->height};
-    if (!run_frame(b, f, s, &img, stats))
-        return false;
+    if (!run_frame(b, f, s, &img, ids ? b->d_pixel_id : NULL, stats)) return false;
     CUDA_TRY(cudaMemcpyAsync(mask, b->d_mask, npix, cudaMemcpyDeviceToHost, b->stream));
     CUDA_TRY(cudaStreamSynchronize(b->stream));
     return true;
@@ -468,7 +493,7 @@ static bool shade_gl_readback(cuda_backend *b, const izb_recon *f, const izb_set
         }
     }
     return interop_read_depth(depth_tex, f->width, f->height, b->h_gl_depth) &&
-           cuda_shade_arrays(&b->base, f, s, b->h_gl_depth, b->h_gl_mask, stats) &&
+           cuda_shade_arrays(&b->base, f, s, b->h_gl_depth, NULL, b->h_gl_mask, stats) &&
            interop_write_mask(mask_tex, f->width, f->height, b->h_gl_mask);
 }
 
@@ -497,7 +522,7 @@ static bool cuda_shade_gl(izb_backend *base, const izb_recon *f, const izb_setti
     cuda_image img;
     if (!interop_map(&b->gl_depth, &b->gl_mask, b->stream, &img))
         return false;
-    bool ok = run_frame(b, f, s, &img, stats);
+    bool ok = run_frame(b, f, s, &img, NULL, stats);
     ok = interop_unmap(&b->gl_depth, &b->gl_mask, b->stream, &img) && ok;
     return ok;
 }

@@ -67,10 +67,11 @@ __global__ void cull_flag_kernel(const float *__restrict__ xyz, uint32_t n, izb_
 
 __global__ void cull_scatter_kernel(const float *__restrict__ xyz, uint32_t n, izb_cull_view cull, // in
                                     const __grid_constant__ light_matrix light,                    // in
-                                    const uint32_t *__restrict__ flags,                        // in
-                                    const uint32_t *__restrict__ offsets,                      // in: exclusive scan
-                                    cuda_frame_info *__restrict__ info,                        // in; out: tris
-                                    float4 *__restrict__ tris, uint32_t capacity)              // out
+                                    const uint32_t *__restrict__ flags,                            // in
+                                    const uint32_t *__restrict__ offsets,         // in: exclusive scan
+                                    cuda_frame_info *__restrict__ info,           // in; out: tris
+                                    float4 *__restrict__ tris, uint32_t capacity, // out
+                                    uint32_t *__restrict__ tri_id)                // out, may be NULL
 {
     const uint32_t i = blockIdx.x * THREADS + threadIdx.x;
     if (i == 0)
@@ -81,9 +82,10 @@ __global__ void cull_scatter_kernel(const float *__restrict__ xyz, uint32_t n, i
     izb_tri t;
     setup(xyz, n, i, v, light.m, cull, &t);
     const uint32_t j = offsets[i];
-    if (j < capacity)
+    if (j < capacity) {
         tri_store(tris, capacity, j, t);
-    else
+        if (tri_id) tri_id[j] = i;
+    } else
         atomicAdd(&info->overflows, 1u);
 }
 
@@ -114,6 +116,6 @@ extern "C" bool cull_run(const float light[16], int n, const izb_cull_view *cull
     size_t bytes = b->temp->bytes;
     CUDA_TRY(cub::DeviceScan::ExclusiveSum(b->temp->ptr, bytes, b->flags, b->offsets, n + 1, s));
     CUDA_LAUNCH(cull_scatter_kernel, cuda_blocks(un, THREADS), THREADS, 0, s, b->xyz, un, *cull, lm, b->flags,
-                b->offsets, b->info, b->tris, b->capacity);
+                b->offsets, b->info, b->tris, b->capacity, b->tri_id);
     return true;
 }

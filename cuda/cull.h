@@ -26,6 +26,7 @@ typedef struct cull_buffers {
     uint32_t capacity;     /* >= n always suffices */
     cuda_frame_info *info; /* in: points, grid, bbox; out: tris, overflows */
     cuda_scratch *temp;    /* CUB temporary storage; grown here if too small */
+    uint32_t *tri_id;      /* out, NULL: not written: the survivors' scene indices (izb_cpu_cull_ids) */
 } cull_buffers;
 
 /* CUB temporary bytes for n triangles (to reserve up front). */

@@ -13,6 +13,10 @@
  * same flag for different triangles, with no synchronisation. That is a benign race: every store
  * writes the same value, a byte store never touches its neighbours, and nothing reads the flags
  * before the kernel ends. The resolve pass then writes mask[pixel] = 0 once per shadowed point.
+ *
+ * With primitive ids a hit by the point's own triangle, or one in its plane, is ignored
+ * (izb_hit_is_own); a point already flagged skips that test (a racy read of the flag: a stale 0
+ * only costs the test, whose answer cannot change the flag already set).
  */
 #include "raster.h"
 
@@ -34,13 +38,29 @@
  * Piece k is unit index k * ntri + t: the spare units of the later pieces fill whole blocks. */
 #define K1_SPLIT_WORK (1 << IZB_CUDA_K1_SPLIT_WORK_LOG2)
 
+/* primitive ids (raster_args) as one kernel parameter */
+struct own_args {
+    const uint32_t *tri_id, *pixel_id;
+    const float *xyz;
+    uint32_t scene_n;
+};
+
+/* With ids: is the hit of compacted triangle t on binned point j (at `pixel`) to be ignored? */
+static __device__ __forceinline__ bool own_hit(const own_args &o, uint32_t t, uint32_t pixel,
+                                               const uint8_t *shadow, uint32_t j)
+{
+    return o.pixel_id && !shadow[j] &&
+           izb_hit_is_own(o.xyz, 1, o.scene_n, o.scene_n, o.pixel_id[pixel], o.tri_id[t]);
+}
+
 template <int UNIT>
 __global__ void __launch_bounds__(RASTER_THREADS)
-raster_k1(const float4 *__restrict__ tris, uint32_t tri_capacity, uint32_t ntri,       // in
-          const float4 *__restrict__ points,                                           // in
-          const uint32_t *__restrict__ cell_start, const uint32_t *__restrict__ cell_end, // in
-          uint32_t grid_w, uint32_t split,                                             // in
-          uint8_t *__restrict__ shadow)                                                // out
+    raster_k1(const float4 *__restrict__ tris, uint32_t tri_capacity, uint32_t ntri,          // in
+              const float4 *__restrict__ points,                                              // in
+              const uint32_t *__restrict__ cell_start, const uint32_t *__restrict__ cell_end, // in
+              uint32_t grid_w, uint32_t split,                                                // in
+              const own_args own,                                                             // in: ids
+              uint8_t *__restrict__ shadow)                                                   // out
 {
     static_assert(UNIT >= 32 && UNIT <= RASTER_THREADS && RASTER_THREADS % UNIT == 0, "unit size");
     constexpr uint32_t UNITS = RASTER_THREADS / UNIT;
@@ -76,7 +96,7 @@ raster_k1(const float4 *__restrict__ tris, uint32_t tri_capacity, uint32_t ntri,
             const uint32_t to = hi - seen < len ? start + (hi - seen) : end;
             for (uint32_t j = from + lane; j < to; j += UNIT) {
                 const izb_point p = point_load(points, j);
-                if (izb_tri_occludes(&tri, p.x, p.y, p.z))
+                if (izb_tri_occludes(&tri, p.x, p.y, p.z) && !own_hit(own, t, p.pixel, shadow, j))
                     shadow[j] = 1;
             }
         }
@@ -97,11 +117,12 @@ static __device__ __forceinline__ int first_owned(int lo, int own, int m)
 
 template <int UNIT>
 __global__ void __launch_bounds__(RASTER_THREADS, K2_MIN_BLOCKS)
-raster_k2(const float4 *__restrict__ tris, uint32_t tri_capacity, uint32_t ntri,       // in
-          const float4 *__restrict__ points,                                           // in
-          const uint32_t *__restrict__ cell_start, const uint32_t *__restrict__ cell_end, // in
-          uint32_t grid_w, int ux_count, int uy_count,                                 // in: unit layout
-          uint8_t *__restrict__ shadow)                                                // out
+    raster_k2(const float4 *__restrict__ tris, uint32_t tri_capacity, uint32_t ntri,          // in
+              const float4 *__restrict__ points,                                              // in
+              const uint32_t *__restrict__ cell_start, const uint32_t *__restrict__ cell_end, // in
+              uint32_t grid_w, int ux_count, int uy_count, // in: unit layout
+              const own_args own,                          // in: ids
+              uint8_t *__restrict__ shadow)                // out
 {
     static_assert(UNIT >= 32 && UNIT <= RASTER_THREADS && RASTER_THREADS % UNIT == 0, "unit size");
     constexpr uint32_t UNITS = RASTER_THREADS / UNIT;
@@ -144,7 +165,8 @@ raster_k2(const float4 *__restrict__ tris, uint32_t tri_capacity, uint32_t ntri,
                         const uint32_t end = cell_end[c];
                         for (uint32_t p = cell_start[c] + lane; p < end; p += UNIT) {
                             const izb_point pt = point_load(points, p);
-                            if (izb_tri_occludes(&tri, pt.x, pt.y, pt.z))
+                            if (izb_tri_occludes(&tri, pt.x, pt.y, pt.z) &&
+                                !own_hit(own, base + jt, pt.pixel, shadow, p))
                                 shadow[p] = 1;
                         }
                     }
@@ -196,17 +218,18 @@ static bool launch_raster(izb_kernel kernel, const raster_args *a, cudaStream_t 
 {
     constexpr uint32_t UNITS = RASTER_THREADS / UNIT;
     const uint32_t ntri = (uint32_t)a->ntri, w = (uint32_t)a->grid.w;
+    const own_args own = {a->tri_id, a->pixel_id, a->xyz, a->scene_n};
     if (kernel == IZB_KERNEL2) {
         int ux, uy;
         raster_k2_units(&a->grid, UNIT, a->sm_count, &ux, &uy);
         auto k = raster_k2<UNIT>;
-        CUDA_LAUNCH(k, cuda_blocks((size_t)ux * uy, UNITS), RASTER_THREADS, 0, s, a->tris, a->tri_capacity, ntri,
-                    a->points, a->cell_start, a->cell_end, w, ux, uy, a->shadow);
+        CUDA_LAUNCH(k, cuda_blocks((size_t)ux * uy, UNITS), RASTER_THREADS, 0, s, a->tris, a->tri_capacity,
+                    ntri, a->points, a->cell_start, a->cell_end, w, ux, uy, own, a->shadow);
     } else {
         const uint32_t split = a->k1_split > 1 ? (uint32_t)a->k1_split : 1u;
         auto k = raster_k1<UNIT>;
-        CUDA_LAUNCH(k, cuda_blocks((size_t)ntri * split, UNITS), RASTER_THREADS, 0, s, a->tris, a->tri_capacity,
-                    ntri, a->points, a->cell_start, a->cell_end, w, split, a->shadow);
+        CUDA_LAUNCH(k, cuda_blocks((size_t)ntri * split, UNITS), RASTER_THREADS, 0, s, a->tris,
+                    a->tri_capacity, ntri, a->points, a->cell_start, a->cell_end, w, split, own, a->shadow);
     }
     return true;
 }

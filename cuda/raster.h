@@ -24,6 +24,12 @@ typedef struct raster_args {
     int sm_count;                    /* multiprocessors, sizes kernel2's unit count */
     int k1_split;                    /* kernel1: at most this many units per triangle; <= 1: the
                                         thesis form (one unit per triangle); IZB_CUDA_K1_SPLIT */
+    const uint32_t *tri_id;          /* in: ntri scene indices (cull_buffers.tri_id) */
+    const uint32_t *pixel_id;        /* in: per pixel, the scene triangle drawn there; NULL: no ids,
+                                        else neither a point's own triangle nor one in its plane
+                                        shadows it (izb_hit_is_own) */
+    const float *xyz;                /* in: the scene, 9 planes of scene_n floats (cull.h) */
+    uint32_t scene_n;
 } raster_args;
 
 /* The unit size `requested` resolves to: itself when 32/64/128/256, else (0 = auto) the

@@ -24,7 +24,8 @@
 struct oracle {
     RTCDevice device;
     RTCScene scene;
-    bool skip_self; /* oracle_skip_self: the point's own triangle never occludes it */
+    bool skip_self;   /* oracle_skip_self: the point's own triangle (or plane) never occludes it */
+    const float *xyz; /* Embree's vertex buffer, 9 floats per triangle (for in_plane) */
 };
 
 /* An occlusion query that knows the triangle its ray starts on (Embree passes the context to
@@ -43,8 +44,10 @@ typedef struct cam_frame {
 } cam_frame;
 
 static void embree_error(void *user, enum RTCError code, const char *str);
-/* occlusion filter: a hit on the ray's own triangle does not count */
+/* occlusion filter: a hit on the ray's own triangle, or on one in its plane, does not count */
 static void skip_self(const struct RTCFilterFunctionNArguments *args);
+/* does triangle b lie in triangle a's plane (oracle_skip_self)? */
+static bool in_plane(const float *a, const float *b);
 /* the primary ray of pixel (px, py), as oracle_depth traces it; returns the depth per unit t */
 static double primary_ray(const cam_frame *cf, const double origin[3], int px, int py, int width, int height,
                           struct RTCRayHit *rh);
@@ -64,9 +67,37 @@ static void embree_error(void *user, enum RTCError code, const char *str)
 static void skip_self(const struct RTCFilterFunctionNArguments *args)
 {
     const self_context *sc = (const self_context *)args->context;
-    for (unsigned i = 0; i < args->N; i++)
+    const oracle *o = args->geometryUserPtr;
+    if (sc->self == RTC_INVALID_GEOMETRY_ID) return;
+    for (unsigned i = 0; i < args->N; i++) {
         /* RTCHitN_primID is C++ only: the SOA hit is Ng_x, Ng_y, Ng_z, u, v, primID, ... N each */
-        if (args->valid[i] && ((const unsigned *)args->hit)[5 * args->N + i] == sc->self) args->valid[i] = 0;
+        const unsigned prim = ((const unsigned *)args->hit)[5 * args->N + i];
+        if (args->valid[i] &&
+            (prim == sc->self || in_plane(o->xyz + 9 * (size_t)sc->self, o->xyz + 9 * (size_t)prim)))
+            args->valid[i] = 0;
+    }
+}
+
+/* Every vertex of b within 1e-6 of the largest coordinate magnitude of the two (where float
+ * vertices cannot tell planes apart) of a's plane, in double; a degenerate a has no plane. The
+ * rule of izb_same_plane (izb_math.h), written again here so that the truth does not share the
+ * IZB's code. */
+static bool in_plane(const float *a, const float *b)
+{
+    double u[3], v[3], m = 0.0;
+    for (int k = 0; k < 3; k++)
+        u[k] = (double)a[3 + k] - a[k], v[k] = (double)a[6 + k] - a[k];
+    for (int k = 0; k < 9; k++)
+        m = fmax(m, fmax(fabs((double)a[k]), fabs((double)b[k])));
+    const double n[3] = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]};
+    const double len = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+    if (!(len > 0.0) || !isfinite(len)) return false;
+    for (int j = 0; j < 3; j++) {
+        const double d = n[0] * (b[3 * j] - (double)a[0]) + n[1] * (b[3 * j + 1] - (double)a[1]) +
+                         n[2] * (b[3 * j + 2] - (double)a[2]);
+        if (!(fabs(d) <= 1e-6 * m * len)) return false;
+    }
+    return true;
 }
 
 static cam_frame cam_frame_make(const camera *c, int width, int height)
@@ -137,9 +168,12 @@ oracle *oracle_create(const float *xyz, int tri_count)
             return NULL;
         }
         memcpy(vb, xyz, 9 * (size_t)tri_count * sizeof(float));
+        o->xyz = vb;
+        rtcSetGeometryUserData(geom, o);
         for (size_t i = 0; i < 3 * (size_t)tri_count; i++)
             ib[i] = (unsigned)i;
         rtcSetGeometryOccludedFilterFunction(geom, skip_self);
+        rtcSetGeometryIntersectFilterFunction(geom, skip_self);
         rtcCommitGeometry(geom);
         rtcAttachGeometry(o->scene, geom);
         rtcReleaseGeometry(geom);
@@ -197,6 +231,11 @@ static double primary_ray(const cam_frame *cf, const double origin[3], int px, i
 
 void oracle_depth(oracle *o, const camera *c, int width, int height, float *depth)
 {
+    oracle_depth_ids(o, c, width, height, depth, NULL);
+}
+
+void oracle_depth_ids(oracle *o, const camera *c, int width, int height, float *depth, uint32_t *ids)
+{
     const cam_frame cf = cam_frame_make(c, width, height);
     const double zero[3] = {0.0, 0.0, 0.0};
     double origin[3];
@@ -204,14 +243,16 @@ void oracle_depth(oracle *o, const camera *c, int width, int height, float *dept
 
 #pragma omp parallel for schedule(dynamic, 4)
     for (int py = 0; py < height; py++) {
-        struct RTCIntersectContext ctx;
-        rtcInitIntersectContext(&ctx);
+        self_context sc; /* the filters read it: nothing to skip */
+        rtcInitIntersectContext(&sc.ctx);
+        sc.self = RTC_INVALID_GEOMETRY_ID;
         for (int px = 0; px < width; px++) {
             struct RTCRayHit rh;
             const double along = primary_ray(&cf, origin, px, py, width, height, &rh);
-            rtcIntersect1(o->scene, &ctx, &rh);
-            depth[(size_t)py * width + px] =
-                rh.hit.geomID != RTC_INVALID_GEOMETRY_ID ? (float)((double)rh.ray.tfar * along) : 0.0f;
+            rtcIntersect1(o->scene, &sc.ctx, &rh);
+            const bool hit = rh.hit.geomID != RTC_INVALID_GEOMETRY_ID;
+            depth[(size_t)py * width + px] = hit ? (float)((double)rh.ray.tfar * along) : 0.0f;
+            if (ids) ids[(size_t)py * width + px] = hit ? rh.hit.primID : IZB_NO_ID;
         }
     }
 }
@@ -311,6 +352,40 @@ void oracle_shadow(oracle *o, const izb_recon *f, const camera *c, const light *
             mask[i] = ray.tfar < 0.0f ? 0 : 255; /* Embree sets tfar = -inf when occluded */
         }
     }
+}
+
+long oracle_pixel_prim(oracle *o, const camera *c, int width, int height, int px, int py)
+{
+    const cam_frame cf = cam_frame_make(c, width, height);
+    const double zero[3] = {0.0, 0.0, 0.0};
+    double origin[3];
+    view_to_world(cf.m, zero, origin);
+    self_context sc;
+    rtcInitIntersectContext(&sc.ctx);
+    sc.self = RTC_INVALID_GEOMETRY_ID;
+    struct RTCRayHit rh;
+    primary_ray(&cf, origin, px, py, width, height, &rh);
+    rtcIntersect1(o->scene, &sc.ctx, &rh);
+    return rh.hit.geomID != RTC_INVALID_GEOMETRY_ID ? (long)rh.hit.primID : -1;
+}
+
+long oracle_ray_first_hit(oracle *o, const oracle_ray *r, long skip, float *t)
+{
+    self_context sc;
+    rtcInitIntersectContext(&sc.ctx);
+    sc.self = skip >= 0 ? (unsigned)skip : RTC_INVALID_GEOMETRY_ID;
+    struct RTCRayHit rh;
+    memset(&rh, 0, sizeof rh);
+    rh.ray.org_x = r->org[0], rh.ray.org_y = r->org[1], rh.ray.org_z = r->org[2];
+    rh.ray.dir_x = r->dir[0], rh.ray.dir_y = r->dir[1], rh.ray.dir_z = r->dir[2];
+    rh.ray.tnear = r->tnear;
+    rh.ray.tfar = r->tfar;
+    rh.ray.mask = 0xFFFFFFFFu;
+    rh.hit.geomID = RTC_INVALID_GEOMETRY_ID;
+    rh.hit.instID[0] = RTC_INVALID_GEOMETRY_ID;
+    rtcIntersect1(o->scene, &sc.ctx, &rh);
+    *t = rh.ray.tfar;
+    return rh.hit.geomID != RTC_INVALID_GEOMETRY_ID ? (long)rh.hit.primID : -1;
 }
 
 mask_diff mask_compare(const float *depth, const uint8_t *test, const uint8_t *truth, long n)

@@ -19,6 +19,9 @@ void oracle_destroy(oracle *o);
 /* Linear view depth (distance along the camera's -Z, 0 = sky) at each pixel centre of a
  * width x height image, row 0 at the bottom — what the GL depth pass writes. */
 void oracle_depth(oracle *o, const camera *c, int width, int height, float *depth);
+/* oracle_depth plus, where ids is not NULL, the index of the triangle each primary ray hits
+ * (IZB_NO_ID for sky): the primitive ids a depth pass gives izb_shade_arrays_ids. */
+void oracle_depth_ids(oracle *o, const camera *c, int width, int height, float *depth, uint32_t *ids);
 
 /* The true mask for the points reconstructed from `depth` with frame f (izb_frame_make): 255 lit,
  * 0 in shadow or outside the spot cone; sky 255. Positions are reconstructed in double precision
@@ -27,7 +30,10 @@ void oracle_shadow(oracle *o, const izb_recon *f, const camera *c, const light *
                    uint8_t *mask);
 
 /* skip = true: a point is never occluded by the triangle it lies on (the one the camera's primary
- * ray hits at its pixel; Embree filter). Geometrically it cannot be; with the plain rule (the
+ * ray hits at its pixel; Embree filter), nor by a triangle in that triangle's plane (every vertex
+ * within 1e-6 of the coordinates' magnitude of it: the other half of a quad, the rest of a flat
+ * face). Geometrically it cannot be: the segment to the light meets the plane only at the point;
+ * with the plain rule (the
  * default: any triangle from the bias offset on) the truth itself shows acne where light grazes a
  * surface, since the float depth puts the point a hair under its own triangle and the bias offset
  * along a grazing ray does not lift it out, and so it hides the IZB's own acne there. */
@@ -47,6 +53,12 @@ enum { ORACLE_PIXEL_SKY, ORACLE_PIXEL_UNLIT, ORACLE_PIXEL_RAY };
 oracle_ray_setup oracle_ray_setup_make(const izb_recon *f, const camera *c, const light *l);
 /* ORACLE_PIXEL_RAY with *ray filled, or SKY (mask 255) / UNLIT (outside the spot cone, mask 0). */
 int oracle_pixel_ray(const oracle_ray_setup *rs, int px, int py, float depth, oracle_ray *ray);
+
+/* Diagnostics (one ray each, slow): the triangle the camera sees at pixel (px, py), -1 for sky; the
+ * nearest triangle a shadow ray hits in [tnear, tfar] other than `skip` (-1: none), -1 when none,
+ * with its distance in *t (units of ray->dir). */
+long oracle_pixel_prim(oracle *o, const camera *c, int width, int height, int px, int py);
+long oracle_ray_first_hit(oracle *o, const oracle_ray *r, long skip, float *t);
 
 typedef struct mask_diff {
     long covered;      /* non-sky pixels */

@@ -2,7 +2,7 @@
  * side in one process (not a test: run by hand or by scripts/bench-cpu.sh).
  *
  *   bench-cpu [--matrix] [--scene SPEC]... [--size WxH]... [--light dir|spot|both] [--frames N]
- *             [--warmup N] [--threads N[,N...]] [--csv FILE]
+ *             [--warmup N] [--threads N[,N...]] [--csv FILE] [--ids]
  *
  * Static (every scene x size x light x thread count): each timed round runs, in turn, one IZB frame
  * (izb_shade_arrays, CPU backend), the same points' shadow rays with rtcOccluded1 and with
@@ -16,6 +16,8 @@
  *
  * --matrix: the scenes, sizes and lights of issue 10 (builtin:spheres:4K, builtin:spheres:1M;
  * 1280x720, 1920x1080; directional and spot). --csv: one row per measurement, checked writes.
+ * --ids: the IZB frames get the primitive ids of the depth (izb_shade_arrays_ids), as a depth
+ * pass with gl_PrimitiveID would give them.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +49,7 @@ typedef struct bench_opts {
     int threads[MAX_LIST]; /* 0 = all */
     int thread_count;
     const char *csv;
+    bool ids; /* --ids: izb_shade_arrays_ids */
 } bench_opts;
 
 /* one bench case: the scene, its view and the buffers every measurement shares */
@@ -58,6 +61,7 @@ typedef struct bench_case {
     light l;
     izb_recon f;
     float *depth;
+    uint32_t *ids; /* the triangle each primary ray hit (IZB_NO_ID: sky) */
     bench_rays rays;
     uint8_t *mask, *ray_mask;
 } bench_case;
@@ -86,7 +90,7 @@ static double now_ms(void)
 static void usage(void)
 {
     fprintf(stderr, "usage: bench-cpu [--matrix] [--scene SPEC]... [--size WxH]... [--light dir|spot|both]\n"
-                    "                 [--frames N] [--warmup N] [--threads N[,N...]] [--csv FILE]\n");
+                    "                 [--frames N] [--warmup N] [--threads N[,N...]] [--csv FILE] [--ids]\n");
     exit(2);
 }
 
@@ -99,6 +103,10 @@ static void parse(int argc, char **argv, bench_opts *o)
             o->scenes[0] = "builtin:spheres:4K", o->scenes[1] = "builtin:spheres:1M", o->scene_count = 2;
             o->sizes[0][0] = 1280, o->sizes[0][1] = 720, o->sizes[1][0] = 1920, o->sizes[1][1] = 1080;
             o->size_count = 2, o->dir = o->spot = true;
+            continue;
+        }
+        if (!strcmp(a, "--ids")) {
+            o->ids = true;
             continue;
         }
         if (!v) usage();
@@ -203,7 +211,8 @@ static int run_static(const bench_opts *o, bench_case *bc, int threads, csv_out 
     izb_stats st = {0};
     for (int round = 0; round < o->warmup + o->frames; round++) {
         const bool timed = round >= o->warmup;
-        if (!izb_shade_arrays(b, &bc->f, &set, bc->depth, bc->mask, &st)) return 1;
+        if (!izb_shade_arrays_ids(b, &bc->f, &set, bc->depth, o->ids ? bc->ids : NULL, bc->mask, &st))
+            return 1;
         double t0 = now_ms();
         bench_rays_occluded1(bvh, &bc->rays, bc->ray_mask, T);
         double t1 = now_ms();
@@ -286,8 +295,9 @@ static bool case_make(bench_case *bc, const scene *s, oracle *o, int W, int H, b
     bc->depth = malloc(sizeof(float) * npix);
     bc->mask = malloc(npix);
     bc->ray_mask = malloc(npix);
-    if (!bc->depth || !bc->mask || !bc->ray_mask) return false;
-    oracle_depth(o, &bc->cam, W, H, bc->depth);
+    bc->ids = malloc(sizeof(uint32_t) * npix);
+    if (!bc->depth || !bc->mask || !bc->ray_mask || !bc->ids) return false;
+    oracle_depth_ids(o, &bc->cam, W, H, bc->depth, bc->ids);
     bc->f = izb_frame_make(&bc->cam, &bc->l, s->bounds_min, s->bounds_max, W, H);
     izb_settings r = izb_settings_resolve((izb_settings){0});
     bc->f.bias = r.bias; /* the bias izb_shade_arrays applies, so the rays start where the IZB tests */
@@ -301,7 +311,7 @@ static bool case_make(bench_case *bc, const scene *s, oracle *o, int W, int H, b
 static void case_free(bench_case *bc)
 {
     bench_rays_free(&bc->rays);
-    free(bc->depth), free(bc->mask), free(bc->ray_mask);
+    free(bc->depth), free(bc->mask), free(bc->ray_mask), free(bc->ids);
 }
 
 int main(int argc, char **argv)

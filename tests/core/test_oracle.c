@@ -13,7 +13,14 @@
  * IZB_ORACLE_SIZE=WxH and IZB_ORACLE_SCENES=NAME:N,... (built-in scenes; "cards" is the open-mesh
  * one) rerun the views at another size and scale, e.g. 1280x720 and spheres:1M,grass:1M for the
  * README's table; IZB_ORACLE_SKIP_SELF=1 takes the truth where a point's own triangle never
- * occludes it (oracle_skip_self), which shows the IZB's acne where light grazes a surface.
+ * occludes it (oracle_skip_self), which shows the IZB's acne where light grazes a surface;
+ * IZB_ORACLE_BIAS=B runs the IZB and the truth's offset with bias B instead of the default;
+ * IZB_ORACLE_DUMP=1 explains every mismatched pixel (dump_mismatches).
+ *
+ * Primitive ids (izb_shade_arrays_ids, ids from the oracle's primary rays): every render is also
+ * shaded with ids and held to the same bound against the exact-plane truth (neither a point's own
+ * triangle nor one in its plane occludes it: a plane cannot shadow a point on itself), with the plain
+ * truth's count reported beside it; every kernel x binning gives the same mask with ids too.
  *
  * Bound: mismatches below 0.01% of the covered pixels per render (MAX_MISMATCH). The oracle's
  * occlusion rays start at the IZB's bias offset (tests/oracle.c), so both answer the same
@@ -41,6 +48,12 @@
 
 static int W = 400, H = 300; /* IZB_ORACLE_SIZE */
 static bool skip_self;       /* IZB_ORACLE_SKIP_SELF=1: own triangle never occludes (oracle_skip_self) */
+static bool dump;            /* IZB_ORACLE_DUMP=1: explain every mismatched pixel (dump_mismatches) */
+/* the primitive-id pass (izb_shade_arrays_ids), W*H each: the ids of the depth, the exact-plane
+ * truth it is held to, its mask */
+static uint32_t *ids;
+static float bias; /* IZB_ORACLE_BIAS: the IZB's bias and the truth's offset (0: IZB_DEFAULT_BIAS) */
+static uint8_t *truth_self, *mask_ids;
 
 #if IZB_HAVE_EMBREE
 static double now_s(void);
@@ -67,6 +80,85 @@ static long count_crossing(const scene *s, const float light_m[16])
         n += front > 0 && front < 3;
     }
     return n;
+}
+
+/* One line per mismatched pixel and one per triangle involved: the IZB's sample point, the
+ * triangle the camera sees there (own), the truth's first hit beyond the bias offset, and every
+ * triangle the IZB's test says occludes it (brute force over the scene), each with its distance
+ * to its nearest edge on the light's image plane and its depth ahead of the unbiased point in
+ * units of the bias. Slow (a pass over all triangles per pixel): a diagnostic, not a test. */
+static void dump_mismatches(oracle *o, const scene *s, const camera *cam, const light *l, const izb_recon *f,
+                            const float *depth, const uint8_t *mask, const uint8_t *truth, bool self);
+
+/* how triangle t (set up by izb_tri_setup) sees the point: nearest edge distance (negative
+ * outside) and (key - unbiased z) / bias */
+static void tri_explain(const izb_tri *t, const izb_recon *f, float x, float y, float z0, double *edge,
+                        double *ahead)
+{
+    *edge = INFINITY;
+    for (int i = 0; i < 3; i++) {
+        const double e = (double)t->e[i][0] * x + (double)t->e[i][1] * y + t->e[i][2];
+        const double n = hypot(t->e[i][0], t->e[i][1]);
+        *edge = fmin(*edge, n > 0.0 ? e / n : e);
+    }
+    const double key = (double)t->z[0] * x + (double)t->z[1] * y + t->z[2];
+    const double b = f->light_is_spot ? (double)f->bias * fabs(z0) : (double)f->bias;
+    *ahead = (z0 - key) / b;
+}
+
+static void dump_mismatches(oracle *o, const scene *s, const camera *cam, const light *l, const izb_recon *f,
+                            const float *depth, const uint8_t *mask, const uint8_t *truth, bool self)
+{
+    const int n = s->tri_count;
+    izb_tri *tris = malloc(sizeof *tris * (size_t)n);
+    int8_t *ok = malloc((size_t)n);
+    if (!tris || !ok) {
+        free(tris), free(ok);
+        return;
+    }
+    const izb_bbox pb = {-4.0f, -4.0f, 4.0f, 4.0f};
+    const izb_grid g = izb_grid_make(pb, 1, 1, 1);
+    for (int i = 0; i < n; i++) {
+        float v[3][4];
+        for (int k = 0; k < 3; k++)
+            izb_transform(f->light, s->xyz + 9 * (size_t)i + 3 * k, v[k]);
+        /* 1: front-facing (kept by every cull mode), -1: back-facing, 0: culled as degenerate */
+        ok[i] = izb_tri_setup(v, &g, &pb, true, &tris[i])    ? 1
+                : izb_tri_setup(v, &g, &pb, false, &tris[i]) ? -1
+                                                             : 0;
+    }
+    const oracle_ray_setup rs = oracle_ray_setup_make(f, cam, l);
+    for (int i = 0; i < W * H; i++) {
+        if (!(depth[i] > 0.0f) || (mask[i] != 0) == (truth[i] != 0)) continue;
+        const int px = i % W, py = i / W;
+        izb_point p;
+        izb_recon f0 = *f;
+        f0.bias = 0.0f;
+        izb_point p0;
+        if (izb_reconstruct(f, px, py, depth[i], &p) != IZB_SAMPLE ||
+            izb_reconstruct(&f0, px, py, depth[i], &p0) != IZB_SAMPLE) {
+            printf("    px %d,%d: no sample point\n", px, py);
+            continue;
+        }
+        const long own = oracle_pixel_prim(o, cam, W, H, px, py);
+        oracle_ray r;
+        float t = 0.0f;
+        long hit = -1;
+        if (oracle_pixel_ray(&rs, px, py, depth[i], &r) == ORACLE_PIXEL_RAY)
+            hit = oracle_ray_first_hit(o, &r, self ? own : -1, &t);
+        printf("    px %d,%d depth %.7g %s: point %.9g %.9g z0 %.9g own %ld; truth hit %ld at %.4g x tnear\n",
+               px, py, depth[i], mask[i] ? "FALSE-LIGHT" : "FALSE-SHADOW", p.x, p.y, p0.z, own, hit,
+               t / r.tnear);
+        for (int k = 0; k < n; k++) {
+            const bool occ = ok[k] && izb_tri_occludes(&tris[k], p.x, p.y, p.z);
+            if (!occ && k != hit && k != own) continue;
+            double edge = 0.0, ahead = 0.0;
+            if (ok[k]) tri_explain(&tris[k], f, p.x, p.y, p0.z, &edge, &ahead);
+            printf("      tri %d%s%s%s facing %d: edge %.3g ahead %.4g bias\n", k, occ ? " IZB-OCCLUDES" : "",
+                   k == hit ? " TRUTH-HIT" : "", k == own ? " OWN" : "", ok[k], edge, ahead);
+        }
+    }
+    free(tris), free(ok);
 }
 
 /* the open-mesh scene: a ground and CARDS single-sided cards (2 triangles each) at random heights
@@ -122,7 +214,7 @@ static double shade_compare(izb_backend *b, const izb_recon *f, izb_settings set
 }
 
 static void run_scene(scene *sp, izb_backend *b, float *depth, uint8_t *mask, uint8_t *mask2, uint8_t *truth,
-                      double *worst)
+                      double *worst, double *worst_ids)
 {
     const scene s = *sp;
     const bool open_scene = strncmp(s.name, "cards", 5) == 0;
@@ -172,18 +264,20 @@ static void run_scene(scene *sp, izb_backend *b, float *depth, uint8_t *mask, ui
         camera cam = views[vi];
         cam.fovy = 60.0f;
         camera_fit_clip(&cam, s.bounds_min, s.bounds_max);
-        oracle_depth(o, &cam, W, H, depth);
+        oracle_depth_ids(o, &cam, W, H, depth, ids);
         long sky = 0;
         for (int i = 0; i < W * H; i++)
             sky += !(depth[i] > 0.0f);
         sky_views += sky > 0;
         for (int li = 0; li < 3; li++) {
             izb_recon f = izb_frame_make(&cam, &lights[li], s.bounds_min, s.bounds_max, W, H);
+            const izb_settings base = {.bias = bias};
+            if (bias > 0.0f) f.bias = bias;
             double ta = now_s();
             oracle_shadow(o, &f, &cam, &lights[li], depth, truth);
             double tb = now_s();
             izb_stats st;
-            CHECK(izb_shade_arrays(b, &f, NULL, depth, mask, &st), "shade");
+            CHECK(izb_shade_arrays(b, &f, &base, depth, mask, &st), "shade");
             mask_diff d = mask_compare(depth, mask, truth, (long)W * H);
             long shadowed = 0;
             for (int i = 0; i < W * H; i++)
@@ -197,6 +291,38 @@ static void run_scene(scene *sp, izb_backend *b, float *depth, uint8_t *mask, ui
                    d.false_light, st.tris_in, st.tris_after_cull, tb - ta, st.total_ms);
             if (li == 2)
                 printf("  view %d spot-near: %ld triangles cross the light's w = 0 plane\n", vi, crossing);
+            if (dump && d.mismatched)
+                dump_mismatches(o, &s, &cam, &lights[li], &f, depth, mask, truth, skip_self);
+
+            /* Primitive ids: neither the point's own triangle nor one in its plane shadows it
+             * (izb_hit_is_own), held to the truth with the same rule (oracle_skip_self: a plane
+             * cannot shadow a point on itself, the segment to the light meets it only at the
+             * point; the plain truth's hits on the own plane are the float depth putting the point
+             * a hair under its surface, past which a grazing ray leaves the plane beyond the bias
+             * offset). Reported against both truths. */
+            oracle_skip_self(o, true);
+            oracle_shadow(o, &f, &cam, &lights[li], depth, truth_self);
+            oracle_skip_self(o, skip_self);
+            izb_stats st_ids;
+            CHECK(izb_shade_arrays_ids(b, &f, &base, depth, ids, mask_ids, &st_ids), "shade with ids");
+            const mask_diff di = mask_compare(depth, mask_ids, truth_self, (long)W * H);
+            const mask_diff dip = mask_compare(depth, mask_ids, truth, (long)W * H);
+            const mask_diff dn = mask_compare(depth, mask, truth_self, (long)W * H);
+            const double fi = di.covered ? (double)di.mismatched / (double)di.covered : 0.0;
+            *worst_ids = fmax(*worst_ids, fi);
+            printf("  view %d %-11s ids: exact-plane truth %3ld (%.4f%%: %ld false shadow, %ld false light); "
+                   "%s truth %ld (%ld / %ld); without ids vs exact-plane truth %ld (%ld / %ld)\n",
+                   vi, light_names[li], di.mismatched, 100.0 * fi, di.false_shadow, di.false_light,
+                   skip_self ? "exact-plane" : "plain", dip.mismatched, dip.false_shadow, dip.false_light,
+                   dn.mismatched, dn.false_shadow, dn.false_light);
+            CHECK(fi < MAX_MISMATCH,
+                  "%s view %d %s, ids: mismatch %.4f%% of covered pixels against the exact-plane "
+                  "truth (bound %.4f%%)",
+                  s.name, vi, light_names[li], 100.0 * fi, 100.0 * MAX_MISMATCH);
+            if (dump && di.mismatched) {
+                printf("  (ids vs exact-plane truth)\n");
+                dump_mismatches(o, &s, &cam, &lights[li], &f, depth, mask_ids, truth_self, true);
+            }
             CHECK(d.covered > W * H / 10, "%s view %d: the view shows the scene (%ld covered)", s.name, vi, d.covered);
             CHECK(shadowed > d.covered / 100, "%s view %d %s: a real shadow to compare (%ld pixels)", s.name, vi,
                   light_names[li], shadowed);
@@ -208,8 +334,8 @@ static void run_scene(scene *sp, izb_backend *b, float *depth, uint8_t *mask, ui
             /* culling: auto against on and off */
             izb_stats st_on, st_off;
             mask_diff d_on, d_off;
-            const double f_on =
-                shade_compare(b, &f, (izb_settings){.cull = IZB_CULL_ON}, depth, mask2, truth, &st_on, &d_on);
+            const double f_on = shade_compare(b, &f, (izb_settings){.cull = IZB_CULL_ON, .bias = bias}, depth,
+                                              mask2, truth, &st_on, &d_on);
             printf("  view %d %-11s cull on: %ld mismatched (%.4f%%: %ld false shadow, %ld false light)  "
                    "tris %d -> %d\n",
                    vi, light_names[li], d_on.mismatched, 100.0 * f_on, d_on.false_shadow, d_on.false_light,
@@ -218,8 +344,8 @@ static void run_scene(scene *sp, izb_backend *b, float *depth, uint8_t *mask, ui
                 CHECK(st.tris_cullable == 0 && st.tris_after_cull > st_on.tris_after_cull,
                       "%s: auto culls nothing (%d cullable, %d kept, on keeps %d)", s.name, st.tris_cullable,
                       st.tris_after_cull, st_on.tris_after_cull);
-                shade_compare(b, &f, (izb_settings){.cull = IZB_CULL_OFF}, depth, mask2, truth, &st_off,
-                              &d_off);
+                shade_compare(b, &f, (izb_settings){.cull = IZB_CULL_OFF, .bias = bias}, depth, mask2, truth,
+                              &st_off, &d_off);
                 CHECK(memcmp(mask, mask2, (size_t)W * H) == 0, "%s view %d %s: auto gives culling off's mask",
                       s.name, vi, light_names[li]);
                 if (li == 0)
@@ -238,10 +364,15 @@ static void run_scene(scene *sp, izb_backend *b, float *depth, uint8_t *mask, ui
                 for (int binning = IZB_BINNING_RADIX; binning <= IZB_BINNING_ATOMIC; binning++) {
                     if (kernel == IZB_KERNEL1 && binning == IZB_BINNING_RADIX)
                         continue; /* the default, above */
-                    izb_settings set = {.kernel = (izb_kernel)kernel, .binning = (izb_binning)binning};
+                    izb_settings set = {
+                        .kernel = (izb_kernel)kernel, .binning = (izb_binning)binning, .bias = bias};
                     CHECK(izb_shade_arrays(b, &f, &set, depth, mask2, NULL), "shade");
                     CHECK(memcmp(mask, mask2, (size_t)W * H) == 0, "%s view %d %s: kernel%d binning %d same mask",
                           s.name, vi, light_names[li], kernel, binning);
+                    CHECK(izb_shade_arrays_ids(b, &f, &set, depth, ids, mask2, NULL), "shade with ids");
+                    CHECK(memcmp(mask_ids, mask2, (size_t)W * H) == 0,
+                          "%s view %d %s: kernel%d binning %d same mask with ids", s.name, vi,
+                          light_names[li], kernel, binning);
                 }
         }
     }
@@ -295,26 +426,36 @@ int main(void)
     }
     char specs[512] = "default,tesseract:50000,spheres:60000,cards";
     skip_self = getenv("IZB_ORACLE_SKIP_SELF") && strcmp(getenv("IZB_ORACLE_SKIP_SELF"), "1") == 0;
+    if (getenv("IZB_ORACLE_BIAS") &&
+        (sscanf(getenv("IZB_ORACLE_BIAS"), "%f", &bias) != 1 || !(bias > 0.0f) || !(bias < 0.1f))) {
+        fprintf(stderr, "IZB_ORACLE_BIAS '%s': expected a number in (0, 0.1)\n", getenv("IZB_ORACLE_BIAS"));
+        return 2;
+    }
+    dump = getenv("IZB_ORACLE_DUMP") && strcmp(getenv("IZB_ORACLE_DUMP"), "1") == 0;
     if (list) snprintf(specs, sizeof specs, "%s", list);
     izb_backend *b = izb_create(&(izb_desc){.backend = IZB_BACKEND_CPU});
     float *depth = malloc(sizeof(float) * W * H);
     uint8_t *mask = malloc(W * H), *mask2 = malloc(W * H), *truth = malloc(W * H);
-    if (!b || !depth || !mask || !mask2 || !truth)
-        return 1;
-    double worst = 0.0;
+    ids = malloc(sizeof *ids * W * H);
+    truth_self = malloc(W * H);
+    mask_ids = malloc(W * H);
+    if (!b || !depth || !mask || !mask2 || !truth || !ids || !truth_self || !mask_ids) return 1;
+    double worst = 0.0, worst_ids = 0.0;
     for (char *save = NULL, *item = strtok_r(specs, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
         scene s;
         char err[256], spec[300];
         snprintf(spec, sizeof spec, "builtin:%s", item);
         const bool ok = strcmp(item, "cards") == 0 ? build_cards(&s) : scene_load(spec, &s, err, sizeof err);
         CHECK(ok, "scene %s: %s", item, ok ? "" : err);
-        if (ok) run_scene(&s, b, depth, mask, mask2, truth, &worst);
+        if (ok) run_scene(&s, b, depth, mask, mask2, truth, &worst, &worst_ids);
         scene_free(&s);
     }
     if (!list) run_lamp_in_box(b, depth, mask, truth);
-    printf("worst mismatch %.4f%% of covered pixels (bound %.4f%%)\n", 100.0 * worst, 100.0 * MAX_MISMATCH);
+    printf("worst mismatch %.4f%% of covered pixels (bound %.4f%%); with ids against the exact-plane truth "
+           "%.4f%%\n",
+           100.0 * worst, 100.0 * MAX_MISMATCH, 100.0 * worst_ids);
     izb_destroy(b);
-    free(depth), free(mask), free(mask2), free(truth);
+    free(depth), free(mask), free(mask2), free(truth), free(ids), free(truth_self), free(mask_ids);
     return test_done();
 #endif
 }

@@ -14,6 +14,7 @@ typedef struct screen_tri {
     float x[3], y[3];   /* pixel units: pixel (px, py) has its centre at (px + 0.5, py + 0.5) */
     float inv_d[3];     /* 1 / linear depth */
     float y0, y1;       /* rows covered */
+    uint32_t src;       /* the scene triangle it comes from */
 } screen_tri;
 
 /* Clip the view-space triangle v (z < 0 in front) at z = -near; up to 2 triangles into out. */
@@ -43,7 +44,8 @@ static int clip_near(const double v[3][3], double near, double out[2][3][3])
     return n - 2;
 }
 
-static void raster_band(const screen_tri *tris, long nt, int width, int height, int row0, int row1, float *depth)
+static void raster_band(const screen_tri *tris, long nt, int width, int height, int row0, int row1,
+                        float *depth, uint32_t *ids)
 {
     (void)height;
     for (long t = 0; t < nt; t++) {
@@ -73,19 +75,28 @@ static void raster_band(const screen_tri *tris, long nt, int width, int height, 
                     continue;
                 const float d = (float)(1.0 / inv);
                 float *z = &depth[(size_t)py * (size_t)width + (size_t)px];
-                if (*z == 0.0f || d < *z)
+                if (*z == 0.0f || d < *z) {
                     *z = d;
+                    if (ids) ids[z - depth] = s->src;
+                }
             }
     }
 }
 
 void depth_raster(const float *xyz, int tri_count, const camera *c, int width, int height, float *depth)
 {
+    depth_raster_ids(xyz, tri_count, c, width, height, depth, NULL);
+}
+
+void depth_raster_ids(const float *xyz, int tri_count, const camera *c, int width, int height, float *depth,
+                      uint32_t *ids)
+{
     float view[16], proj[16];
     camera_view(c, view);
     camera_proj(c, (float)width / (float)height, proj);
     const double near = c->near > 0.0f ? c->near : 0.01;
     memset(depth, 0, (size_t)width * (size_t)height * sizeof *depth);
+    if (ids) memset(ids, 0xff, (size_t)width * (size_t)height * sizeof *ids); /* IZB_NO_ID */
 
     screen_tri *tris = malloc(2 * (size_t)(tri_count > 0 ? tri_count : 1) * sizeof *tris);
     if (!tris) {
@@ -103,6 +114,7 @@ void depth_raster(const float *xyz, int tri_count, const camera *c, int width, i
         const int parts = clip_near(v, near, clipped);
         for (int q = 0; q < parts; q++) {
             screen_tri *s = &tris[nt++];
+            s->src = (uint32_t)t;
             for (int i = 0; i < 3; i++) {
                 const double *p = clipped[q][i], d = -p[2];
                 s->x[i] = (float)((p[0] * proj[0] / d + 1.0) * 0.5 * width);
@@ -119,7 +131,7 @@ void depth_raster(const float *xyz, int tri_count, const camera *c, int width, i
 #endif
     for (int band = 0; band < bands; band++) {
         const int r0 = band * BAND_ROWS, r1 = r0 + BAND_ROWS - 1 < height - 1 ? r0 + BAND_ROWS - 1 : height - 1;
-        raster_band(tris, nt, width, height, r0, r1, depth);
+        raster_band(tris, nt, width, height, r0, r1, depth, ids);
     }
     free(tris);
 }

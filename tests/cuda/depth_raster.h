@@ -10,5 +10,10 @@
 
 /* depth (out): width*height floats. Multi-threaded with OpenMP when available. */
 void depth_raster(const float *xyz, int tri_count, const camera *c, int width, int height, float *depth);
+/* depth_raster plus ids (out, width*height; NULL: not written): the index of the triangle whose
+ * depth each pixel kept, IZB_NO_ID for sky — what a depth pass with primitive ids gives
+ * izb_shade_arrays_ids. */
+void depth_raster_ids(const float *xyz, int tri_count, const camera *c, int width, int height, float *depth,
+                      uint32_t *ids);
 
 #endif

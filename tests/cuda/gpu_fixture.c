@@ -171,6 +171,15 @@ float *fixture_depth(const fixture *f, float yaw_deg, int width, int height)
     return d;
 }
 
+float *fixture_depth_ids(const fixture *f, float yaw_deg, int width, int height, uint32_t **ids)
+{
+    float *d = xmalloc((size_t)width * (size_t)height * sizeof(float));
+    *ids = xmalloc((size_t)width * (size_t)height * sizeof **ids);
+    const camera c = turned(f, yaw_deg);
+    depth_raster_ids(f->xyz, f->tri_count, &c, width, height, d, *ids);
+    return d;
+}
+
 bool feq(float a, float b) { return a == b || (isnan(a) && isnan(b)); }
 
 bool point_eq(const izb_point *a, const izb_point *b)

@@ -34,6 +34,8 @@ void fixture_free(fixture *f);
 izb_recon fixture_frame(const fixture *f, bool spot, float yaw_deg, int width, int height);
 /* Linear view depth (malloc'ed width*height) of f seen by its camera turned by yaw_deg. */
 float *fixture_depth(const fixture *f, float yaw_deg, int width, int height);
+/* fixture_depth with the primitive ids of the same pixels (*ids: malloc'ed width*height). */
+float *fixture_depth_ids(const fixture *f, float yaw_deg, int width, int height, uint32_t **ids);
 
 /* Equal floats, where NaN equals NaN (payloads may differ between CPU and GPU) and -0 == +0. */
 bool feq(float a, float b);

@@ -3,7 +3,8 @@
  * kernel1/kernel2 x radix/atomic x every unit size, with adaptive and fixed grids and back-face
  * culling on and off; the same stats (points, triangles after culling, grid, bbox); the same cell
  * ranges and per-cell points from izb_get_debug; frames without points (all sky) and without
- * triangles; resolution changes up and down (buffer growth); bad settings rejected.
+ * triangles; resolution changes up and down (buffer growth); bad settings rejected; frames with
+ * primitive ids (izb_shade_arrays_ids, ids from the test's z-buffer).
  * The GL path (izb_shade_gl, CUDA-GL interop) is tested with the renderer: render_frame_cuda
  * (tests/render) and app_cuda_mask (tests/app). */
 #include <stdlib.h>
@@ -57,16 +58,16 @@ static void compare_debug(const char *what, izb_backend *cpu, izb_backend *gpu)
 
 /* One frame on both backends with settings s; the masks and stats must agree. Returns the CPU
  * mask's zero pixels (shadowed, or outside a spot light's cone). */
-static size_t compare_frame(const char *what, izb_backend *cpu, izb_backend *gpu, const izb_recon *f, const float *depth,
-                          const izb_settings *s, bool debug)
+static size_t compare_frame(const char *what, izb_backend *cpu, izb_backend *gpu, const izb_recon *f,
+                            const float *depth, const uint32_t *ids, const izb_settings *s, bool debug)
 {
     const size_t npix = (size_t)f->width * (size_t)f->height;
     uint8_t *cm = xmalloc(npix), *gm = xmalloc(npix);
     memset(gm, 77, npix); /* every pixel must be written */
     size_t zeros = 0;
     izb_stats cs, gs;
-    const bool cok = izb_shade_arrays(cpu, f, s, depth, cm, &cs);
-    const bool gok = izb_shade_arrays(gpu, f, s, depth, gm, &gs);
+    const bool cok = izb_shade_arrays_ids(cpu, f, s, depth, ids, cm, &cs);
+    const bool gok = izb_shade_arrays_ids(gpu, f, s, depth, ids, gm, &gs);
     CHECK(cok && gok, "%s: shade failed (cpu %d, cuda %d)", what, cok, gok);
     if (cok && gok) {
         const size_t diff = mask_diff(cm, gm, npix);
@@ -110,7 +111,8 @@ static void run_scene(const fixture *fx, izb_backend *cpu, izb_backend *gpu)
         for (int spot = 0; spot < 2; spot++) {
             const int w = sizes[s][0], h = sizes[s][1];
             const float yaw = -15.0f + 15.0f * (float)s;
-            float *depth = fixture_depth(fx, yaw, w, h);
+            uint32_t *ids;
+            float *depth = fixture_depth_ids(fx, yaw, w, h, &ids);
             const izb_recon f = fixture_frame(fx, spot, yaw, w, h);
             for (int kernel = IZB_KERNEL1; kernel <= IZB_KERNEL2; kernel++)
                 for (int bin = IZB_BINNING_RADIX; bin <= IZB_BINNING_ATOMIC; bin++)
@@ -119,15 +121,31 @@ static void run_scene(const fixture *fx, izb_backend *cpu, izb_backend *gpu)
                                                  .unit_size = units[u]};
                         snprintf(what, sizeof what, "%s %dx%d %s kernel%d %s unit %d", fx->name, w, h,
                                  spot ? "spot" : "sun", kernel, bin == IZB_BINNING_ATOMIC ? "atomic" : "radix", units[u]);
-                        const size_t z = compare_frame(what, cpu, gpu, &f, depth, &st, u == 0);
+                        const size_t z = compare_frame(what, cpu, gpu, &f, depth, NULL, &st, u == 0);
                         sun_shadow += spot ? 0 : z; /* the sun leaves nothing unlit: zeros are shadow */
                     }
             const izb_settings fixed = {.grid_w = 16, .grid_h = 9, .binning = IZB_BINNING_ATOMIC};
             snprintf(what, sizeof what, "%s %dx%d %s grid 16x9", fx->name, w, h, spot ? "spot" : "sun");
-            compare_frame(what, cpu, gpu, &f, depth, &fixed, true);
+            compare_frame(what, cpu, gpu, &f, depth, NULL, &fixed, true);
             const izb_settings nocull = {.cull = IZB_CULL_OFF, .kernel = IZB_KERNEL2, .bias = 1e-3f};
             snprintf(what, sizeof what, "%s %dx%d %s no cull, bias 1e-3", fx->name, w, h, spot ? "spot" : "sun");
-            compare_frame(what, cpu, gpu, &f, depth, &nocull, true);
+            compare_frame(what, cpu, gpu, &f, depth, NULL, &nocull, true);
+            /* primitive ids: a point's own triangle (or plane) never shadows it (izb_hit_is_own) */
+            for (int kernel = IZB_KERNEL1; kernel <= IZB_KERNEL2; kernel++) {
+                const izb_settings st = {.kernel = (izb_kernel)kernel};
+                snprintf(what, sizeof what, "%s %dx%d %s kernel%d with ids", fx->name, w, h,
+                         spot ? "spot" : "sun", kernel);
+                compare_frame(what, cpu, gpu, &f, depth, ids, &st, kernel == IZB_KERNEL1);
+            }
+            /* bad ids (past the scene, IZB_NO_ID) mixed with right and wrong ones: unknown ids
+             * are never read as triangles, on both backends alike */
+            for (size_t i = 0; i < (size_t)w * (size_t)h; i++)
+                ids[i] = (uint32_t)(frand(0.0, 2.0 * fx->tri_count + 2.0));
+            for (size_t i = 0; i < (size_t)w * (size_t)h; i += 7)
+                ids[i] = IZB_NO_ID;
+            snprintf(what, sizeof what, "%s %dx%d %s random ids", fx->name, w, h, spot ? "spot" : "sun");
+            compare_frame(what, cpu, gpu, &f, depth, ids, &(izb_settings){0}, false);
+            free(ids);
             free(depth);
         }
     CHECK(sun_shadow > 0, "%s: no shadowed pixel in any sun frame: the mask comparison tests nothing", fx->name);
@@ -152,19 +170,19 @@ int main(void)
     const izb_recon f = fixture_frame(&fx, false, 0.0f, 300, 200);
     float *sky = calloc(300 * 200, sizeof *sky);
     const izb_settings def = {0};
-    compare_frame("all sky", cpu, gpu, &f, sky, &def, true);
+    compare_frame("all sky", cpu, gpu, &f, sky, NULL, &def, true);
     free(sky);
     /* no triangles */
     float *depth = fixture_depth(&fx, 0.0f, 300, 200);
     CHECK(izb_set_scene(cpu, NULL, 0) && izb_set_scene(gpu, NULL, 0), "empty set_scene failed");
-    compare_frame("no triangles", cpu, gpu, &f, depth, &def, true);
+    compare_frame("no triangles", cpu, gpu, &f, depth, NULL, &def, true);
     /* bad settings: a grid side over the maximum is refused, like on the CPU */
     uint8_t *m = xmalloc(300 * 200);
     const izb_settings huge = {.grid_w = IZB_GRID_MAX_DIM + 1, .grid_h = 4};
     CHECK(!izb_shade_arrays(gpu, &f, &huge, depth, m, NULL), "a %dx4 grid must be refused", IZB_GRID_MAX_DIM + 1);
     /* the backend still works after refusing */
     CHECK(izb_set_scene(cpu, fx.xyz, fx.tri_count) && izb_set_scene(gpu, fx.xyz, fx.tri_count), "set_scene failed");
-    compare_frame("after a refused frame", cpu, gpu, &f, depth, &def, false);
+    compare_frame("after a refused frame", cpu, gpu, &f, depth, NULL, &def, false);
     free(m);
     free(depth);
     fixture_free(&fx);
