@@ -68,7 +68,8 @@ size_t izb_cpu_bin_scratch(int n, const izb_grid *g, int threads);
 void izb_cpu_bin(const izb_point *in, int n, const izb_grid *g, izb_point *out, uint32_t *cell_start,
                  uint32_t *cell_end, int threads, uint32_t *scratch);
 /* izb_cpu_bin writing the structure of arrays out (capacity >= n; same order, same cells), with
- * the cell hash computed by the copy for isa. False when isa does not run here. */
+ * the cell hash computed by the copy for isa; the same scratch (it stages the sorted points there).
+ * False when isa does not run here. */
 bool izb_cpu_bin_soa(const izb_point *in, int n, const izb_grid *g, izb_cpu_points *out, uint32_t *cell_start,
                      uint32_t *cell_end, int threads, uint32_t *scratch, izb_cpu_isa isa);
 
