@@ -72,8 +72,8 @@ static double now_ms(void)
 static void cpu_destroy(izb_backend *base)
 {
     cpu_backend *b = (cpu_backend *)base;
-    buffer *all[] = {&b->xyz,     &b->points, &b->debug_points, &b->cell_start, &b->cell_end,
-                     &b->scratch, &b->hits, &b->tris, &b->comp, &b->boxes, &b->tri_id};
+    buffer *all[] = {&b->xyz,  &b->points, &b->debug_points, &b->cell_start, &b->cell_end, &b->scratch,
+                     &b->hits, &b->tris,   &b->comp,         &b->boxes,      &b->tri_id};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         free(all[i]->data);
     izb_cpu_points_free(&b->binned);
@@ -188,7 +188,8 @@ static bool cpu_shade_arrays(izb_backend *base, const izb_recon *f, const izb_se
     if (!reserve(&b->hits, izb_cpu_raster_scratch(n, T), sizeof(uint64_t), "raster hit bitmaps"))
         return false;
     if (nt > 0)
-        izb_cpu_raster_soa(b->tris.data, nt, &b->binned, n, b->cell_start.data, b->cell_end.data, &g, s->kernel,
+        izb_cpu_raster_soa(b->tris.data, nt, &b->binned, n, b->cell_start.data, b->cell_end.data, &g,
+                           s->kernel,
                            ids ? &(izb_own){b->tri_id.data, ids, b->xyz.data, (uint32_t)b->tri_count} : NULL,
                            mask, T, b->hits.data, IZB_CPU_ISA_AUTO);
     t[4] = now_ms();
@@ -222,8 +223,7 @@ static bool cpu_get_debug(izb_backend *base, izb_debug *out)
     if (!b->have_frame)
         return false;
     /* the raster reads the points as a structure of arrays; the debug view wants izb_point */
-    if (!reserve(&b->debug_points, (size_t)b->point_count, sizeof(izb_point), "debug points"))
-        return false;
+    if (!reserve(&b->debug_points, (size_t)b->point_count, sizeof(izb_point), "debug points")) return false;
     izb_cpu_points_to_aos(&b->binned, b->point_count, b->debug_points.data);
     out->points = b->debug_points.data;
     out->point_count = b->point_count;

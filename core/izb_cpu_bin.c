@@ -37,8 +37,7 @@ static size_t plane_len(size_t n)
 
 bool izb_cpu_points_reserve(izb_cpu_points *p, size_t n, const char *what)
 {
-    if (p->x && n <= p->cap)
-        return true;
+    if (p->x && n <= p->cap) return true;
     izb_cpu_points_free(p);
     const size_t len = plane_len(n);
     if (len > SIZE_MAX / 16) {
@@ -51,7 +50,8 @@ bool izb_cpu_points_reserve(izb_cpu_points *p, size_t n, const char *what)
         return false;
     }
     memset(all, 0, 16 * len); /* the pad is read (and masked off): never uninitialised */
-    *p = (izb_cpu_points){.x = all, .y = all + len, .z = all + 2 * len, .pixel = (uint32_t *)(all + 3 * len), .cap = n};
+    *p = (izb_cpu_points){
+        .x = all, .y = all + len, .z = all + 2 * len, .pixel = (uint32_t *)(all + 3 * len), .cap = n};
     return true;
 }
 
@@ -86,8 +86,8 @@ size_t izb_cpu_bin_scratch(int n, const izb_grid *g, int threads)
 }
 
 /* Points [i0, i1): their cell hashes into hash[], counted into the histogram row h. */
-static void count_range(const izb_cpu_kernels *k, const izb_point *in, int64_t i0, int64_t i1, const izb_grid *g,
-                        uint32_t *hash, uint32_t *h)
+static void count_range(const izb_cpu_kernels *k, const izb_point *in, int64_t i0, int64_t i1,
+                        const izb_grid *g, uint32_t *hash, uint32_t *h)
 {
     for (int64_t b = i0; b < i1; b += HASH_BLOCK) {
         const int64_t e = b + HASH_BLOCK < i1 ? b + HASH_BLOCK : i1;
@@ -177,15 +177,15 @@ static void bin_sort(const izb_cpu_kernels *k, const izb_point *in, int n, const
 void izb_cpu_bin(const izb_point *in, int n, const izb_grid *g, izb_point *out, uint32_t *cell_start,
                  uint32_t *cell_end, int threads, uint32_t *scratch)
 {
-    bin_sort(izb_cpu_kernels_get(IZB_CPU_ISA_AUTO), in, n, g, out, NULL, cell_start, cell_end, threads, scratch);
+    bin_sort(izb_cpu_kernels_get(IZB_CPU_ISA_AUTO), in, n, g, out, NULL, cell_start, cell_end, threads,
+             scratch);
 }
 
 bool izb_cpu_bin_soa(const izb_point *in, int n, const izb_grid *g, izb_cpu_points *out, uint32_t *cell_start,
                      uint32_t *cell_end, int threads, uint32_t *scratch, izb_cpu_isa isa)
 {
     const izb_cpu_kernels *k = izb_cpu_kernels_get(isa);
-    if (!k)
-        return false;
+    if (!k) return false;
     bin_sort(k, in, n, g, NULL, out, cell_start, cell_end, threads, scratch);
     return true;
 }

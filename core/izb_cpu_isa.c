@@ -38,8 +38,8 @@ static inline uint32_t movemask_base(const int32_t *f)
 #pragma GCC push_options
 #pragma GCC target("arch=x86-64-v3")
 #define KERN(name) name##_avx2
-#define KERN_MOVEMASK(f)                                                                            \
-    ((uint32_t)_mm256_movemask_ps(_mm256_load_ps((const float *)(f))) |                             \
+#define KERN_MOVEMASK(f)                                                                                     \
+    ((uint32_t)_mm256_movemask_ps(_mm256_load_ps((const float *)(f))) |                                      \
      (uint32_t)_mm256_movemask_ps(_mm256_load_ps((const float *)(f) + 8)) << 8)
 #include "izb_cpu_kernels.h"
 #undef KERN
@@ -57,9 +57,9 @@ static inline uint32_t movemask_base(const int32_t *f)
 #pragma GCC pop_options
 #endif
 
-#define KERNELS(ISA, NAME, SUFFIX)                                                                  \
-    {                                                                                              \
-        ISA, NAME, cell_hash_##SUFFIX, k1_tris_##SUFFIX, k2_group_##SUFFIX                         \
+#define KERNELS(ISA, NAME, SUFFIX)                                                                           \
+    {                                                                                                        \
+        ISA, NAME, cell_hash_##SUFFIX, k1_tris_##SUFFIX, k2_group_##SUFFIX                                   \
     }
 static const izb_cpu_kernels kernels[IZB_CPU_ISA_COUNT] = {
     [IZB_CPU_ISA_BASE] = KERNELS(IZB_CPU_ISA_BASE, "base", base),
@@ -72,14 +72,11 @@ static const izb_cpu_kernels kernels[IZB_CPU_ISA_COUNT] = {
 /* does this CPU (and its OS) run isa? */
 static bool cpu_runs(izb_cpu_isa isa)
 {
-    if (isa == IZB_CPU_ISA_BASE)
-        return true;
+    if (isa == IZB_CPU_ISA_BASE) return true;
 #if IZB_CPU_X86_COPIES
     __builtin_cpu_init();
-    if (isa == IZB_CPU_ISA_AVX2)
-        return __builtin_cpu_supports("x86-64-v3");
-    if (isa == IZB_CPU_ISA_AVX512)
-        return __builtin_cpu_supports("x86-64-v4");
+    if (isa == IZB_CPU_ISA_AVX2) return __builtin_cpu_supports("x86-64-v3");
+    if (isa == IZB_CPU_ISA_AVX512) return __builtin_cpu_supports("x86-64-v4");
 #endif
     return false;
 }
@@ -89,11 +86,9 @@ static izb_cpu_isa env_cap(void)
 {
     static int warned;
     const char *v = getenv("IZB_CPU_ISA");
-    if (!v || !*v)
-        return IZB_CPU_ISA_COUNT - 1;
+    if (!v || !*v) return IZB_CPU_ISA_COUNT - 1;
     for (int i = IZB_CPU_ISA_BASE; i < IZB_CPU_ISA_COUNT; i++)
-        if (!strcmp(v, izb_cpu_isa_name((izb_cpu_isa)i)))
-            return (izb_cpu_isa)i;
+        if (!strcmp(v, izb_cpu_isa_name((izb_cpu_isa)i))) return (izb_cpu_isa)i;
     if (!__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED))
         fprintf(stderr, "izb cpu: IZB_CPU_ISA=%s ignored (base, avx2 or avx512)\n", v);
     return IZB_CPU_ISA_COUNT - 1;
@@ -109,8 +104,7 @@ const izb_cpu_kernels *izb_cpu_kernels_get(izb_cpu_isa isa)
 {
     if (isa == IZB_CPU_ISA_AUTO) {
         for (int i = env_cap(); i > IZB_CPU_ISA_BASE; i--)
-            if (kernels[i].name && cpu_runs((izb_cpu_isa)i))
-                return &kernels[i];
+            if (kernels[i].name && cpu_runs((izb_cpu_isa)i)) return &kernels[i];
         return &kernels[IZB_CPU_ISA_BASE];
     }
     if (isa < IZB_CPU_ISA_BASE || isa >= IZB_CPU_ISA_COUNT || !kernels[isa].name || !cpu_runs(isa))

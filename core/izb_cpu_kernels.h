@@ -32,7 +32,8 @@ static void KERN(cell_hash)(const izb_point *in, int64_t n, const izb_grid *gp, 
 /* Bit k set: point k (k < len) of the block at x, y, z is occluded by t. Reads KERN_BLOCK points
  * whatever len is. The lanes' flags are all-ones / zero words, so the copy's KERN_MOVEMASK turns
  * them into bits in one or two instructions (a reduction of shifted bits costs nine). */
-static inline uint32_t KERN(block_hits)(const izb_tri *t, const float *x, const float *y, const float *z, int len)
+static inline uint32_t KERN(block_hits)(const izb_tri *t, const float *x, const float *y, const float *z,
+                                        int len)
 {
     int32_t flag[KERN_BLOCK] __attribute__((aligned(64)));
 #pragma omp simd
@@ -53,8 +54,8 @@ static inline void KERN(mark_hits)(uint64_t *hits, uint32_t j, uint32_t bits)
 /* With ids (own, izb_hit_is_own): bits without the hits of scene triangle `tri` that are ignored
  * on points j + k. A point this thread has already marked skips the plane test: it stays marked.
  * Runs only on blocks with hits, and only when the frame has ids. */
-static uint32_t KERN(own_filter)(const izb_own *own, uint32_t tri, const uint32_t *pixel, uint32_t j, uint32_t bits,
-                                 const uint64_t *hits)
+static uint32_t KERN(own_filter)(const izb_own *own, uint32_t tri, const uint32_t *pixel, uint32_t j,
+                                 uint32_t bits, const uint64_t *hits)
 {
     for (uint32_t rest = bits; rest; rest &= rest - 1) {
         const uint32_t k = (uint32_t)__builtin_ctz(rest), q = j + k;
@@ -67,8 +68,9 @@ static uint32_t KERN(own_filter)(const izb_own *own, uint32_t tri, const uint32_
 
 /* Kernel1's triangles [i0, i1): each cell row of a triangle is one contiguous run of points. Hits
  * go to this thread's bitmap (izb_cpu_raster.c turns the bitmaps into the mask). */
-static void KERN(k1_tris)(const izb_tri *tris, int i0, int i1, const izb_cpu_points *p, const uint32_t *cell_start,
-                          const uint32_t *cell_end, int grid_w, const izb_own *own, uint64_t *hits)
+static void KERN(k1_tris)(const izb_tri *tris, int i0, int i1, const izb_cpu_points *p,
+                          const uint32_t *cell_start, const uint32_t *cell_end, int grid_w,
+                          const izb_own *own, uint64_t *hits)
 {
     const float *x = p->x, *y = p->y, *z = p->z;
     for (int i = i0; i < i1; i++) {
@@ -77,8 +79,7 @@ static void KERN(k1_tris)(const izb_tri *tris, int i0, int i1, const izb_cpu_poi
             const uint32_t end = cell_end[cy * grid_w + t.cx1];
             for (uint32_t j = cell_start[cy * grid_w + t.cx0]; j < end; j += KERN_BLOCK) {
                 uint32_t bits = KERN(block_hits)(&t, x + j, y + j, z + j, (int)(end - j));
-                if (own && bits)
-                    bits = KERN(own_filter)(own, own->tri_id[i], p->pixel, j, bits, hits);
+                if (own && bits) bits = KERN(own_filter)(own, own->tri_id[i], p->pixel, j, bits, hits);
                 KERN(mark_hits)(hits, j, bits);
             }
         }
@@ -88,23 +89,21 @@ static void KERN(k1_tris)(const izb_tri *tris, int i0, int i1, const izb_cpu_poi
 /* Kernel2's group (gx, gy) of a side x side interleave, over every triangle: cells
  * (cx, cy) with cx % side == gx, cy % side == gy. Hits go to this thread's bitmap. */
 static void KERN(k2_group)(const izb_tri *tris, int nt, int gx, int gy, int side, const izb_cpu_points *p,
-                           const uint32_t *cell_start, const uint32_t *cell_end, int grid_w, const izb_own *own,
-                           uint64_t *hits)
+                           const uint32_t *cell_start, const uint32_t *cell_end, int grid_w,
+                           const izb_own *own, uint64_t *hits)
 {
     const float *x = p->x, *y = p->y, *z = p->z;
     for (int i = 0; i < nt; i++) {
         const izb_tri t = tris[i];
         const int cx_first = izb_cpu_first_congruent(t.cx0, gx, side);
-        if (cx_first > t.cx1)
-            continue;
+        if (cx_first > t.cx1) continue;
         for (int cy = izb_cpu_first_congruent(t.cy0, gy, side); cy <= t.cy1; cy += side)
             for (int cx = cx_first; cx <= t.cx1; cx += side) {
                 const int c = cy * grid_w + cx;
                 const uint32_t end = cell_end[c];
                 for (uint32_t j = cell_start[c]; j < end; j += KERN_BLOCK) {
                     uint32_t bits = KERN(block_hits)(&t, x + j, y + j, z + j, (int)(end - j));
-                    if (own && bits)
-                        bits = KERN(own_filter)(own, own->tri_id[i], p->pixel, j, bits, hits);
+                    if (own && bits) bits = KERN(own_filter)(own, own->tri_id[i], p->pixel, j, bits, hits);
                     KERN(mark_hits)(hits, j, bits);
                 }
             }

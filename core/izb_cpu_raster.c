@@ -90,16 +90,15 @@ static void raster(const izb_cpu_kernels *k, izb_kernel kernel, const izb_tri *t
     }
 }
 
-bool izb_cpu_raster_soa(const izb_tri *tris, int nt, const izb_cpu_points *points, int n, const uint32_t *cell_start,
-                        const uint32_t *cell_end, const izb_grid *g, izb_kernel kernel, const izb_own *own,
-                        uint8_t *mask, int threads, uint64_t *scratch, izb_cpu_isa isa)
+bool izb_cpu_raster_soa(const izb_tri *tris, int nt, const izb_cpu_points *points, int n,
+                        const uint32_t *cell_start, const uint32_t *cell_end, const izb_grid *g,
+                        izb_kernel kernel, const izb_own *own, uint8_t *mask, int threads, uint64_t *scratch,
+                        izb_cpu_isa isa)
 {
     const izb_cpu_kernels *k = izb_cpu_kernels_get(isa);
-    if (!k)
-        return false;
+    if (!k) return false;
     threads = izb_cpu_threads(threads);
-    if (nt <= 0 || n <= 0 || g->w <= 0 || g->h <= 0)
-        return true;
+    if (nt <= 0 || n <= 0 || g->w <= 0 || g->h <= 0) return true;
     raster(k, kernel == IZB_KERNEL2 ? IZB_KERNEL2 : IZB_KERNEL1, tris, nt, points, n, cell_start, cell_end, g,
            own && own->pixel_id ? own : NULL, mask, threads, scratch);
     return true;
@@ -116,8 +115,7 @@ void izb_cpu_raster_own(const izb_tri *tris, int nt, const izb_point *points, co
                         const uint32_t *cell_end, const izb_grid *g, izb_kernel kernel, const izb_own *own,
                         uint8_t *mask, int threads)
 {
-    if (nt <= 0 || g->w <= 0 || g->h <= 0)
-        return;
+    if (nt <= 0 || g->w <= 0 || g->h <= 0) return;
     /* the points in the backend's layout: as many as the furthest cell end */
     uint32_t n = 0;
     for (size_t c = 0; c < (size_t)g->w * (size_t)g->h; c++)

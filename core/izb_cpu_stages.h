@@ -96,8 +96,9 @@ size_t izb_cpu_raster_scratch(int n, int threads);
 /* izb_cpu_raster_own on the n structure-of-arrays points (the cell ranges lie in [0, n)), with the
  * copy of the hot loop for isa and scratch (capacity izb_cpu_raster_scratch(n, threads) words).
  * own NULL or own->pixel_id NULL: no ids. False when isa does not run here (mask untouched). */
-bool izb_cpu_raster_soa(const izb_tri *tris, int nt, const izb_cpu_points *points, int n, const uint32_t *cell_start,
-                        const uint32_t *cell_end, const izb_grid *g, izb_kernel kernel, const izb_own *own,
-                        uint8_t *mask, int threads, uint64_t *scratch, izb_cpu_isa isa);
+bool izb_cpu_raster_soa(const izb_tri *tris, int nt, const izb_cpu_points *points, int n,
+                        const uint32_t *cell_start, const uint32_t *cell_end, const izb_grid *g,
+                        izb_kernel kernel, const izb_own *own, uint8_t *mask, int threads, uint64_t *scratch,
+                        izb_cpu_isa isa);
 
 #endif

@@ -51,15 +51,12 @@ static void make_points(izb_point *p, int n, int kind, int nx, int ny)
             p[i].x = -1.0f + 2.0f * (float)(int)(rnd() * (nx + 1)) / (float)nx;
             p[i].y = -1.0f + 2.0f * (float)(int)(rnd() * (ny + 1)) / (float)ny;
         }
-        if (kind == NAN_KEYS && rnd() < 0.2)
-            p[i].z = NAN;
-        if (kind == NAN_POS && rnd() < 0.1)
-            *(rnd() < 0.5 ? &p[i].x : &p[i].y) = NAN;
+        if (kind == NAN_KEYS && rnd() < 0.2) p[i].z = NAN;
+        if (kind == NAN_POS && rnd() < 0.1) *(rnd() < 0.5 ? &p[i].x : &p[i].y) = NAN;
         if (kind == CLUSTER && i > 1) /* two points keep the box; the rest crowd one corner */
             p[i].x = -1.0f + 0.05f * (p[i].x + 1.0f), p[i].y = -1.0f + 0.05f * (p[i].y + 1.0f);
     }
-    if (kind == CLUSTER && n > 1)
-        p[0].x = p[0].y = -1.0f, p[1].x = p[1].y = 1.0f;
+    if (kind == CLUSTER && n > 1) p[0].x = p[0].y = -1.0f, p[1].x = p[1].y = 1.0f;
     for (int i = n - 1; i > 0; i--) {
         int j = (int)(rnd() * (i + 1));
         uint32_t t = p[i].pixel;
@@ -89,8 +86,8 @@ static int make_tris(izb_tri *tris, int ntri, const izb_grid *g, const izb_bbox 
 }
 
 /* the plain scalar raster: every triangle, every cell of its range, every point, izb_tri_occludes */
-static long scalar_raster(const izb_tri *tris, int nt, const izb_point *pts, const uint32_t *cs, const uint32_t *ce,
-                          const izb_grid *g, uint8_t *mask)
+static long scalar_raster(const izb_tri *tris, int nt, const izb_point *pts, const uint32_t *cs,
+                          const uint32_t *ce, const izb_grid *g, uint8_t *mask)
 {
     long hits = 0;
     for (int i = 0; i < nt; i++)
@@ -134,9 +131,9 @@ static izb_own make_ids(int nt, int ntri, int n, float *xyz, uint32_t *tri_id, u
     for (int p = 0; p < n; p++) {
         const double r = rnd();
         pixel_id[p] = r < 0.5 && nt > 0 ? tri_id[(int)(rnd() * nt)]
-                      : r < 0.8           ? (uint32_t)(rnd() * ntri)
-                      : r < 0.9           ? (uint32_t)ntri + 5
-                                          : IZB_NO_ID;
+                      : r < 0.8         ? (uint32_t)(rnd() * ntri)
+                      : r < 0.9         ? (uint32_t)ntri + 5
+                                        : IZB_NO_ID;
     }
     return (izb_own){tri_id, pixel_id, xyz, (uint32_t)ntri};
 }
@@ -155,7 +152,8 @@ static void check_case(int n, int kind, int gw, int gh, int ntri)
     const izb_bbox b = bbox_of(pts, n);
     const izb_grid g = izb_grid_make(b, n, gw, gh);
     const size_t cells = (size_t)g.w * (size_t)g.h;
-    uint32_t *cs = xcalloc(cells, 4), *ce = xcalloc(cells, 4), *cs2 = xcalloc(cells, 4), *ce2 = xcalloc(cells, 4);
+    uint32_t *cs = xcalloc(cells, 4), *ce = xcalloc(cells, 4), *cs2 = xcalloc(cells, 4),
+             *ce2 = xcalloc(cells, 4);
     uint32_t *bin_scratch = xcalloc(izb_cpu_bin_scratch(n, &g, 7), 4);
     izb_ref_bin(pts, n, &g, binned, cs, ce);
 
@@ -165,8 +163,8 @@ static void check_case(int n, int kind, int gw, int gh, int ntri)
     init_mask(want, n);
     const long hits = scalar_raster(tris, nt, binned, cs, ce, &g, want);
     if (n >= 500)
-        CHECK(hits > 0 && hits < n, "n %d kind %d grid %dx%d: %ld of %d points newly shadowed", n, kind, g.w, g.h,
-              hits, n);
+        CHECK(hits > 0 && hits < n, "n %d kind %d grid %dx%d: %ld of %d points newly shadowed", n, kind, g.w,
+              g.h, hits, n);
 
     float *xyz = xcalloc((size_t)ntri * 9, sizeof *xyz);
     uint32_t *tri_id = xcalloc((size_t)ntri, 4), *pixel_id = xcalloc((size_t)n, 4);
@@ -199,16 +197,18 @@ static void check_case(int n, int kind, int gw, int gh, int ntri)
                   izb_cpu_isa_name(isa), T);
             for (int kernel = IZB_KERNEL1; kernel <= IZB_KERNEL2; kernel++) {
                 init_mask(got, n);
-                CHECK(izb_cpu_raster_soa(tris, nt, &soa, n, cs, ce, &g, (izb_kernel)kernel, NULL, got, T, scratch, isa),
+                CHECK(izb_cpu_raster_soa(tris, nt, &soa, n, cs, ce, &g, (izb_kernel)kernel, NULL, got, T,
+                                         scratch, isa),
                       "raster %s runs", izb_cpu_isa_name(isa));
                 CHECK(memcmp(got, want, (size_t)n) == 0,
-                      "n %d kind %d grid %dx%d %s kernel%d threads %d: mask == scalar loop", n, kind, g.w, g.h,
-                      izb_cpu_isa_name(isa), kernel, T);
+                      "n %d kind %d grid %dx%d %s kernel%d threads %d: mask == scalar loop", n, kind, g.w,
+                      g.h, izb_cpu_isa_name(isa), kernel, T);
                 init_mask(got, n);
-                izb_cpu_raster_soa(tris, nt, &soa, n, cs, ce, &g, (izb_kernel)kernel, &own, got, T, scratch, isa);
+                izb_cpu_raster_soa(tris, nt, &soa, n, cs, ce, &g, (izb_kernel)kernel, &own, got, T, scratch,
+                                   isa);
                 CHECK(memcmp(got, want_own, (size_t)n) == 0,
-                      "n %d kind %d grid %dx%d %s kernel%d threads %d ids: mask == scalar loop", n, kind, g.w, g.h,
-                      izb_cpu_isa_name(isa), kernel, T);
+                      "n %d kind %d grid %dx%d %s kernel%d threads %d ids: mask == scalar loop", n, kind, g.w,
+                      g.h, izb_cpu_isa_name(isa), kernel, T);
             }
         }
     }
@@ -232,7 +232,8 @@ static void check_case(int n, int kind, int gw, int gh, int ntri)
 
     izb_cpu_points_free(&soa);
     free(xyz), free(tri_id), free(pixel_id), free(want_own);
-    free(pts), free(binned), free(cs), free(ce), free(cs2), free(ce2), free(bin_scratch), free(tris), free(want);
+    free(pts), free(binned), free(cs), free(ce), free(cs2), free(ce2), free(bin_scratch), free(tris),
+        free(want);
     free(got), free(scratch), free(back);
 }
 
@@ -248,8 +249,7 @@ static void check_row_lengths(void)
         izb_cpu_points soa = {0};
         uint32_t *bin_scratch = xcalloc(izb_cpu_bin_scratch(n, &g, 2), 4);
         uint64_t *scratch = xcalloc(izb_cpu_raster_scratch(n, 2), sizeof *scratch);
-        if (!izb_cpu_points_reserve(&soa, (size_t)n, "row points"))
-            exit(1);
+        if (!izb_cpu_points_reserve(&soa, (size_t)n, "row points")) exit(1);
         /* a big front triangle over a z plane through the middle: about half the points hit */
         const float v[3][4] = {{-9, -9, 0, 1}, {9, -9, 0, 1}, {0, 9, 0, 1}};
         izb_tri t;
@@ -257,15 +257,14 @@ static void check_row_lengths(void)
         uint8_t *want = xcalloc((size_t)n, 1), *got = xcalloc((size_t)n, 1);
         memset(want, 255, (size_t)n);
         for (int i = 0; i < n; i++)
-            if (izb_tri_occludes(&t, pts[i].x, pts[i].y, pts[i].z))
-                want[pts[i].pixel] = 0;
+            if (izb_tri_occludes(&t, pts[i].x, pts[i].y, pts[i].z)) want[pts[i].pixel] = 0;
         for (int ii = 0; ii < NISAS; ii++) {
-            if (!izb_cpu_isa_available(isas[ii]))
-                continue;
+            if (!izb_cpu_isa_available(isas[ii])) continue;
             izb_cpu_bin_soa(pts, n, &g, &soa, &cs, &ce, 2, bin_scratch, isas[ii]);
             for (int kernel = IZB_KERNEL1; kernel <= IZB_KERNEL2; kernel++) {
                 memset(got, 255, (size_t)n);
-                izb_cpu_raster_soa(&t, 1, &soa, n, &cs, &ce, &g, (izb_kernel)kernel, NULL, got, 2, scratch, isas[ii]);
+                izb_cpu_raster_soa(&t, 1, &soa, n, &cs, &ce, &g, (izb_kernel)kernel, NULL, got, 2, scratch,
+                                   isas[ii]);
                 CHECK(memcmp(got, want, (size_t)n) == 0, "row of %d points, %s kernel%d", n,
                       izb_cpu_isa_name(isas[ii]), kernel);
             }
@@ -281,7 +280,8 @@ static void check_isa_choice(void)
     const izb_cpu_isa best = izb_cpu_isa_best();
     CHECK(best >= IZB_CPU_ISA_BASE && best < IZB_CPU_ISA_COUNT && izb_cpu_isa_available(best),
           "best instruction set %s runs", izb_cpu_isa_name(best));
-    CHECK(izb_cpu_isa_available(IZB_CPU_ISA_AUTO) && izb_cpu_isa_available(IZB_CPU_ISA_BASE), "auto and base run");
+    CHECK(izb_cpu_isa_available(IZB_CPU_ISA_AUTO) && izb_cpu_isa_available(IZB_CPU_ISA_BASE),
+          "auto and base run");
     CHECK(!izb_cpu_isa_available(IZB_CPU_ISA_COUNT) && !izb_cpu_isa_available((izb_cpu_isa)-1),
           "no instruction set outside the list");
 #if defined(__x86_64__) && !defined(IZB_NO_CLONES)
@@ -292,7 +292,8 @@ static void check_isa_choice(void)
     setenv("IZB_CPU_ISA", "base", 1);
     CHECK(izb_cpu_isa_best() == IZB_CPU_ISA_BASE, "IZB_CPU_ISA=base picks base");
     setenv("IZB_CPU_ISA", "avx2", 1);
-    CHECK(izb_cpu_isa_best() == (best >= IZB_CPU_ISA_AVX2 ? IZB_CPU_ISA_AVX2 : best), "IZB_CPU_ISA=avx2 caps");
+    CHECK(izb_cpu_isa_best() == (best >= IZB_CPU_ISA_AVX2 ? IZB_CPU_ISA_AVX2 : best),
+          "IZB_CPU_ISA=avx2 caps");
     setenv("IZB_CPU_ISA", "sse9", 1);
     CHECK(izb_cpu_isa_best() == best, "IZB_CPU_ISA=sse9 ignored");
     setenv("IZB_CPU_ISA", "", 1);
