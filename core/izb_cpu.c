@@ -29,10 +29,12 @@ typedef struct cpu_backend {
     bool have_closed; /* comp and boxes hold the scene's closed meshes */
     buffer xyz;        /* float, 9 per triangle: the scene */
     buffer points;     /* izb_point, one per pixel: reconstructed, pixel order */
-    buffer binned;     /* izb_point, one per pixel: grouped by cell */
+    izb_cpu_points binned; /* one per pixel: grouped by cell, structure of arrays (stage 2 -> 4) */
+    buffer debug_points;   /* izb_point, point_count: binned as an array, made by izb_get_debug */
     buffer cell_start; /* uint32_t, one per cell */
     buffer cell_end;   /* uint32_t, one per cell */
     buffer scratch;    /* uint32_t, izb_cpu_bin_scratch() */
+    buffer hits;       /* uint64_t, izb_cpu_raster_scratch(): the raster's per-thread hit bitmaps */
     buffer tris;       /* izb_tri, one per triangle: compacted survivors */
     buffer tri_id;     /* uint32_t, one per triangle: the survivors' scene indices (frames with ids) */
     buffer comp;       /* uint32_t, one per triangle: closed component (izb_closed.h) */
@@ -70,10 +72,11 @@ static double now_ms(void)
 static void cpu_destroy(izb_backend *base)
 {
     cpu_backend *b = (cpu_backend *)base;
-    buffer *all[] = {&b->xyz,     &b->points, &b->binned, &b->cell_start, &b->cell_end,
-                     &b->scratch, &b->tris,   &b->comp,   &b->boxes,      &b->tri_id};
+    buffer *all[] = {&b->xyz,  &b->points, &b->debug_points, &b->cell_start, &b->cell_end, &b->scratch,
+                     &b->hits, &b->tris,   &b->comp,         &b->boxes,      &b->tri_id};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         free(all[i]->data);
+    izb_cpu_points_free(&b->binned);
     free(b);
 }
 
@@ -147,7 +150,7 @@ static bool cpu_shade_arrays(izb_backend *base, const izb_recon *f, const izb_se
     }
     const size_t npix = (size_t)f->width * (size_t)f->height;
     if (!reserve(&b->points, npix, sizeof(izb_point), "sample points") ||
-        !reserve(&b->binned, npix, sizeof(izb_point), "binned points") ||
+        !izb_cpu_points_reserve(&b->binned, npix, "binned points") ||
         (ids && !reserve(&b->tri_id, (size_t)b->tri_count, sizeof(uint32_t), "triangle ids")))
         return false;
     const int T = b->threads;
@@ -167,8 +170,8 @@ static bool cpu_shade_arrays(izb_backend *base, const izb_recon *f, const izb_se
         !reserve(&b->scratch, izb_cpu_bin_scratch(n, &g, T), sizeof(uint32_t), "binning scratch"))
         return false;
     if (n > 0)
-        izb_cpu_bin(b->points.data, n, &g, b->binned.data, b->cell_start.data, b->cell_end.data, T,
-                    b->scratch.data);
+        izb_cpu_bin_soa(b->points.data, n, &g, &b->binned, b->cell_start.data, b->cell_end.data, T,
+                        b->scratch.data, IZB_CPU_ISA_AUTO);
     t[2] = now_ms();
 
     int nt = 0;
@@ -182,10 +185,13 @@ static bool cpu_shade_arrays(izb_backend *base, const izb_recon *f, const izb_se
     }
     t[3] = now_ms();
 
+    if (!reserve(&b->hits, izb_cpu_raster_scratch(n, T), sizeof(uint64_t), "raster hit bitmaps"))
+        return false;
     if (nt > 0)
-        izb_cpu_raster_own(b->tris.data, nt, b->binned.data, b->cell_start.data, b->cell_end.data, &g,
-                           s->kernel, &(izb_own){b->tri_id.data, ids, b->xyz.data, (uint32_t)b->tri_count},
-                           mask, T);
+        izb_cpu_raster_soa(b->tris.data, nt, &b->binned, n, b->cell_start.data, b->cell_end.data, &g,
+                           s->kernel,
+                           ids ? &(izb_own){b->tri_id.data, ids, b->xyz.data, (uint32_t)b->tri_count} : NULL,
+                           mask, T, b->hits.data, IZB_CPU_ISA_AUTO);
     t[4] = now_ms();
 
     b->have_frame = true;
@@ -216,7 +222,10 @@ static bool cpu_get_debug(izb_backend *base, izb_debug *out)
     cpu_backend *b = (cpu_backend *)base;
     if (!b->have_frame)
         return false;
-    out->points = b->binned.data;
+    /* the raster reads the points as a structure of arrays; the debug view wants izb_point */
+    if (!reserve(&b->debug_points, (size_t)b->point_count, sizeof(izb_point), "debug points")) return false;
+    izb_cpu_points_to_aos(&b->binned, b->point_count, b->debug_points.data);
+    out->points = b->debug_points.data;
     out->point_count = b->point_count;
     out->cell_start = b->cell_start.data;
     out->cell_end = b->cell_end.data;

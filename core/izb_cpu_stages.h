@@ -20,11 +20,58 @@ int izb_cpu_threads(int threads);
 int izb_cpu_reconstruct(const izb_recon *f, const float *depth, izb_point *points, uint8_t *mask,
                         izb_bbox *bbox, int threads);
 
+/* ---- stages 2 and 4: the binned points and the hot loops' instruction sets ------------------ */
+
+/* Instruction sets the hot loops of binning and the raster are compiled for (izb_cpu_isa.c); every
+ * one gives the same bits. AUTO: the best this CPU runs (capped by the environment variable
+ * IZB_CPU_ISA = base | avx2 | avx512, for measuring one against another). */
+typedef enum izb_cpu_isa {
+    IZB_CPU_ISA_AUTO = 0,
+    IZB_CPU_ISA_BASE,   /* the build's baseline (x86-64: SSE2, fmaf from libm) */
+    IZB_CPU_ISA_AVX2,   /* x86-64-v3: AVX2 + FMA, 8 lanes */
+    IZB_CPU_ISA_AVX512, /* x86-64-v4: AVX-512 F/BW/DQ/VL, 16 lanes */
+    IZB_CPU_ISA_COUNT
+} izb_cpu_isa;
+
+/* "auto", "base", "avx2", "avx512" */
+const char *izb_cpu_isa_name(izb_cpu_isa isa);
+/* Does this CPU and build run isa? (AUTO: always) */
+bool izb_cpu_isa_available(izb_cpu_isa isa);
+/* What AUTO runs here. */
+izb_cpu_isa izb_cpu_isa_best(void);
+
+/* Readable entries after the last point of each izb_cpu_points array: the raster reads whole
+ * blocks of 16 points and masks off the lanes past a cell row. */
+#define IZB_CPU_POINTS_PAD 16
+
+/* Binned points as a structure of arrays (stage 2 writes, stage 4 reads): point i is (x[i], y[i],
+ * z[i]) with pixel index pixel[i]. Each array holds cap + IZB_CPU_POINTS_PAD entries, 64-byte
+ * aligned, zeroed when allocated. One allocation, owned by x; all NULL / 0 when empty. */
+typedef struct izb_cpu_points {
+    float *x, *y, *z;
+    uint32_t *pixel;
+    size_t cap;
+} izb_cpu_points;
+
+/* Make p hold at least n points (keeps p when it does, else reallocates: contents lost). False,
+ * with a message naming `what`, when out of memory (p is then empty). */
+bool izb_cpu_points_reserve(izb_cpu_points *p, size_t n, const char *what);
+void izb_cpu_points_free(izb_cpu_points *p);
+/* out[i] = point i of p, i in [0, n) (izb_get_debug's layout). */
+void izb_cpu_points_to_aos(const izb_cpu_points *p, int n, izb_point *out);
+/* Point i of p = in[i], i in [0, n); p holds n. */
+void izb_cpu_points_from_aos(const izb_point *in, int n, izb_cpu_points *p);
+
 /* Scratch words izb_cpu_bin needs for n points, grid g and `threads` threads. */
 size_t izb_cpu_bin_scratch(int n, const izb_grid *g, int threads);
 /* izb_ref_bin with scratch (capacity izb_cpu_bin_scratch(n, g, threads) words). */
 void izb_cpu_bin(const izb_point *in, int n, const izb_grid *g, izb_point *out, uint32_t *cell_start,
                  uint32_t *cell_end, int threads, uint32_t *scratch);
+/* izb_cpu_bin writing the structure of arrays out (capacity >= n; same order, same cells), with
+ * the cell hash computed by the copy for isa; the same scratch (it stages the sorted points there).
+ * False when isa does not run here. */
+bool izb_cpu_bin_soa(const izb_point *in, int n, const izb_grid *g, izb_cpu_points *out, uint32_t *cell_start,
+                     uint32_t *cell_end, int threads, uint32_t *scratch, izb_cpu_isa isa);
 
 /* izb_ref_cull with a thread count, and back faces dropped where izb_may_cull(cull, i) says so. */
 int izb_cpu_cull(const float *xyz, int n, const izb_recon *f, const izb_grid *g, const izb_bbox *bbox,
@@ -43,5 +90,15 @@ void izb_cpu_raster(const izb_tri *tris, int nt, const izb_point *points, const 
 void izb_cpu_raster_own(const izb_tri *tris, int nt, const izb_point *points, const uint32_t *cell_start,
                         const uint32_t *cell_end, const izb_grid *g, izb_kernel kernel, const izb_own *own,
                         uint8_t *mask, int threads);
+/* Scratch words (uint64_t) izb_cpu_raster_soa needs for n points on `threads` threads: one hit
+ * bitmap per thread. */
+size_t izb_cpu_raster_scratch(int n, int threads);
+/* izb_cpu_raster_own on the n structure-of-arrays points (the cell ranges lie in [0, n)), with the
+ * copy of the hot loop for isa and scratch (capacity izb_cpu_raster_scratch(n, threads) words).
+ * own NULL or own->pixel_id NULL: no ids. False when isa does not run here (mask untouched). */
+bool izb_cpu_raster_soa(const izb_tri *tris, int nt, const izb_cpu_points *points, int n,
+                        const uint32_t *cell_start, const uint32_t *cell_end, const izb_grid *g,
+                        izb_kernel kernel, const izb_own *own, uint8_t *mask, int threads, uint64_t *scratch,
+                        izb_cpu_isa isa);
 
 #endif

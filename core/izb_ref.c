@@ -1,5 +1,6 @@
 /* izb_ref.c — the CPU reference of the four IZB stages (izb_ref.h): reconstruction + bbox
- * reduction, counting-sort binning, culling + compaction, and the two irregular rasterisers.
+ * reduction and culling + compaction here; binning in izb_cpu_bin.c, the two irregular rasterisers
+ * in izb_cpu_raster.c.
  * Every per-element formula comes from izb_math.h; this file only owns the traversal and the
  * parallel bookkeeping (OpenMP). Work is split into contiguous chunks per thread and every
  * result is either order-independent (min/max, mask zeros) or written to a position fixed by a
@@ -37,23 +38,11 @@
 
 /* [lo, hi) of chunk t of nt over n items */
 static void chunk_range(int64_t n, int t, int nt, int64_t *lo, int64_t *hi);
-/* malloc or abort with a message naming `what` (only the public wrappers allocate) */
-static void *xmalloc(size_t size, const char *what);
 
 static void chunk_range(int64_t n, int t, int nt, int64_t *lo, int64_t *hi)
 {
     *lo = n * t / nt;
     *hi = n * (t + 1) / nt;
-}
-
-static void *xmalloc(size_t size, const char *what)
-{
-    void *p = malloc(size ? size : 1);
-    if (!p) {
-        fprintf(stderr, "izb_ref: out of memory for %s (%zu bytes)\n", what, size);
-        abort();
-    }
-    return p;
 }
 
 int izb_cpu_threads(int threads)
@@ -145,80 +134,7 @@ int izb_ref_reconstruct(const izb_recon *f, const float *depth, izb_point *point
     return izb_cpu_reconstruct(f, depth, points, mask, bbox, 0);
 }
 
-/* ---- stage 2: binning, a stable parallel counting sort by cell hash (thesis §4.1–4.2) -------- */
-
-size_t izb_cpu_bin_scratch(int n, const izb_grid *g, int threads)
-{
-    return (size_t)(n > 0 ? n : 0) + (size_t)izb_cpu_threads(threads) * (size_t)g->w * (size_t)g->h;
-}
-
-/* Cell hash of points [i0, i1) into hash[], counted into the histogram h. */
-HOT static void bin_count(const izb_point *in, int64_t i0, int64_t i1, const izb_grid *g, uint32_t *hash, uint32_t *h)
-{
-    for (int64_t i = i0; i < i1; i++) {
-        uint32_t c = izb_cell_hash(g, in[i].x, in[i].y);
-        hash[i] = c;
-        h[c]++;
-    }
-}
-
-void izb_cpu_bin(const izb_point *in, int n, const izb_grid *g, izb_point *out, uint32_t *cell_start,
-                 uint32_t *cell_end, int threads, uint32_t *scratch)
-{
-    const size_t cells = (size_t)g->w * (size_t)g->h;
-    uint32_t *hash = scratch, *hist = scratch + (n > 0 ? n : 0);
-    threads = izb_cpu_threads(threads);
-    if (n <= 0) {
-        memset(cell_start, 0, cells * sizeof *cell_start);
-        memset(cell_end, 0, cells * sizeof *cell_end);
-        return;
-    }
-
-    /* Chunk t of the points counts into its own histogram row hist[t]; a column scan over the rows
-     * turns each into the chunk's offset within every cell, an exclusive scan over the cells gives
-     * cell_start, and each chunk scatters its points in input order: stable. */
-#pragma omp parallel num_threads(threads)
-    {
-        const int t = THREAD_NUM(), nt = NUM_THREADS();
-        uint32_t *h = hist + (size_t)t * cells;
-        int64_t i0, i1;
-        chunk_range(n, t, nt, &i0, &i1);
-        memset(h, 0, cells * sizeof *h);
-        bin_count(in, i0, i1, g, hash, h);
-#pragma omp barrier
-#pragma omp for schedule(static)
-        for (int64_t c = 0; c < (int64_t)cells; c++) {
-            uint32_t run = 0;
-            for (int k = 0; k < nt; k++) {
-                uint32_t v = hist[(size_t)k * cells + (size_t)c];
-                hist[(size_t)k * cells + (size_t)c] = run;
-                run += v;
-            }
-            cell_end[c] = run; /* the cell's count, for now */
-        }
-#pragma omp single
-        {
-            uint32_t run = 0;
-            for (size_t c = 0; c < cells; c++) {
-                cell_start[c] = run;
-                run += cell_end[c];
-                cell_end[c] = run;
-            }
-        }
-        for (int64_t i = i0; i < i1; i++) {
-            uint32_t c = hash[i];
-            out[cell_start[c] + h[c]++] = in[i];
-        }
-    }
-}
-
-void izb_ref_bin(const izb_point *in, int n, const izb_grid *g, izb_point *out, uint32_t *cell_start,
-                 uint32_t *cell_end)
-{
-    uint32_t *scratch = xmalloc(izb_cpu_bin_scratch(n, g, 0) * sizeof(uint32_t), "binning scratch");
-    izb_cpu_bin(in, n, g, out, cell_start, cell_end, 0, scratch);
-    free(scratch);
-}
+/* ---- stage 2: binning — core/izb_cpu_bin.c ------------------------------------------------- */
 
 /* ---- stage 3: triangle culling + compaction (thesis §4.3–4.4) -------------------------------- */
 
@@ -303,129 +219,4 @@ int izb_ref_cull_ids(const float *xyz, int n, const izb_recon *f, const izb_grid
     return izb_cpu_cull_ids(xyz, n, f, g, bbox, &all, out, tri_id, 0);
 }
 
-/* ---- stage 4: irregular rasterisation (thesis §5) -------------------------------------------- */
-
-/* With ids, is the hit of compacted triangle i on the point at `pixel` to be ignored
- * (izb_hit_is_own)? A pixel already in shadow skips the plane test: its store changes nothing. */
-static inline bool own_hit(const izb_own *o, uint32_t i, uint32_t pixel, const uint8_t *mask)
-{
-    return o->pixel_id && __atomic_load_n(&mask[pixel], __ATOMIC_RELAXED) != 0 &&
-           izb_hit_is_own(o->xyz, 9, 1, o->tri_count, o->pixel_id[pixel], o->tri_id[i]);
-}
-
-/* Kernel1 (§5.1): one triangle at a time per thread; each of its cell rows is one contiguous
- * "fragment line" of points, cell_start[first cell] .. cell_end[last cell] (§5.1.1). Several
- * threads may zero the same pixel: the same value, stored atomically so it is no data race. */
-#define K1_BATCH 16 /* triangles per scheduling unit */
-
-HOT static void k1_tris(const izb_tri *tris, int i0, int i1, const izb_point *points,
-                        const uint32_t *cell_start, const uint32_t *cell_end, const izb_grid *g,
-                        const izb_own *own, uint8_t *mask)
-{
-    for (int i = i0; i < i1; i++) {
-        const izb_tri t = tris[i];
-        for (int cy = t.cy0; cy <= t.cy1; cy++) {
-            const uint32_t end = cell_end[cy * g->w + t.cx1];
-            for (uint32_t j = cell_start[cy * g->w + t.cx0]; j < end; j++) {
-                const izb_point p = points[j];
-                if (izb_tri_occludes(&t, p.x, p.y, p.z) && !own_hit(own, (uint32_t)i, p.pixel, mask))
-                    __atomic_store_n(&mask[p.pixel], (uint8_t)0, __ATOMIC_RELAXED);
-            }
-        }
-    }
-}
-
-static void raster_kernel1(const izb_tri *tris, int nt, const izb_point *points, const uint32_t *cell_start,
-                           const uint32_t *cell_end, const izb_grid *g, const izb_own *own, uint8_t *mask,
-                           int threads)
-{
-    const int batches = (nt + K1_BATCH - 1) / K1_BATCH;
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
-    for (int bi = 0; bi < batches; bi++) {
-        const int i0 = bi * K1_BATCH, i1 = i0 + K1_BATCH < nt ? i0 + K1_BATCH : nt;
-        k1_tris(tris, i0, i1, points, cell_start, cell_end, g, own, mask);
-    }
-}
-
-/* x >= lo, x ≡ r (mod m): the first such value */
-static inline int first_congruent(int lo, int r, int m)
-{
-    int d = (r - lo) % m;
-    return lo + (d < 0 ? d + m : d);
-}
-
-/* Kernel2 (§5.2): cell groups interleaved over the grid; each group visits, for every triangle,
- * only its own cells inside the triangle's range. A pixel's point lives in exactly one cell, so
- * the thread that owns the group is the only writer of its pixels. */
-HOT static void k2_group(const izb_tri *tris, int nt, int gx, int gy, int side, const izb_point *points,
-                         const uint32_t *cell_start, const uint32_t *cell_end, const izb_grid *g,
-                         const izb_own *own, uint8_t *mask)
-{
-    for (int i = 0; i < nt; i++) {
-        const izb_tri *t = &tris[i];
-        const int cx_first = first_congruent(t->cx0, gx, side);
-        if (cx_first > t->cx1)
-            continue;
-        for (int cy = first_congruent(t->cy0, gy, side); cy <= t->cy1; cy += side) {
-            for (int cx = cx_first; cx <= t->cx1; cx += side) {
-                const int c = cy * g->w + cx;
-                for (uint32_t j = cell_start[c]; j < cell_end[c]; j++) {
-                    const izb_point p = points[j];
-                    if (izb_tri_occludes(t, p.x, p.y, p.z) && !own_hit(own, (uint32_t)i, p.pixel, mask))
-                        mask[p.pixel] = 0;
-                }
-            }
-        }
-    }
-}
-
-static void raster_kernel2(const izb_tri *tris, int nt, const izb_point *points, const uint32_t *cell_start,
-                           const uint32_t *cell_end, const izb_grid *g, const izb_own *own, uint8_t *mask,
-                           int threads)
-{
-    int side = 2;
-    while (side * side < 2 * threads)
-        side++;
-    const int groups = side * side;
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
-    for (int grp = 0; grp < groups; grp++) {
-        const int gx = grp % side, gy = grp / side;
-        if (gx < g->w && gy < g->h)
-            k2_group(tris, nt, gx, gy, side, points, cell_start, cell_end, g, own, mask);
-    }
-}
-
-void izb_cpu_raster(const izb_tri *tris, int nt, const izb_point *points, const uint32_t *cell_start,
-                    const uint32_t *cell_end, const izb_grid *g, izb_kernel kernel, uint8_t *mask,
-                    int threads)
-{
-    izb_cpu_raster_own(tris, nt, points, cell_start, cell_end, g, kernel, NULL, mask, threads);
-}
-
-void izb_cpu_raster_own(const izb_tri *tris, int nt, const izb_point *points, const uint32_t *cell_start,
-                        const uint32_t *cell_end, const izb_grid *g, izb_kernel kernel, const izb_own *own,
-                        uint8_t *mask, int threads)
-{
-    const izb_own none = {NULL, NULL, NULL, 0};
-    own = own && own->pixel_id ? own : &none;
-    threads = izb_cpu_threads(threads);
-    if (nt <= 0 || g->w <= 0 || g->h <= 0)
-        return;
-    if (kernel == IZB_KERNEL2)
-        raster_kernel2(tris, nt, points, cell_start, cell_end, g, own, mask, threads);
-    else
-        raster_kernel1(tris, nt, points, cell_start, cell_end, g, own, mask, threads);
-}
-
-void izb_ref_raster(const izb_tri *tris, int nt, const izb_point *points, const uint32_t *cell_start,
-                    const uint32_t *cell_end, const izb_grid *g, izb_kernel kernel, uint8_t *mask)
-{
-    izb_cpu_raster(tris, nt, points, cell_start, cell_end, g, kernel, mask, 0);
-}
-
-void izb_ref_raster_own(const izb_tri *tris, int nt, const izb_point *points, const uint32_t *cell_start,
-                        const uint32_t *cell_end, const izb_grid *g, izb_kernel kernel, const izb_own *own,
-                        uint8_t *mask)
-{
-    izb_cpu_raster_own(tris, nt, points, cell_start, cell_end, g, kernel, own, mask, 0);
-}
+/* ---- stage 4: irregular rasterisation — core/izb_cpu_raster.c -------------------------------- */

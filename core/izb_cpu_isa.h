@@ -1,0 +1,34 @@
+/* izb_cpu_isa.h — private to the CPU backend's stage files (izb_cpu_bin.c, izb_cpu_raster.c): the
+ * hot loops of izb_cpu_kernels.h, one copy per instruction set, and which copy runs. Copies exist
+ * for AVX-512 (x86-64-v4), AVX2 + FMA (x86-64-v3) and the baseline; every one gives the same bits.
+ */
+#ifndef IZB_CPU_ISA_H
+#define IZB_CPU_ISA_H
+
+#include "izb_cpu_stages.h"
+
+/* One instruction set's copy of the hot loops (see izb_cpu_kernels.h for each contract). */
+typedef struct izb_cpu_kernels {
+    izb_cpu_isa isa;
+    const char *name;
+    void (*cell_hash)(const izb_point *in, int64_t n, const izb_grid *g, uint32_t *hash);
+    void (*k1_tris)(const izb_tri *tris, int i0, int i1, const izb_cpu_points *p, const uint32_t *cell_start,
+                    const uint32_t *cell_end, int grid_w, const izb_own *own, uint64_t *hits);
+    void (*k2_group)(const izb_tri *tris, int nt, int gx, int gy, int side, const izb_cpu_points *p,
+                     const uint32_t *cell_start, const uint32_t *cell_end, int grid_w, const izb_own *own,
+                     uint64_t *hits);
+} izb_cpu_kernels;
+
+/* The copy for `isa`, or NULL when this CPU or this build lacks it. IZB_CPU_ISA_AUTO: the best
+ * this CPU runs, no better than the environment variable IZB_CPU_ISA says (base, avx2, avx512:
+ * for measuring one against another; any other value is ignored with one warning). */
+const izb_cpu_kernels *izb_cpu_kernels_get(izb_cpu_isa isa);
+
+/* x >= lo, x ≡ r (mod m): the first such value (kernel2's interleave) */
+static inline int izb_cpu_first_congruent(int lo, int r, int m)
+{
+    int d = (r - lo) % m;
+    return lo + (d < 0 ? d + m : d);
+}
+
+#endif
