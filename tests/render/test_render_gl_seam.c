@@ -34,9 +34,9 @@ static bool standin_set_scene(izb_backend *b, const float *xyz, int n, const izb
 }
 
 static bool standin_shade_arrays(izb_backend *b, const izb_recon *f, const izb_settings *s, const float *depth,
-                                 uint8_t *mask, izb_stats *st)
+                                 const uint32_t *ids, uint8_t *mask, izb_stats *st)
 {
-    return izb_shade_arrays(((standin *)b)->cpu, f, s, depth, mask, st);
+    return izb_shade_arrays_ids(((standin *)b)->cpu, f, s, depth, ids, mask, st);
 }
 
 /* What an interop backend does, through host memory: depth texture in, mask texture out. */
