@@ -78,6 +78,10 @@ typedef struct izb_stats {
     izb_binning binning;
     izb_bbox bbox;  /* points' bbox on the light image plane */
     int overflows;  /* capacity overflows detected (and recovered from) this frame */
+    /* Memory the backend's buffers hold after this frame: those sized by the frame (pixels,
+     * points, cells, scratch) and those sized by the scene (triangles). CPU backend; 0 where a
+     * backend does not count them (CUDA). */
+    size_t frame_bytes, scene_bytes;
 } izb_stats;
 
 typedef struct izb_backend izb_backend;

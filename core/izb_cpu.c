@@ -19,7 +19,8 @@
 /* A growable array: `cap` elements allocated. */
 typedef struct buffer {
     void *data;
-    size_t cap;
+    size_t cap;   /* elements */
+    size_t bytes; /* allocated */
 } buffer;
 
 typedef struct cpu_backend {
@@ -57,6 +58,7 @@ static bool reserve(buffer *buf, size_t need, size_t size, const char *what)
     free(buf->data);
     buf->data = malloc((need ? need : 1) * size);
     buf->cap = buf->data ? need : 0;
+    buf->bytes = buf->data ? (need ? need : 1) * size : 0;
     if (!buf->data)
         fprintf(stderr, "izb cpu: out of memory for %s (%zu x %zu bytes)\n", what, need, size);
     return buf->data != NULL;
@@ -213,6 +215,13 @@ static bool cpu_shade_arrays(izb_backend *base, const izb_recon *f, const izb_se
         stats->binning = s->binning == IZB_BINNING_ATOMIC ? IZB_BINNING_ATOMIC : IZB_BINNING_RADIX;
         stats->bbox = bbox;
         stats->overflows = 0;
+        const buffer *frame[] = {&b->points, &b->debug_points, &b->cell_start, &b->cell_end, &b->scratch, &b->hits};
+        const buffer *scene[] = {&b->xyz, &b->tris, &b->tri_id, &b->comp, &b->boxes};
+        stats->frame_bytes = b->binned.cap * (sizeof(float) * 3 + sizeof(uint32_t));
+        for (size_t i = 0; i < sizeof frame / sizeof frame[0]; i++)
+            stats->frame_bytes += frame[i]->bytes;
+        for (size_t i = 0; i < sizeof scene / sizeof scene[0]; i++)
+            stats->scene_bytes += scene[i]->bytes;
     }
     return true;
 }

@@ -255,9 +255,9 @@ static int run_static(const bench_opts *o, bench_case *bc, int threads, csv_out 
     }
     const double gtests = tests / (s[M_RASTER].median * 1e6);
     csv_row(csv, bc, T, "raster_gtests_per_s", "1e9/s", (stats_summary){gtests, gtests, gtests, gtests});
-    const double bpp =
-        (2.0 * sizeof(izb_point) * (double)npix + 8.0 * st.grid_w * st.grid_h) / (double)npix + 1.0;
-    const double bpt = 9.0 * sizeof(float) + sizeof(izb_tri) + sizeof(uint32_t);
+    /* what the backend says its buffers hold, plus the caller's mask */
+    const double bpp = ((double)st.frame_bytes + (double)npix) / (double)npix;
+    const double bpt = (double)st.scene_bytes / (double)(st.tris_in > 0 ? st.tris_in : 1);
     csv_row(csv, bc, T, "bytes_per_pixel", "B", (stats_summary){bpp, bpp, bpp, bpp});
     csv_row(csv, bc, T, "bytes_per_triangle", "B", (stats_summary){bpt, bpt, bpt, bpt});
     printf("| %s | %d | %dx%d | %s | %d | %d | %.2f / %.2f / %.2f | %.2f | %.2f | **%.2f** | %.2f (%.2f) | "

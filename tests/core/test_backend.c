@@ -157,6 +157,12 @@ static void test_analytic(void)
                         if (li == 0)
                             CHECK(st.points == W * H - sky, "points %d = covered pixels %ld", st.points, W * H - sky);
                         CHECK(st.tris_in == TRI_COUNT, "tris_in %d", st.tris_in);
+                        /* memory held: at least the points twice (pixel order, binned) and the
+                         * vertices with a set-up triangle each; bounded by a small multiple */
+                        CHECK(st.frame_bytes >= (size_t)st.points * 2 * sizeof(izb_point) &&
+                                  st.frame_bytes <= (size_t)W * H * 128 + (1u << 20) &&
+                                  st.scene_bytes >= (size_t)TRI_COUNT * (9 * sizeof(float) + sizeof(izb_tri)),
+                              "memory held: %zu B frame, %zu B scene", st.frame_bytes, st.scene_bytes);
                         /* culling auto: the ground and the plate's two faces are open quads, none is culled
                          */
                         CHECK(st.tris_after_cull == 6 && st.tris_cullable == 0,
