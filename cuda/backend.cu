@@ -451,12 +451,10 @@ static bool check_frame(const izb_recon *f, const izb_settings *s, const char *w
 /* the device id buffer (array path with ids, GL path with an ids texture): npix pixels */
 static bool reserve_ids(cuda_backend *b, size_t npix)
 {
-    if (npix <= b->ids_cap)
-        return true;
+    if (npix <= b->ids_cap) return true;
     dev_free(&b->d_pixel_id);
     b->ids_cap = 0;
-    if (!DEV_ALLOC(b->d_pixel_id, npix, "primitive ids"))
-        return false;
+    if (!DEV_ALLOC(b->d_pixel_id, npix, "primitive ids")) return false;
     b->ids_cap = npix;
     return true;
 }
@@ -475,8 +473,7 @@ static bool cuda_shade_arrays(izb_backend *base, const izb_recon *f, const izb_s
     const size_t npix = (size_t)f->width * (size_t)f->height;
     if (!reserve_points(b, npix) || !reserve_io(b, npix))
         return false;
-    if (ids && !reserve_ids(b, npix))
-        return false;
+    if (ids && !reserve_ids(b, npix)) return false;
     CUDA_TRY(cudaMemcpyAsync(b->d_depth, depth, npix * sizeof(float), cudaMemcpyHostToDevice, b->stream));
     if (ids)
         CUDA_TRY(
@@ -508,7 +505,8 @@ static bool shade_gl_readback(cuda_backend *b, const izb_recon *f, const izb_set
     }
     return interop_read_depth(depth_tex, f->width, f->height, b->h_gl_depth) &&
            (!ids_tex || interop_read_ids(ids_tex, f->width, f->height, b->h_gl_ids)) &&
-           cuda_shade_arrays(&b->base, f, s, b->h_gl_depth, ids_tex ? b->h_gl_ids : NULL, b->h_gl_mask, stats) &&
+           cuda_shade_arrays(&b->base, f, s, b->h_gl_depth, ids_tex ? b->h_gl_ids : NULL, b->h_gl_mask,
+                             stats) &&
            interop_write_mask(mask_tex, f->width, f->height, b->h_gl_mask);
 }
 
@@ -519,13 +517,10 @@ static bool cuda_shade_gl(izb_backend *base, const izb_recon *f, const izb_setti
     b->have_frame = false;
     if (!check_frame(f, s, "shade_gl"))
         return false;
-    if (b->gl_readback)
-        return shade_gl_readback(b, f, s, depth_tex, ids_tex, mask_tex, stats);
+    if (b->gl_readback) return shade_gl_readback(b, f, s, depth_tex, ids_tex, mask_tex, stats);
     const size_t npix = (size_t)f->width * (size_t)f->height;
-    if (!reserve_points(b, npix) || (ids_tex && !reserve_ids(b, npix)))
-        return false;
-    if (!ids_tex)
-        interop_release(&b->gl_ids); /* a frame without ids keeps no stale registration */
+    if (!reserve_points(b, npix) || (ids_tex && !reserve_ids(b, npix))) return false;
+    if (!ids_tex) interop_release(&b->gl_ids); /* a frame without ids keeps no stale registration */
     if (!interop_bind(&b->gl_depth, depth_tex, f->width, f->height, generation, false) ||
         !interop_bind(&b->gl_mask, mask_tex, f->width, f->height, generation, true) ||
         (ids_tex && !interop_bind(&b->gl_ids, ids_tex, f->width, f->height, generation, false))) {
@@ -541,8 +536,7 @@ static bool cuda_shade_gl(izb_backend *base, const izb_recon *f, const izb_setti
     }
     interop_texture *ids = ids_tex ? &b->gl_ids : NULL;
     cuda_image img;
-    if (!interop_map(&b->gl_depth, &b->gl_mask, ids, b->d_pixel_id, b->stream, &img))
-        return false;
+    if (!interop_map(&b->gl_depth, &b->gl_mask, ids, b->d_pixel_id, b->stream, &img)) return false;
     bool ok = run_frame(b, f, s, &img, ids ? b->d_pixel_id : NULL, stats);
     ok = interop_unmap(&b->gl_depth, &b->gl_mask, ids, b->stream, &img) && ok;
     return ok;

@@ -111,9 +111,10 @@ static bool check_array(cudaArray_t a, const interop_texture *t, int bits, int k
     CUDA_TRY(cudaArrayGetInfo(&d, &e, &flags, a));
     if (e.width != (size_t)t->width || e.height != (size_t)t->height || d.x != bits || d.y || d.z || d.w ||
         (kind >= 0 && (int)d.f != kind)) {
-        fprintf(stderr,
-                "izb cuda: GL texture %u is %zux%zu with %d/%d/%d/%d-bit channels (kind %d); expected %dx%d %s\n",
-                t->name, e.width, e.height, d.x, d.y, d.z, d.w, (int)d.f, t->width, t->height, expected);
+        fprintf(
+            stderr,
+            "izb cuda: GL texture %u is %zux%zu with %d/%d/%d/%d-bit channels (kind %d); expected %dx%d %s\n",
+            t->name, e.width, e.height, d.x, d.y, d.z, d.w, (int)d.f, t->width, t->height, expected);
         return false;
     }
     return true;
@@ -152,16 +153,15 @@ static bool copy_ids(interop_texture *ids, uint32_t *ids_dst, cudaStream_t s)
 {
     cudaArray_t ids_array;
     CUDA_TRY(cudaGraphicsSubResourceGetMappedArray(&ids_array, ids->res, 0, 0));
-    if (!check_array(ids_array, ids, 32, cudaChannelFormatKindUnsigned, "GL_R32UI"))
-        return false;
+    if (!check_array(ids_array, ids, 32, cudaChannelFormatKindUnsigned, "GL_R32UI")) return false;
     const size_t row = (size_t)ids->width * sizeof(uint32_t);
     CUDA_TRY(cudaMemcpy2DFromArrayAsync(ids_dst, row, ids_array, 0, 0, row, (size_t)ids->height,
                                         cudaMemcpyDeviceToDevice, s));
     return true;
 }
 
-extern "C" bool interop_map(interop_texture *depth, interop_texture *mask, interop_texture *ids, uint32_t *ids_dst,
-                            cudaStream_t s, cuda_image *img)
+extern "C" bool interop_map(interop_texture *depth, interop_texture *mask, interop_texture *ids,
+                            uint32_t *ids_dst, cudaStream_t s, cuda_image *img)
 {
     memset(img, 0, sizeof *img);
     img->width = depth->width;
@@ -175,8 +175,8 @@ extern "C" bool interop_map(interop_texture *depth, interop_texture *mask, inter
     return true;
 }
 
-extern "C" bool interop_unmap(interop_texture *depth, interop_texture *mask, interop_texture *ids, cudaStream_t s,
-                              cuda_image *img)
+extern "C" bool interop_unmap(interop_texture *depth, interop_texture *mask, interop_texture *ids,
+                              cudaStream_t s, cuda_image *img)
 {
     /* Destroying a texture/surface object is not stream-ordered: no kernel may still use them. An
      * error here is reported, but the unmap below still runs so GL gets its textures back. */

@@ -42,7 +42,8 @@ static void targets_free(render *r)
     GLuint texs[5] = {r->tex_depth, r->tex_depth_ds, r->tex_colour, r->tex_mask, r->tex_ids};
     glDeleteFramebuffers(2, fbos);
     glDeleteTextures(5, texs);
-    r->fbo_depth = r->fbo_colour = r->tex_depth = r->tex_depth_ds = r->tex_colour = r->tex_mask = r->tex_ids = 0;
+    r->fbo_depth = r->fbo_colour = r->tex_depth = r->tex_depth_ds = r->tex_colour = r->tex_mask = r->tex_ids =
+        0;
     free(r->host_depth);
     free(r->host_ids);
     free(r->host_mask);

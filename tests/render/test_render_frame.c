@@ -66,7 +66,8 @@ static void run(render *r, izb_backend *b, oracle *o, const scene *s, const came
 
     /* the bridge: same answer as the array path on the same depth and ids */
     izb_recon f = izb_frame_make(&cam, l, s->bounds_min, s->bounds_max, W, H);
-    CHECK(izb_shade_arrays_ids(b, &f, NULL, gl_depth, gl_ids, arr_mask, NULL), "%s: izb_shade_arrays_ids", what);
+    CHECK(izb_shade_arrays_ids(b, &f, NULL, gl_depth, gl_ids, arr_mask, NULL), "%s: izb_shade_arrays_ids",
+          what);
     long bridge_diff = 0;
     for (int i = 0; i < W * H; i++)
         bridge_diff += gl_mask[i] != arr_mask[i];
@@ -105,12 +106,13 @@ static void run(render *r, izb_backend *b, oracle *o, const scene *s, const came
             id_diff += gl_ids[i] != ray_ids[i];
         }
     }
-    printf("%s: GL vs ray-cast depth: coverage differs at %ld pixels, depth at %ld of %ld, primitive id at %ld\n",
+    printf("%s: GL vs ray-cast depth: coverage differs at %ld pixels, depth at %ld of %ld, primitive id at "
+           "%ld\n",
            what, cover_diff, depth_diff, both, id_diff);
     CHECK(cover_diff < W * H / 200, "%s: coverage differs at %ld pixels", what, cover_diff);
     CHECK(depth_diff < both / 200, "%s: depth differs at %ld of %ld pixels", what, depth_diff, both);
-    CHECK(id_bad == 0, "%s: %ld pixels with an id that is neither a scene triangle nor IZB_NO_ID on sky", what,
-          id_bad);
+    CHECK(id_bad == 0, "%s: %ld pixels with an id that is neither a scene triangle nor IZB_NO_ID on sky",
+          what, id_bad);
     CHECK(id_diff < both / 200, "%s: primitive id differs from the primary ray's at %ld of %ld pixels", what,
           id_diff, both);
 
@@ -145,8 +147,8 @@ static void resize_round(render *r, izb_backend *b, const scene *s, const camera
         render_read_ids(r, gl_ids);
         render_read_mask(r, gl_mask);
         izb_recon f = izb_frame_make(&cam, l, s->bounds_min, s->bounds_max, w, h);
-        CHECK(izb_shade_arrays_ids(b, &f, NULL, gl_depth, gl_ids, arr_mask, NULL), "%dx%d: izb_shade_arrays_ids", w,
-              h);
+        CHECK(izb_shade_arrays_ids(b, &f, NULL, gl_depth, gl_ids, arr_mask, NULL),
+              "%dx%d: izb_shade_arrays_ids", w, h);
         long diff = 0, shadow = 0;
         for (int i = 0; i < w * h; i++) {
             diff += gl_mask[i] != arr_mask[i];

@@ -91,13 +91,15 @@ static void run(render *r, izb_backend *b, oracle *o, const scene *s, const came
     const int probe[3] = {(H / 2) * W + W / 2, 2 * W + 2, 2 * W + W - 3};
     for (int k = 0; k < 3; k++)
         CHECK(depth[probe[k]] > 0.0f && ids[probe[k]] == ray_ids[probe[k]],
-              "%s: pixel %d: id %u, the primary ray hits %u", what, probe[k], ids[probe[k]], ray_ids[probe[k]]);
-    printf("%s: %ld covered pixels; ids differ from the primary rays' at %ld of %ld\n", what, covered, id_diff,
-           both);
+              "%s: pixel %d: id %u, the primary ray hits %u", what, probe[k], ids[probe[k]],
+              ray_ids[probe[k]]);
+    printf("%s: %ld covered pixels; ids differ from the primary rays' at %ld of %ld\n", what, covered,
+           id_diff, both);
     CHECK(covered > W * H / 2, "%s: the view shows the ground (%ld covered pixels)", what, covered);
-    CHECK(id_bad == 0, "%s: %ld pixels with an id that is neither a scene triangle nor IZB_NO_ID on sky", what,
-          id_bad);
-    CHECK(id_diff < both / 200, "%s: ids differ from the primary rays' at %ld of %ld pixels", what, id_diff, both);
+    CHECK(id_bad == 0, "%s: %ld pixels with an id that is neither a scene triangle nor IZB_NO_ID on sky",
+          what, id_bad);
+    CHECK(id_diff < both / 200, "%s: ids differ from the primary rays' at %ld of %ld pixels", what, id_diff,
+          both);
 
     /* the bridge */
     CHECK(izb_shade_arrays_ids(b, &f, NULL, depth, ids, arr_mask, NULL), "%s: izb_shade_arrays_ids", what);
@@ -121,16 +123,18 @@ static void run(render *r, izb_backend *b, oracle *o, const scene *s, const came
         lit_ground_bad_id += grazing && truth[i] == 255 && ids[i] > 3u;
     }
     const double frac = d.covered ? (double)d.mismatched / (double)d.covered : 1.0;
-    printf("%s: with ids %ld of %ld covered mismatched (%.4f%%: %ld false shadow, %ld false light); truth %ld "
-           "in shadow, %ld lit; without ids %ld lit pixels in shadow (acne)\n",
-           what, d.mismatched, d.covered, 100.0 * frac, d.false_shadow, d.false_light, shadowed, lit, acne);
+    printf(
+        "%s: with ids %ld of %ld covered mismatched (%.4f%%: %ld false shadow, %ld false light); truth %ld "
+        "in shadow, %ld lit; without ids %ld lit pixels in shadow (acne)\n",
+        what, d.mismatched, d.covered, 100.0 * frac, d.false_shadow, d.false_light, shadowed, lit, acne);
     CHECK(frac < MAX_MISMATCH, "%s: mismatch %.4f%% of covered pixels (bound %.4f%%)", what, 100.0 * frac,
           100.0 * MAX_MISMATCH);
     CHECK(lit_ground_bad_id == 0, "%s: %ld lit pixels without a scene id", what, lit_ground_bad_id);
     if (grazing) {
-        CHECK(shadowed < covered / 100 && lit > covered / 2, "%s: the grazing sun lights the ground (%ld in shadow)",
-              what, shadowed);
-        CHECK(acne > lit / 2, "%s: without ids the grazing ground shows acne (%ld of %ld lit px)", what, acne, lit);
+        CHECK(shadowed < covered / 100 && lit > covered / 2,
+              "%s: the grazing sun lights the ground (%ld in shadow)", what, shadowed);
+        CHECK(acne > lit / 2, "%s: without ids the grazing ground shows acne (%ld of %ld lit px)", what, acne,
+              lit);
     } else {
         CHECK(shadowed > 200, "%s: the card's shadow is on the ground (%ld px)", what, shadowed);
     }
@@ -151,7 +155,8 @@ int main(int argc, char **argv)
     CHECK(make_scene(&s), "scene: out of memory");
     render *r = render_create(&(render_desc){.width = W, .height = H}, err, sizeof err);
     CHECK(r && render_set_scene(r, &s, err, sizeof err), "renderer: %s", err);
-    izb_backend *b = izb_create(&(izb_desc){.backend = want_cuda ? IZB_BACKEND_CUDA : IZB_BACKEND_CPU, .quiet = true});
+    izb_backend *b =
+        izb_create(&(izb_desc){.backend = want_cuda ? IZB_BACKEND_CUDA : IZB_BACKEND_CPU, .quiet = true});
     if (!b && want_cuda) TEST_SKIP("no CUDA device answers");
     CHECK(b && izb_set_scene(b, s.xyz, s.tri_count), "backend %s", want_cuda ? "cuda" : "cpu");
     if (want_cuda && b) CHECK(izb_supports_gl(b), "the CUDA backend shades GL textures directly (interop)");

@@ -279,13 +279,15 @@ int main(void)
           "device copy of the ids equals the GL texels (id 3 = 0x%x, want 0xffffffff)", ids_got[3]);
     /* a pageable host destination is written before the call returns; a sub-rectangle with a pitch */
     std::vector<uint32_t> part(2 * 8, 7u);
-    CHECK(cudaGraphicsMapResources(1, &r_ids, st) == cudaSuccess &&
-              cudaGraphicsSubResourceGetMappedArray(&a_ids, r_ids, 0, 0) == cudaSuccess &&
-              expect(cudaMemcpy2DFromArrayAsync(part.data(), 8 * sizeof(uint32_t), a_ids, 4 * sizeof(uint32_t), 2,
-                                                3 * sizeof(uint32_t), 2, cudaMemcpyDeviceToHost, st),
-                     cudaSuccess, "ids into host memory"),
-          "host copy");
-    CHECK(part[0] == ids[2 * W + 4] && part[2] == ids[2 * W + 6] && part[8] == ids[3 * W + 4] && part[3] == 7u,
+    CHECK(
+        cudaGraphicsMapResources(1, &r_ids, st) == cudaSuccess &&
+            cudaGraphicsSubResourceGetMappedArray(&a_ids, r_ids, 0, 0) == cudaSuccess &&
+            expect(cudaMemcpy2DFromArrayAsync(part.data(), 8 * sizeof(uint32_t), a_ids, 4 * sizeof(uint32_t),
+                                              2, 3 * sizeof(uint32_t), 2, cudaMemcpyDeviceToHost, st),
+                   cudaSuccess, "ids into host memory"),
+        "host copy");
+    CHECK(part[0] == ids[2 * W + 4] && part[2] == ids[2 * W + 6] && part[8] == ids[3 * W + 4] &&
+              part[3] == 7u,
           "host copy of a 3x2 rectangle at (4,2): got %u %u %u, pad %u", part[0], part[2], part[8], part[3]);
     /* bad copies are refused */
     expect(cudaMemcpy2DFromArrayAsync(d_ids, row, a_ids, 4, 0, row, H, cudaMemcpyDeviceToDevice, st),
@@ -298,8 +300,8 @@ int main(void)
            cudaErrorInvalidValue, "a destination past its allocation");
     expect(cudaMemcpy2DFromArrayAsync(part.data(), row, a_ids, 0, 0, 4, 1, cudaMemcpyDeviceToDevice, st),
            cudaErrorInvalidValue, "DeviceToDevice into host memory");
-    CHECK(cudaGraphicsUnmapResources(1, &r_ids, st) == cudaSuccess && cudaGraphicsUnregisterResource(r_ids) == cudaSuccess &&
-              cudaFree(d_ids) == cudaSuccess,
+    CHECK(cudaGraphicsUnmapResources(1, &r_ids, st) == cudaSuccess &&
+              cudaGraphicsUnregisterResource(r_ids) == cudaSuccess && cudaFree(d_ids) == cudaSuccess,
           "ids cleanup");
     glDeleteTextures(1, &tex_ids);
 
