@@ -13,12 +13,17 @@
  *    shadow kept under the 30-degree sun;
  *  - without ids (izb_shade_arrays on the same depth) the grazing frame does show acne on most of
  *    the ground, so the test exercises what the ids fix.
- * Run with "cuda" it checks the CUDA-GL interop path instead (skipped without a CUDA device).
+ * Run with "cuda" it checks the CUDA-GL interop path instead (skipped without a CUDA device), and
+ * izb_shade_gl's ids_tex on textures of the test's own: the grazing frame's depth and ids give the
+ * renderer's mask, ids_tex 0 gives izb_shade_arrays' (acne), an ids texture of another format
+ * (R32F) or size is refused, and the next frame with the right one works.
  * Skipped (77) without a GL 4.5 context or without Embree. */
 #undef NDEBUG
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <glad/gl.h>
 
 #include "gl_test.h"
 #include "izb.h"
@@ -139,6 +144,54 @@ static void run(render *r, izb_backend *b, oracle *o, const scene *s, const came
         CHECK(shadowed > 200, "%s: the card's shadow is on the ground (%ld px)", what, shadowed);
     }
 }
+
+static GLuint make_texture(GLenum internal, int w, int h, GLenum format, GLenum type, const void *data)
+{
+    GLuint t;
+    glCreateTextures(GL_TEXTURE_2D, 1, &t);
+    glTextureStorage2D(t, 1, internal, w, h);
+    if (data) glTextureSubImage2D(t, 0, 0, 0, w, h, format, type, data);
+    return t;
+}
+
+/* izb_shade_gl's ids_tex with the last run's depth, ids and masks (the grazing frame) */
+static void shade_gl_inputs(izb_backend *b, const scene *s, const camera *cam, const light *l)
+{
+    static uint8_t got[W * H];
+    const izb_recon f = izb_frame_make(cam, l, s->bounds_min, s->bounds_max, W, H);
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    const GLuint t_depth = make_texture(GL_R32F, W, H, GL_RED, GL_FLOAT, depth);
+    const GLuint t_ids = make_texture(GL_R32UI, W, H, GL_RED_INTEGER, GL_UNSIGNED_INT, ids);
+    const GLuint t_float = make_texture(GL_R32F, W, H, GL_RED, GL_FLOAT, depth);
+    const GLuint t_narrow = make_texture(GL_R32UI, W - 1, H, GL_RED_INTEGER, GL_UNSIGNED_INT, NULL);
+    const GLuint t_mask = make_texture(GL_R8, W, H, GL_RED, GL_UNSIGNED_BYTE, NULL);
+    const unsigned gen = 1000; /* these textures live until the end of this function */
+    CHECK(glGetError() == GL_NO_ERROR, "test textures");
+
+    CHECK(izb_shade_gl(b, &f, NULL, t_depth, t_ids, t_mask, gen, NULL), "izb_shade_gl with ids");
+    glGetTextureImage(t_mask, 0, GL_RED, GL_UNSIGNED_BYTE, W * H, got);
+    CHECK(!memcmp(got, mask, W * H), "izb_shade_gl with the frame's ids gives the renderer's mask");
+    CHECK(izb_shade_gl(b, &f, NULL, t_depth, 0, t_mask, gen, NULL), "izb_shade_gl without ids");
+    glGetTextureImage(t_mask, 0, GL_RED, GL_UNSIGNED_BYTE, W * H, got);
+    CHECK(!memcmp(got, plain_mask, W * H) && memcmp(got, mask, W * H),
+          "ids_tex 0 gives izb_shade_arrays' mask (with the acne)");
+    gl_test_capture_begin();
+    const bool float_ok = izb_shade_gl(b, &f, NULL, t_depth, t_float, t_mask, gen, NULL);
+    const bool narrow_ok = izb_shade_gl(b, &f, NULL, t_depth, t_narrow, t_mask, gen, NULL);
+    const char *said = gl_test_capture_end();
+    CHECK(!float_ok && !narrow_ok, "an R32F ids texture (%d) or one of another size (%d) is refused", float_ok,
+          narrow_ok);
+    CHECK(strstr(said, "GL_R32UI") != NULL, "the refusal names the expected format");
+    memset(got, 1, sizeof got);
+    glTextureSubImage2D(t_mask, 0, 0, 0, W, H, GL_RED, GL_UNSIGNED_BYTE, got);
+    CHECK(izb_shade_gl(b, &f, NULL, t_depth, t_ids, t_mask, gen, NULL), "izb_shade_gl after the refusals");
+    glGetTextureImage(t_mask, 0, GL_RED, GL_UNSIGNED_BYTE, W * H, got);
+    CHECK(!memcmp(got, mask, W * H), "the mask after the refusals");
+    const GLuint all[5] = {t_depth, t_ids, t_float, t_narrow, t_mask};
+    glDeleteTextures(5, all);
+    CHECK(glGetError() == GL_NO_ERROR, "no GL error left behind");
+}
 #endif
 
 int main(int argc, char **argv)
@@ -170,6 +223,11 @@ int main(int argc, char **argv)
         const light graze = {.type = LIGHT_DIRECTIONAL, .dir = {cosf(a), -sinf(a), 0.1f * cosf(a)}};
         const light sun = {.type = LIGHT_DIRECTIONAL, .dir = {cosf(c), -sinf(c), 0.1f}};
         run(r, b, o, &s, &cam, &graze, "sun 0.02 degrees above the ground", true);
+        if (want_cuda)
+            shade_gl_inputs(b, &s, &cam, &graze);
+        else
+            CHECK(!izb_shade_gl(b, &(izb_recon){.width = W, .height = H}, NULL, 1, 1, 1, 1, NULL),
+                  "the CPU backend has no GL path");
         run(r, b, o, &s, &cam, &sun, "sun 30 degrees above the ground", false);
     }
     oracle_destroy(o);
