@@ -59,10 +59,11 @@ static bool faulty_shade_arrays(izb_backend *b, const izb_recon *fr, const izb_s
 }
 
 static bool faulty_shade_gl(izb_backend *b, const izb_recon *fr, const izb_settings *s, unsigned depth_tex,
-                            unsigned mask_tex, unsigned generation, izb_stats *stats)
+                            unsigned ids_tex, unsigned mask_tex, unsigned generation, izb_stats *stats)
 {
     faulty_backend *f = (faulty_backend *)b;
-    return faulty_frame_ok(f) && f->inner->vt->shade_gl(f->inner, fr, s, depth_tex, mask_tex, generation, stats);
+    return faulty_frame_ok(f) &&
+           f->inner->vt->shade_gl(f->inner, fr, s, depth_tex, ids_tex, mask_tex, generation, stats);
 }
 
 static bool faulty_get_debug(izb_backend *b, izb_debug *out)
@@ -211,14 +212,14 @@ bool izb_shade_arrays_ids(izb_backend *b, const izb_recon *frame, const izb_sett
 bool izb_supports_gl(const izb_backend *b) { return b->vt->shade_gl != NULL; }
 
 bool izb_shade_gl(izb_backend *b, const izb_recon *frame, const izb_settings *s, unsigned depth_tex,
-                  unsigned mask_tex, unsigned generation, izb_stats *stats)
+                  unsigned ids_tex, unsigned mask_tex, unsigned generation, izb_stats *stats)
 {
     if (!b->vt->shade_gl)
         return false;
     izb_settings r = izb_settings_resolve(s ? *s : (izb_settings){0});
     izb_recon f = *frame;
     f.bias = r.bias;
-    const bool ok = b->vt->shade_gl(b, &f, &r, depth_tex, mask_tex, generation, stats);
+    const bool ok = b->vt->shade_gl(b, &f, &r, depth_tex, ids_tex, mask_tex, generation, stats);
     add_scene_stats(b, stats);
     return ok;
 }

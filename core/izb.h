@@ -124,15 +124,17 @@ bool izb_shade_arrays_ids(izb_backend *b, const izb_recon *frame, const izb_sett
                           const uint32_t *ids, uint8_t *mask, izb_stats *stats);
 
 /* GL path: depth_tex is the depth pass's GL_R32F texture, mask_tex a GL_R8 texture, both
- * frame->width x frame->height. generation: the caller changes it whenever it deletes or
- * re-creates these textures (render/ counts its target rebuilds): a backend that registers the
- * textures (CUDA interop) keys its registration on (name, size, generation), since a name deleted
- * and handed out again at the same size (a resize that failed back to the old size) is another
- * texture that a kept registration would not see. Only backends that can read GL textures directly (CUDA interop)
- * implement it; render/ falls back to read-back + izb_shade_arrays otherwise. */
+ * frame->width x frame->height. ids_tex: the depth pass's GL_R32UI primitive ids (as
+ * izb_shade_arrays_ids' ids, IZB_NO_ID where unknown), same size; 0 = none (izb_shade_arrays).
+ * generation: the caller changes it whenever it deletes or re-creates these textures (render/
+ * counts its target rebuilds): a backend that registers the textures (CUDA interop) keys its
+ * registration on (name, size, generation), since a name deleted and handed out again at the same
+ * size (a resize that failed back to the old size) is another texture that a kept registration
+ * would not see. Only backends that can read GL textures directly (CUDA interop) implement it;
+ * render/ falls back to read-back + izb_shade_arrays_ids otherwise. */
 bool izb_supports_gl(const izb_backend *b);
 bool izb_shade_gl(izb_backend *b, const izb_recon *frame, const izb_settings *s, unsigned depth_tex,
-                  unsigned mask_tex, unsigned generation, izb_stats *stats);
+                  unsigned ids_tex, unsigned mask_tex, unsigned generation, izb_stats *stats);
 
 /* Intermediate results of the last frame, for debug views and tests (NULL where not kept).
  * Pointers stay valid until the next frame. points: binned, grouped by cell; cell_start/cell_end:

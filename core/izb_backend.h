@@ -18,9 +18,9 @@ typedef struct izb_backend_vtbl {
     /* ids: per pixel, the scene triangle drawn there (izb_shade_arrays_ids); NULL: none */
     bool (*shade_arrays)(izb_backend *b, const izb_recon *f, const izb_settings *s, const float *depth,
                          const uint32_t *ids, uint8_t *mask, izb_stats *stats);
-    /* NULL when the backend cannot read GL textures itself */
+    /* NULL when the backend cannot read GL textures itself; ids_tex 0: no primitive ids */
     bool (*shade_gl)(izb_backend *b, const izb_recon *f, const izb_settings *s, unsigned depth_tex,
-                     unsigned mask_tex, unsigned generation, izb_stats *stats);
+                     unsigned ids_tex, unsigned mask_tex, unsigned generation, izb_stats *stats);
     bool (*get_debug)(izb_backend *b, izb_debug *out); /* may be NULL */
     /* izb_update_scene after izb.c checked xyz (same count, finite) and recomputed boxes (6 per
      * closed component of the last set_scene, NULL when none); NULL: izb.c calls set_scene */

@@ -79,13 +79,14 @@ typedef struct cuda_backend {
     cudaEvent_t ev_upload;
 
     cuda_scratch temp; /* CUB */
-    interop_texture gl_depth, gl_mask;
+    interop_texture gl_depth, gl_mask, gl_ids; /* gl_ids: registered when shade_gl gets an ids_tex */
     /* Review fix: when the GL textures cannot be registered (the GL context is on a device CUDA
      * does not drive: another GPU, Mesa), shade_gl reads back instead of failing the run; host
      * buffers of readback_cap pixels. */
     bool gl_readback;
     size_t readback_cap;
     float *h_gl_depth;
+    uint32_t *h_gl_ids;
     uint8_t *h_gl_mask;
 
     /* the last frame, for izb_get_debug */
@@ -219,6 +220,7 @@ static void cuda_destroy(izb_backend *base)
         cudaStreamSynchronize(b->stream);
     interop_release(&b->gl_depth);
     interop_release(&b->gl_mask);
+    interop_release(&b->gl_ids);
     free_points(b);
     free_scene(b);
     dev_free(&b->d_depth);
@@ -245,6 +247,7 @@ static void cuda_destroy(izb_backend *base)
     free(b->h_cell_start);
     free(b->h_cell_end);
     free(b->h_gl_depth);
+    free(b->h_gl_ids);
     free(b->h_gl_mask);
     free(b);
 }
@@ -445,6 +448,17 @@ static bool check_frame(const izb_recon *f, const izb_settings *s, const char *w
     return true;
 }
 
+/* the device id buffer (array path with ids, GL path with an ids texture): npix pixels */
+static bool reserve_ids(cuda_backend *b, size_t npix)
+{
+    if (npix <= b->ids_cap) return true;
+    dev_free(&b->d_pixel_id);
+    b->ids_cap = 0;
+    if (!DEV_ALLOC(b->d_pixel_id, npix, "primitive ids")) return false;
+    b->ids_cap = npix;
+    return true;
+}
+
 static bool cuda_shade_arrays(izb_backend *base, const izb_recon *f, const izb_settings *s,
                               const float *depth, const uint32_t *ids, uint8_t *mask, izb_stats *stats)
 {
@@ -459,12 +473,7 @@ static bool cuda_shade_arrays(izb_backend *base, const izb_recon *f, const izb_s
     const size_t npix = (size_t)f->width * (size_t)f->height;
     if (!reserve_points(b, npix) || !reserve_io(b, npix))
         return false;
-    if (ids && npix > b->ids_cap) {
-        dev_free(&b->d_pixel_id);
-        b->ids_cap = 0;
-        if (!DEV_ALLOC(b->d_pixel_id, npix, "primitive ids")) return false;
-        b->ids_cap = npix;
-    }
+    if (ids && !reserve_ids(b, npix)) return false;
     CUDA_TRY(cudaMemcpyAsync(b->d_depth, depth, npix * sizeof(float), cudaMemcpyHostToDevice, b->stream));
     if (ids)
         CUDA_TRY(
@@ -476,54 +485,60 @@ static bool cuda_shade_arrays(izb_backend *base, const izb_recon *f, const izb_s
     return true;
 }
 
-/* shade_gl through host memory: GL read-back, the array path, upload. */
+/* shade_gl through host memory: GL read-back (depth, and the ids when ids_tex), the array path, upload. */
 static bool shade_gl_readback(cuda_backend *b, const izb_recon *f, const izb_settings *s, unsigned depth_tex,
-                              unsigned mask_tex, izb_stats *stats)
+                              unsigned ids_tex, unsigned mask_tex, izb_stats *stats)
 {
     const size_t npix = (size_t)f->width * (size_t)f->height;
     if (npix > b->readback_cap) {
         free(b->h_gl_depth);
+        free(b->h_gl_ids);
         free(b->h_gl_mask);
         b->h_gl_depth = (float *)malloc(npix * sizeof(float));
+        b->h_gl_ids = (uint32_t *)malloc(npix * sizeof(uint32_t));
         b->h_gl_mask = (uint8_t *)malloc(npix);
-        b->readback_cap = b->h_gl_depth && b->h_gl_mask ? npix : 0;
+        b->readback_cap = b->h_gl_depth && b->h_gl_ids && b->h_gl_mask ? npix : 0;
         if (!b->readback_cap) {
             fprintf(stderr, "izb cuda: read-back path: out of host memory\n");
             return false;
         }
     }
     return interop_read_depth(depth_tex, f->width, f->height, b->h_gl_depth) &&
-           cuda_shade_arrays(&b->base, f, s, b->h_gl_depth, NULL, b->h_gl_mask, stats) &&
+           (!ids_tex || interop_read_ids(ids_tex, f->width, f->height, b->h_gl_ids)) &&
+           cuda_shade_arrays(&b->base, f, s, b->h_gl_depth, ids_tex ? b->h_gl_ids : NULL, b->h_gl_mask,
+                             stats) &&
            interop_write_mask(mask_tex, f->width, f->height, b->h_gl_mask);
 }
 
 static bool cuda_shade_gl(izb_backend *base, const izb_recon *f, const izb_settings *s, unsigned depth_tex,
-                          unsigned mask_tex, unsigned generation, izb_stats *stats)
+                          unsigned ids_tex, unsigned mask_tex, unsigned generation, izb_stats *stats)
 {
     cuda_backend *b = (cuda_backend *)base;
     b->have_frame = false;
     if (!check_frame(f, s, "shade_gl"))
         return false;
-    if (b->gl_readback)
-        return shade_gl_readback(b, f, s, depth_tex, mask_tex, stats);
-    if (!reserve_points(b, (size_t)f->width * (size_t)f->height))
-        return false;
+    if (b->gl_readback) return shade_gl_readback(b, f, s, depth_tex, ids_tex, mask_tex, stats);
+    const size_t npix = (size_t)f->width * (size_t)f->height;
+    if (!reserve_points(b, npix) || (ids_tex && !reserve_ids(b, npix))) return false;
+    if (!ids_tex) interop_release(&b->gl_ids); /* a frame without ids keeps no stale registration */
     if (!interop_bind(&b->gl_depth, depth_tex, f->width, f->height, generation, false) ||
-        !interop_bind(&b->gl_mask, mask_tex, f->width, f->height, generation, true)) {
+        !interop_bind(&b->gl_mask, mask_tex, f->width, f->height, generation, true) ||
+        (ids_tex && !interop_bind(&b->gl_ids, ids_tex, f->width, f->height, generation, false))) {
         if (cudaStreamSynchronize(b->stream) != cudaSuccess)
             return false; /* a sticky error: the context is gone, not just the registration */
         interop_release(&b->gl_depth);
         interop_release(&b->gl_mask);
+        interop_release(&b->gl_ids);
         b->gl_readback = true;
         fprintf(stderr, "izb cuda: the GL textures cannot be registered with CUDA; shading them through "
                         "host memory (read-back) from now on\n");
-        return shade_gl_readback(b, f, s, depth_tex, mask_tex, stats);
+        return shade_gl_readback(b, f, s, depth_tex, ids_tex, mask_tex, stats);
     }
+    interop_texture *ids = ids_tex ? &b->gl_ids : NULL;
     cuda_image img;
-    if (!interop_map(&b->gl_depth, &b->gl_mask, b->stream, &img))
-        return false;
-    bool ok = run_frame(b, f, s, &img, NULL, stats);
-    ok = interop_unmap(&b->gl_depth, &b->gl_mask, b->stream, &img) && ok;
+    if (!interop_map(&b->gl_depth, &b->gl_mask, ids, b->d_pixel_id, b->stream, &img)) return false;
+    bool ok = run_frame(b, f, s, &img, ids ? b->d_pixel_id : NULL, stats);
+    ok = interop_unmap(&b->gl_depth, &b->gl_mask, ids, b->stream, &img) && ok;
     return ok;
 }
 

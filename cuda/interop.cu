@@ -80,6 +80,16 @@ extern "C" bool interop_read_depth(unsigned depth_tex, int width, int height, fl
     return pixel_store_restore(p, "glGetTextureImage", depth_tex);
 }
 
+extern "C" bool interop_read_ids(unsigned ids_tex, int width, int height, uint32_t *ids)
+{
+    while (glGetError() != GL_NO_ERROR) {
+    }
+    pixel_store p = pixel_store_tight();
+    glGetTextureImage(ids_tex, 0, GL_RED_INTEGER, GL_UNSIGNED_INT,
+                      (GLsizei)((size_t)width * (size_t)height * sizeof(uint32_t)), ids);
+    return pixel_store_restore(p, "glGetTextureImage", ids_tex);
+}
+
 extern "C" bool interop_write_mask(unsigned mask_tex, int width, int height, const uint8_t *mask)
 {
     while (glGetError() != GL_NO_ERROR) {
@@ -89,22 +99,22 @@ extern "C" bool interop_write_mask(unsigned mask_tex, int width, int height, con
     return pixel_store_restore(p, "glTextureSubImage2D", mask_tex);
 }
 
-/* Review fix: the kernels trust the mapped arrays to be width x height R32F (depth) and R8 (mask).
- * A texture of another size or format (e.g. a caller's stale texture name, an RGBA8 mask) would
- * make surf2Dwrite trap (a sticky fault: the context is lost) or write the wrong texels; check
- * what was actually mapped against what bind was told. */
-static bool check_array(cudaArray_t a, const interop_texture *t, int bits, bool is_float)
+/* Review fix: the kernels trust the mapped arrays to be width x height R32F (depth), R8 (mask) and
+ * R32UI (ids). A texture of another size or format (e.g. a caller's stale texture name, an RGBA8
+ * mask) would make surf2Dwrite trap (a sticky fault: the context is lost) or write the wrong
+ * texels; check what was actually mapped against what bind was told. kind < 0: any kind. */
+static bool check_array(cudaArray_t a, const interop_texture *t, int bits, int kind, const char *expected)
 {
     cudaChannelFormatDesc d;
     cudaExtent e;
     unsigned flags = 0;
     CUDA_TRY(cudaArrayGetInfo(&d, &e, &flags, a));
     if (e.width != (size_t)t->width || e.height != (size_t)t->height || d.x != bits || d.y || d.z || d.w ||
-        (is_float && d.f != cudaChannelFormatKindFloat)) {
-        fprintf(stderr,
-                "izb cuda: GL texture %u is %zux%zu with %d/%d/%d/%d-bit channels (kind %d); expected %dx%d %s\n",
-                t->name, e.width, e.height, d.x, d.y, d.z, d.w, (int)d.f, t->width, t->height,
-                is_float ? "GL_R32F" : "GL_R8");
+        (kind >= 0 && (int)d.f != kind)) {
+        fprintf(
+            stderr,
+            "izb cuda: GL texture %u is %zux%zu with %d/%d/%d/%d-bit channels (kind %d); expected %dx%d %s\n",
+            t->name, e.width, e.height, d.x, d.y, d.z, d.w, (int)d.f, t->width, t->height, expected);
         return false;
     }
     return true;
@@ -115,7 +125,8 @@ static bool make_objects(interop_texture *depth, interop_texture *mask, cuda_ima
     cudaArray_t depth_array, mask_array;
     CUDA_TRY(cudaGraphicsSubResourceGetMappedArray(&depth_array, depth->res, 0, 0));
     CUDA_TRY(cudaGraphicsSubResourceGetMappedArray(&mask_array, mask->res, 0, 0));
-    if (!check_array(depth_array, depth, 32, true) || !check_array(mask_array, mask, 8, false))
+    if (!check_array(depth_array, depth, 32, cudaChannelFormatKindFloat, "GL_R32F") ||
+        !check_array(mask_array, mask, 8, -1, "GL_R8"))
         return false;
 
     cudaResourceDesc rd;
@@ -137,21 +148,35 @@ static bool make_objects(interop_texture *depth, interop_texture *mask, cuda_ima
     return true;
 }
 
-extern "C" bool interop_map(interop_texture *depth, interop_texture *mask, cudaStream_t s, cuda_image *img)
+/* The id texture's texels into ids_dst on s (the kernels read plain device memory). */
+static bool copy_ids(interop_texture *ids, uint32_t *ids_dst, cudaStream_t s)
+{
+    cudaArray_t ids_array;
+    CUDA_TRY(cudaGraphicsSubResourceGetMappedArray(&ids_array, ids->res, 0, 0));
+    if (!check_array(ids_array, ids, 32, cudaChannelFormatKindUnsigned, "GL_R32UI")) return false;
+    const size_t row = (size_t)ids->width * sizeof(uint32_t);
+    CUDA_TRY(cudaMemcpy2DFromArrayAsync(ids_dst, row, ids_array, 0, 0, row, (size_t)ids->height,
+                                        cudaMemcpyDeviceToDevice, s));
+    return true;
+}
+
+extern "C" bool interop_map(interop_texture *depth, interop_texture *mask, interop_texture *ids,
+                            uint32_t *ids_dst, cudaStream_t s, cuda_image *img)
 {
     memset(img, 0, sizeof *img);
     img->width = depth->width;
     img->height = depth->height;
-    cudaGraphicsResource_t res[2] = {depth->res, mask->res};
-    CUDA_TRY(cudaGraphicsMapResources(2, res, s));
-    if (!make_objects(depth, mask, img)) {
-        interop_unmap(depth, mask, s, img);
+    cudaGraphicsResource_t res[3] = {depth->res, mask->res, ids ? ids->res : NULL};
+    CUDA_TRY(cudaGraphicsMapResources(ids ? 3 : 2, res, s));
+    if (!make_objects(depth, mask, img) || (ids && !copy_ids(ids, ids_dst, s))) {
+        interop_unmap(depth, mask, ids, s, img);
         return false;
     }
     return true;
 }
 
-extern "C" bool interop_unmap(interop_texture *depth, interop_texture *mask, cudaStream_t s, cuda_image *img)
+extern "C" bool interop_unmap(interop_texture *depth, interop_texture *mask, interop_texture *ids,
+                              cudaStream_t s, cuda_image *img)
 {
     /* Destroying a texture/surface object is not stream-ordered: no kernel may still use them. An
      * error here is reported, but the unmap below still runs so GL gets its textures back. */
@@ -165,7 +190,7 @@ extern "C" bool interop_unmap(interop_texture *depth, interop_texture *mask, cud
         cudaDestroySurfaceObject(img->mask_surf);
     img->depth_tex = 0;
     img->mask_surf = 0;
-    cudaGraphicsResource_t res[2] = {depth->res, mask->res};
-    CUDA_TRY(cudaGraphicsUnmapResources(2, res, s));
+    cudaGraphicsResource_t res[3] = {depth->res, mask->res, ids ? ids->res : NULL};
+    CUDA_TRY(cudaGraphicsUnmapResources(ids ? 3 : 2, res, s));
     return ok;
 }

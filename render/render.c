@@ -39,13 +39,16 @@ static GLuint make_texture(GLenum format, int w, int h)
 static void targets_free(render *r)
 {
     GLuint fbos[2] = {r->fbo_depth, r->fbo_colour};
-    GLuint texs[4] = {r->tex_depth, r->tex_depth_ds, r->tex_colour, r->tex_mask};
+    GLuint texs[5] = {r->tex_depth, r->tex_depth_ds, r->tex_colour, r->tex_mask, r->tex_ids};
     glDeleteFramebuffers(2, fbos);
-    glDeleteTextures(4, texs);
-    r->fbo_depth = r->fbo_colour = r->tex_depth = r->tex_depth_ds = r->tex_colour = r->tex_mask = 0;
+    glDeleteTextures(5, texs);
+    r->fbo_depth = r->fbo_colour = r->tex_depth = r->tex_depth_ds = r->tex_colour = r->tex_mask = r->tex_ids =
+        0;
     free(r->host_depth);
+    free(r->host_ids);
     free(r->host_mask);
     r->host_depth = NULL;
+    r->host_ids = NULL;
     r->host_mask = NULL;
 }
 
@@ -59,18 +62,23 @@ static bool targets_make(render *r, int w, int h, char *err, size_t n)
     r->tex_depth_ds = make_texture(GL_DEPTH_COMPONENT32F, w, h);
     r->tex_colour = make_texture(GL_RGBA8, w, h);
     r->tex_mask = make_texture(GL_R8, w, h);
+    r->tex_ids = make_texture(GL_R32UI, w, h);
     glCreateFramebuffers(1, &r->fbo_depth);
     glNamedFramebufferTexture(r->fbo_depth, GL_COLOR_ATTACHMENT0, r->tex_depth, 0);
+    glNamedFramebufferTexture(r->fbo_depth, GL_COLOR_ATTACHMENT1, r->tex_ids, 0);
+    static const GLenum depth_outputs[2] = {GL_COLOR_ATTACHMENT0, GL_COLOR_ATTACHMENT1};
+    glNamedFramebufferDrawBuffers(r->fbo_depth, 2, depth_outputs);
     glNamedFramebufferTexture(r->fbo_depth, GL_DEPTH_ATTACHMENT, r->tex_depth_ds, 0);
     glCreateFramebuffers(1, &r->fbo_colour);
     glNamedFramebufferTexture(r->fbo_colour, GL_COLOR_ATTACHMENT0, r->tex_colour, 0);
     glNamedFramebufferTexture(r->fbo_colour, GL_DEPTH_ATTACHMENT, r->tex_depth_ds, 0);
     r->host_depth = malloc(pixels * sizeof(float));
+    r->host_ids = malloc(pixels * sizeof(uint32_t));
     r->host_mask = malloc(pixels);
 
     GLenum gl_err = glGetError();
     const char *why = NULL;
-    if (gl_err == GL_OUT_OF_MEMORY || !r->host_depth || !r->host_mask)
+    if (gl_err == GL_OUT_OF_MEMORY || !r->host_depth || !r->host_ids || !r->host_mask)
         why = "out of memory";
     else if (gl_err != GL_NO_ERROR)
         why = "GL error";
@@ -311,12 +319,14 @@ void render_depth_pass(render *r, const camera *c)
     camera_matrices(r, c, view, proj);
     static const float zero[4] = {0.0f, 0.0f, 0.0f, 0.0f};
     static const float one = 1.0f;
+    static const GLuint no_id[4] = {IZB_NO_ID, 0, 0, 0};
 
     glBindFramebuffer(GL_FRAMEBUFFER, r->fbo_depth);
     gl_timer_begin(&r->timer_depth);
     glViewport(0, 0, r->width, r->height);
     glDepthMask(GL_TRUE);
     glClearNamedFramebufferfv(r->fbo_depth, GL_COLOR, 0, zero); /* 0 = sky */
+    glClearNamedFramebufferuiv(r->fbo_depth, GL_COLOR, 1, no_id); /* sky: no triangle */
     glClearNamedFramebufferfv(r->fbo_depth, GL_DEPTH, 0, &one);
     if (r->tri_count > 0) {
         glEnable(GL_DEPTH_TEST);
@@ -450,6 +460,12 @@ void render_read_depth(render *r, float *depth)
 {
     glGetTextureImage(r->tex_depth, 0, GL_RED, GL_FLOAT,
                       (GLsizei)((size_t)r->width * (size_t)r->height * sizeof(float)), depth);
+}
+
+void render_read_ids(render *r, uint32_t *ids)
+{
+    glGetTextureImage(r->tex_ids, 0, GL_RED_INTEGER, GL_UNSIGNED_INT,
+                      (GLsizei)((size_t)r->width * (size_t)r->height * sizeof(uint32_t)), ids);
 }
 
 void render_read_mask(render *r, uint8_t *mask)

@@ -112,10 +112,12 @@ void render_present(render *r, int fb_width, int fb_height);
 render_timings render_get_timings(render *r);
 
 /* Read-backs (tests, screenshots). Row 0 is the bottom row; sizes are width*height elements:
- * depth floats (0 = sky), mask bytes (255 lit), colour RGBA bytes (4 per pixel). They wait for
+ * depth floats (0 = sky), ids (uint32), mask bytes (255 lit), colour RGBA bytes (4 per pixel). They wait for
  * the GPU. */
 void render_read_depth(render *r, float *depth);
 void render_read_mask(render *r, uint8_t *mask);
+/* ids: the depth pass's primitive ids, IZB_NO_ID (0xffffffff) for sky */
+void render_read_ids(render *r, uint32_t *ids);
 void render_read_colour(render *r, uint8_t *rgba);
 
 /* Write the colour target to a PNG (RGB, top row first). False with a reason naming the file. */

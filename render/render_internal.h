@@ -32,12 +32,15 @@ struct render {
 
     /* targets (re-made on resize): the depth FBO and the colour FBO share depth_ds */
     GLuint fbo_depth, tex_depth, tex_depth_ds, fbo_colour, tex_colour, tex_mask;
+    /* the depth pass's second target: GL_R32UI primitive ids (IZB_NO_ID = sky) */
+    GLuint tex_ids;
     /* bumped whenever the targets are made again: a texture name GL hands out again is another
      * texture to a backend that registered the old one (izb_shade_gl's generation) */
     unsigned targets_generation;
 
     /* host buffers (re-made on resize): width*height elements each */
     float *host_depth;
+    uint32_t *host_ids;
     uint8_t *host_mask;
 
     gl_timer timer_depth, timer_shade;

@@ -1,6 +1,8 @@
 /* render_izb.c — the bridge between the depth pass and the shading pass: the IZB turns the depth
  * target into the mask texture, on GL textures directly when the backend does interop (CUDA),
- * else through host memory (read-back, izb_shade_arrays, upload) with buffers made at resize. */
+ * else through host memory (read-back, izb_shade_arrays_ids, upload) with buffers made at resize.
+ * Both paths hand the depth pass's primitive ids to the IZB (no self-shadow acne where light grazes
+ * a surface), so a CUDA and a CPU frame of the same view give the same mask. */
 #include "render_internal.h"
 
 #include <stdio.h>
@@ -25,7 +27,7 @@ bool render_shade_izb(render *r, izb_backend *b, const izb_recon *f, const izb_s
     }
     if (izb_supports_gl(b)) {
         r->transfer_ms = 0.0f;
-        if (izb_shade_gl(b, f, s, r->tex_depth, r->tex_mask, r->targets_generation, stats))
+        if (izb_shade_gl(b, f, s, r->tex_depth, r->tex_ids, r->tex_mask, r->targets_generation, stats))
             return true;
         /* After a sticky CUDA error the textures may stay mapped by CUDA: the redraw that follows
          * (another backend) must not use them. Fresh targets (a new generation) are GL's alone. */
@@ -37,8 +39,10 @@ bool render_shade_izb(render *r, izb_backend *b, const izb_recon *f, const izb_s
     size_t pixels = (size_t)r->width * (size_t)r->height;
     double t0 = now_ms();
     glGetTextureImage(r->tex_depth, 0, GL_RED, GL_FLOAT, (GLsizei)(pixels * sizeof(float)), r->host_depth);
+    glGetTextureImage(r->tex_ids, 0, GL_RED_INTEGER, GL_UNSIGNED_INT, (GLsizei)(pixels * sizeof(uint32_t)),
+                      r->host_ids);
     double t1 = now_ms();
-    bool ok = izb_shade_arrays(b, f, s, r->host_depth, r->host_mask, stats);
+    bool ok = izb_shade_arrays_ids(b, f, s, r->host_depth, r->host_ids, r->host_mask, stats);
     double t2 = now_ms();
     if (ok)
         glTextureSubImage2D(r->tex_mask, 0, 0, 0, r->width, r->height, GL_RED, GL_UNSIGNED_BYTE,

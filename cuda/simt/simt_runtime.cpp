@@ -847,6 +847,40 @@ cudaError_t cudaMemcpy2DFromArray(void *dst, size_t dpitch, cudaArray_const_t sr
     return cudaSuccess;
 }
 
+cudaError_t cudaMemcpy2DFromArrayAsync(void *dst, size_t dpitch, cudaArray_const_t src, size_t w_offset,
+                                       size_t h_offset, size_t width_bytes, size_t height,
+                                       cudaMemcpyKind kind, cudaStream_t s)
+{
+    const char *call = "cudaMemcpy2DFromArrayAsync";
+    SIMT_STICKY_CHECK();
+    if (!known_stream(s)) return set_error(cudaErrorInvalidResourceHandle);
+    const size_t row = src ? src->width * src->elem_bytes : 0;
+    if (!dst || !src || w_offset + width_bytes > row || h_offset + height > src->height ||
+        dpitch < width_bytes) {
+        complain(call, "copy outside the array or bad pitch");
+        return set_error(cudaErrorInvalidValue);
+    }
+    if (kind == cudaMemcpyDefault) kind = is_device(dst) ? cudaMemcpyDeviceToDevice : cudaMemcpyDeviceToHost;
+    const size_t span = height ? (height - 1) * dpitch + width_bytes : 0;
+    if (kind == cudaMemcpyDeviceToDevice ? !check_device_range(call, "destination", dst, span)
+                                         : kind != cudaMemcpyDeviceToHost || is_device(dst)) {
+        if (kind != cudaMemcpyDeviceToDevice)
+            complain(call,
+                     "kind %d: the destination must be device (DeviceToDevice) or host (DeviceToHost) memory",
+                     (int)kind);
+        return set_error(cudaErrorInvalidValue);
+    }
+    /* the texels are read when the stream gets here, like a kernel's texture reads */
+    stream_queue(s, [=]() {
+        for (size_t y = 0; y < height; y++)
+            memcpy((unsigned char *)dst + y * dpitch, src->data + (h_offset + y) * row + w_offset,
+                   width_bytes);
+    });
+    if (kind == cudaMemcpyDeviceToHost && !is_pinned(dst))
+        stream_flush(s); /* a pageable destination is written before the call returns */
+    return set_error(sticky_error());
+}
+
 cudaError_t cudaCreateTextureObject(cudaTextureObject_t *tex, const cudaResourceDesc *res, const cudaTextureDesc *desc,
                                     const cudaResourceViewDesc *view)
 {

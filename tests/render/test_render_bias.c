@@ -2,7 +2,8 @@
  *  - the IZB bias reaches the frame: a plate lifted 0.5 above a ground quad casts a shadow with the
  *    default bias and none with a bias that moves the ground's points above the plate, through
  *    izb_shade_arrays and through render_frame (the read-back path);
- *  - the mask render_frame uploads equals izb_shade_arrays on the depth it read back, every row
+ *  - the mask render_frame uploads equals izb_shade_arrays_ids on the depth and primitive ids it
+ *    read back, every row
  *    (the top row too: an upload one row short would leave it stale);
  *  - the shadow map's receiver bias (the IZB bias as a world shift) alone keeps a lone ground quad
  *    free of acne, with the polygon and normal offsets off.
@@ -92,6 +93,7 @@ static void test_izb_bias(gl_context *ctx)
 
     float *depth = malloc(sizeof(float) * W * H);
     uint8_t *mask = malloc(W * H), *ref = malloc(W * H);
+    uint32_t *ids = malloc(sizeof(uint32_t) * W * H);
     const float biases[3] = {0.0f, small, big}; /* 0: the default */
     long shadow_arrays[3] = {0}, shadow_frame[3] = {0};
     for (int i = 0; i < 3; i++) {
@@ -106,19 +108,21 @@ static void test_izb_bias(gl_context *ctx)
               "render_frame, bias %g", (double)biases[i]);
         render_read_depth(r, depth);
         render_read_mask(r, mask);
+        render_read_ids(r, ids);
         long sky = 0;
         for (int p = 0; p < W * H; p++)
             sky += !(depth[p] > 0.0f);
         CHECK(sky == 0, "every pixel sees the ground (%ld sky)", sky);
-        /* the mask uploaded after the read-back equals izb_shade_arrays on that depth, every row */
-        CHECK(izb_shade_arrays(b, &f, &set, depth, ref, &st), "izb_shade_arrays");
+        /* the mask uploaded after the read-back equals izb_shade_arrays_ids on that depth and
+         * those ids (render_frame passes the depth pass's primitive ids), every row */
+        CHECK(izb_shade_arrays_ids(b, &f, &set, depth, ids, ref, &st), "izb_shade_arrays_ids");
         long diff = 0, diff_top = 0;
         for (int p = 0; p < W * H; p++) {
             diff += mask[p] != ref[p];
             diff_top += p >= (H - 1) * W && mask[p] != ref[p];
         }
         CHECK(diff == 0,
-              "bias %g: read-back mask differs from izb_shade_arrays on %ld pixels (%ld in the top row)",
+              "bias %g: read-back mask differs from izb_shade_arrays_ids on %ld pixels (%ld in the top row)",
               (double)biases[i], diff, diff_top);
         shadow_frame[i] = count_below(mask, 128);
         shadow_arrays[i] = count_below(ref, 128);
@@ -133,7 +137,7 @@ static void test_izb_bias(gl_context *ctx)
           shadow_frame[2]);
     CHECK(shadow_arrays[0] == shadow_frame[0] && shadow_arrays[2] == 0, "izb_shade_arrays the same");
 
-    free(depth), free(mask), free(ref);
+    free(depth), free(mask), free(ref), free(ids);
     izb_destroy(b);
     render_destroy(r);
     scene_free(&s);

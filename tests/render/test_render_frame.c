@@ -1,7 +1,10 @@
 /* test_render_frame.c — whole headless frames of the built-in default scene through the GL path:
- * depth pass -> IZB (render_shade_izb: read-back, izb_shade_arrays, upload) -> shading pass.
- *  - the mask read back from GL equals izb_shade_arrays on the depth read back from GL, bit for
- *    bit (the bridge loses nothing; the odd width catches row-alignment bugs);
+ * depth pass -> IZB (render_shade_izb: read-back, izb_shade_arrays_ids, upload) -> shading pass.
+ *  - the mask read back from GL equals izb_shade_arrays_ids on the depth and primitive ids read
+ *    back from GL, bit for bit (the bridge loses nothing; the odd width catches row-alignment bugs);
+ *  - the primitive ids: IZB_NO_ID exactly where the depth is sky, a scene triangle elsewhere, the
+ *    triangle the oracle's primary ray hits on all but 0.5% of the pixels both cover (pixel
+ *    centres on an edge between two triangles may go either way);
  *  - that mask matches the Embree oracle (oracle_shadow on the same GL depth) on all but 0.01% of
  *    the covered pixels — the bound tests/core/test_oracle.c holds the CPU backend to: the oracle
  *    answers the same question (same bias offset), so what is left is float rounding at
@@ -31,6 +34,7 @@ enum { W = 641, H = 361 };
 
 #if IZB_HAVE_EMBREE
 static float gl_depth[W * H], ray_depth[W * H];
+static uint32_t gl_ids[W * H], ray_ids[W * H];
 static uint8_t gl_mask[W * H], arr_mask[W * H], truth[W * H], rgba[W * H * 4];
 
 /* mean luma (0..255) of the covered pixels with mask == m on surfaces facing up (the ground) */
@@ -56,12 +60,14 @@ static void run(render *r, izb_backend *b, oracle *o, const scene *s, const came
     bool ok = render_frame(r, &(render_frame_desc){.cam = &cam, .light = l, .backend = b, .stats = &st});
     CHECK(ok, "%s: render_frame", what);
     render_read_depth(r, gl_depth);
+    render_read_ids(r, gl_ids);
     render_read_mask(r, gl_mask);
     render_read_colour(r, rgba);
 
-    /* the bridge: same answer as the array path on the same depth */
+    /* the bridge: same answer as the array path on the same depth and ids */
     izb_recon f = izb_frame_make(&cam, l, s->bounds_min, s->bounds_max, W, H);
-    CHECK(izb_shade_arrays(b, &f, NULL, gl_depth, arr_mask, NULL), "%s: izb_shade_arrays", what);
+    CHECK(izb_shade_arrays_ids(b, &f, NULL, gl_depth, gl_ids, arr_mask, NULL), "%s: izb_shade_arrays_ids",
+          what);
     long bridge_diff = 0;
     for (int i = 0; i < W * H; i++)
         bridge_diff += gl_mask[i] != arr_mask[i];
@@ -88,20 +94,27 @@ static void run(render *r, izb_backend *b, oracle *o, const scene *s, const came
     /* GL depth vs ray-cast depth: coverage may differ only along silhouettes (a pixel centre
      * within float error of an edge); where both hit, the depths agree to 1e-4 relative except
      * at those same edges (a neighbouring surface). Both bounds: 0.5% of the pixels. */
-    oracle_depth(o, &cam, W, H, ray_depth);
-    long cover_diff = 0, depth_diff = 0, both = 0;
+    oracle_depth_ids(o, &cam, W, H, ray_depth, ray_ids);
+    long cover_diff = 0, depth_diff = 0, both = 0, id_diff = 0, id_bad = 0;
     for (int i = 0; i < W * H; i++) {
         bool a = gl_depth[i] > 0.0f, c = ray_depth[i] > 0.0f;
         cover_diff += a != c;
+        id_bad += a ? gl_ids[i] >= (uint32_t)s->tri_count : gl_ids[i] != IZB_NO_ID;
         if (a && c) {
             both++;
             depth_diff += fabsf(gl_depth[i] - ray_depth[i]) > 1e-4f * ray_depth[i];
+            id_diff += gl_ids[i] != ray_ids[i];
         }
     }
-    printf("%s: GL vs ray-cast depth: coverage differs at %ld pixels, depth at %ld of %ld\n", what,
-           cover_diff, depth_diff, both);
+    printf("%s: GL vs ray-cast depth: coverage differs at %ld pixels, depth at %ld of %ld, primitive id at "
+           "%ld\n",
+           what, cover_diff, depth_diff, both, id_diff);
     CHECK(cover_diff < W * H / 200, "%s: coverage differs at %ld pixels", what, cover_diff);
     CHECK(depth_diff < both / 200, "%s: depth differs at %ld of %ld pixels", what, depth_diff, both);
+    CHECK(id_bad == 0, "%s: %ld pixels with an id that is neither a scene triangle nor IZB_NO_ID on sky",
+          what, id_bad);
+    CHECK(id_diff < both / 200, "%s: primitive id differs from the primary ray's at %ld of %ld pixels", what,
+          id_diff, both);
 
     /* the picture: shadowed pixels darker on average; sky pixels blue */
     double lit = mean_luma(gl_mask, 255), dark = mean_luma(gl_mask, 0);
@@ -131,9 +144,11 @@ static void resize_round(render *r, izb_backend *b, const scene *s, const camera
         CHECK(render_frame(r, &(render_frame_desc){.cam = &cam, .light = l, .backend = b}), "%dx%d: render_frame", w,
               h);
         render_read_depth(r, gl_depth);
+        render_read_ids(r, gl_ids);
         render_read_mask(r, gl_mask);
         izb_recon f = izb_frame_make(&cam, l, s->bounds_min, s->bounds_max, w, h);
-        CHECK(izb_shade_arrays(b, &f, NULL, gl_depth, arr_mask, NULL), "%dx%d: izb_shade_arrays", w, h);
+        CHECK(izb_shade_arrays_ids(b, &f, NULL, gl_depth, gl_ids, arr_mask, NULL),
+              "%dx%d: izb_shade_arrays_ids", w, h);
         long diff = 0, shadow = 0;
         for (int i = 0; i < w * h; i++) {
             diff += gl_mask[i] != arr_mask[i];

@@ -1,6 +1,7 @@
 /* test_render_gl_seam.c (suite gl) — render/'s side of the GL path of izb.h, tested with a
  * stand-in backend so it runs on any GL 4.5 (no CUDA): a GL-capable function table whose shade_gl
- * reads the depth texture it is given, shades it with the CPU backend and writes the mask texture.
+ * reads the depth and id textures it is given, shades them with the CPU backend and writes the mask
+ * texture.
  * A backend that registers textures (CUDA interop) keys the registration on (name, size,
  * generation), because GL may hand a deleted texture's name to a new one. So render/ must:
  *  - pass the same generation frame after frame while its targets live (no re-registration);
@@ -24,7 +25,7 @@ typedef struct standin {
     izb_backend *cpu; /* does the shading */
     bool fail_next;   /* the next shade_gl fails as a lost CUDA context would */
     int calls;
-    unsigned generation[MAX_CALLS], depth_tex[MAX_CALLS], mask_tex[MAX_CALLS];
+    unsigned generation[MAX_CALLS], depth_tex[MAX_CALLS], ids_tex[MAX_CALLS], mask_tex[MAX_CALLS];
 } standin;
 
 static bool standin_set_scene(izb_backend *b, const float *xyz, int n, const izb_closed *c)
@@ -41,12 +42,13 @@ static bool standin_shade_arrays(izb_backend *b, const izb_recon *f, const izb_s
 
 /* What an interop backend does, through host memory: depth texture in, mask texture out. */
 static bool standin_shade_gl(izb_backend *b, const izb_recon *f, const izb_settings *s, unsigned depth_tex,
-                             unsigned mask_tex, unsigned generation, izb_stats *st)
+                             unsigned ids_tex, unsigned mask_tex, unsigned generation, izb_stats *st)
 {
     standin *x = (standin *)b;
     if (x->calls < MAX_CALLS) {
         x->generation[x->calls] = generation;
         x->depth_tex[x->calls] = depth_tex;
+        x->ids_tex[x->calls] = ids_tex;
         x->mask_tex[x->calls] = mask_tex;
     }
     x->calls++;
@@ -56,15 +58,18 @@ static bool standin_shade_gl(izb_backend *b, const izb_recon *f, const izb_setti
     }
     const size_t n = (size_t)f->width * (size_t)f->height;
     float *depth = malloc(n * sizeof *depth);
+    uint32_t *ids = malloc(n * sizeof *ids);
     uint8_t *mask = malloc(n);
-    bool ok = depth && mask;
+    bool ok = depth && ids && mask && ids_tex != 0;
     if (ok) {
         glGetTextureImage(depth_tex, 0, GL_RED, GL_FLOAT, (GLsizei)(n * sizeof *depth), depth);
-        ok = izb_shade_arrays(x->cpu, f, s, depth, mask, st);
+        glGetTextureImage(ids_tex, 0, GL_RED_INTEGER, GL_UNSIGNED_INT, (GLsizei)(n * sizeof *ids), ids);
+        ok = izb_shade_arrays_ids(x->cpu, f, s, depth, ids, mask, st);
     }
     if (ok)
         glTextureSubImage2D(mask_tex, 0, 0, 0, f->width, f->height, GL_RED, GL_UNSIGNED_BYTE, mask);
     free(depth);
+    free(ids);
     free(mask);
     return ok && glGetError() == GL_NO_ERROR;
 }
@@ -80,15 +85,17 @@ static const izb_backend_vtbl standin_vtbl = {
 };
 
 static float depth[W * H];
+static uint32_t ids[W * H];
 static uint8_t mask[W * H], want[W * H];
 
 /* The last frame's mask in GL equals the CPU backend's on the depth in GL (some of it shadowed). */
 static void check_mask(frame_fixture *fx, const camera *cam, const light *sun, int w, int h, const char *when)
 {
     render_read_depth(fx->r, depth);
+    render_read_ids(fx->r, ids);
     render_read_mask(fx->r, mask);
     izb_recon f = izb_frame_make(cam, sun, fx->s.bounds_min, fx->s.bounds_max, w, h);
-    CHECK(izb_shade_arrays(fx->b, &f, NULL, depth, want, NULL), "%s: CPU backend", when);
+    CHECK(izb_shade_arrays_ids(fx->b, &f, NULL, depth, ids, want, NULL), "%s: CPU backend", when);
     long diff = 0, shadowed = 0;
     for (int i = 0; i < w * h; i++) {
         diff += mask[i] != want[i];
@@ -126,7 +133,10 @@ int main(void)
     /* live targets: one generation, the same textures, the mask lands in the shaded texture */
     CHECK(render_frame(fx.r, &d) && render_frame(fx.r, &d), "two frames through shade_gl");
     CHECK(x.calls == 2, "shade_gl called once a frame (%d calls)", x.calls);
-    CHECK(x.generation[1] == x.generation[0] && x.depth_tex[1] == x.depth_tex[0] && x.mask_tex[1] == x.mask_tex[0],
+    CHECK(x.ids_tex[0] != 0 && x.ids_tex[0] != x.depth_tex[0] && x.ids_tex[0] != x.mask_tex[0],
+          "shade_gl is handed the id texture (%u)", x.ids_tex[0]);
+    CHECK(x.generation[1] == x.generation[0] && x.depth_tex[1] == x.depth_tex[0] && x.ids_tex[1] == x.ids_tex[0] &&
+              x.mask_tex[1] == x.mask_tex[0],
           "unchanged targets keep their generation (%u, %u)", x.generation[0], x.generation[1]);
     check_mask(&fx, &cam, &sun, W, H, "live targets");
 

@@ -3,7 +3,9 @@
  * target, unsupported format, bad flags), map/unmap/get-array on the wrong state, texels read at map
  * and written back at unmap (an odd width: no row padding), ReadOnly never written back,
  * WriteDiscard not read, a surface only on a SurfaceLoadStore registration, objects kept past the
- * unmap reading poison, a stale registration after a resize refused, cudaGLGetDevices.
+ * unmap reading poison, a stale registration after a resize refused, cudaGLGetDevices;
+ * cudaMemcpy2DFromArrayAsync from a mapped GL_R32UI texture (the primitive ids of cuda/interop.cu):
+ * stream-ordered before the unmap, device and pageable host destinations, bad ranges refused.
  * Suite 'simt'; exits 77 without a GL 4.5 context. */
 #define GL_GLEXT_PROTOTYPES 1
 #include <GL/gl.h>
@@ -247,6 +249,61 @@ int main(void)
               cudaGraphicsUnmapResources(1, &r_resize, 0) == cudaSuccess &&
               cudaGraphicsUnregisterResource(r_resize) == cudaSuccess,
           "registered again, it maps");
+
+    /* GL_R32UI ids through cudaMemcpy2DFromArrayAsync, as cuda/interop.cu copies them */
+    std::vector<uint32_t> ids(W * H);
+    for (int i = 0; i < W * H; i++)
+        ids[i] = i == 3 ? 0xffffffffu : (uint32_t)(i * 2654435761u);
+    GLuint tex_ids = make_texture(GL_R32UI, W, H, GL_RED_INTEGER, GL_UNSIGNED_INT, ids.data());
+    cudaGraphicsResource_t r_ids = NULL;
+    uint32_t *d_ids = NULL;
+    CHECK(cudaGraphicsGLRegisterImage(&r_ids, tex_ids, GL_TEXTURE_2D, ro) == cudaSuccess &&
+              cudaMalloc((void **)&d_ids, W * H * sizeof(uint32_t)) == cudaSuccess &&
+              cudaMemset(d_ids, 0, W * H * sizeof(uint32_t)) == cudaSuccess,
+          "register the ids texture");
+    cudaArray_t a_ids = NULL;
+    CHECK(cudaGraphicsMapResources(1, &r_ids, st) == cudaSuccess &&
+              cudaGraphicsSubResourceGetMappedArray(&a_ids, r_ids, 0, 0) == cudaSuccess &&
+              cudaArrayGetInfo(&d, &e, &flags, a_ids) == cudaSuccess && d.x == 32 &&
+              d.f == cudaChannelFormatKindUnsigned,
+          "ids array: 32-bit unsigned");
+    const size_t row = W * sizeof(uint32_t);
+    CHECK(expect(cudaMemcpy2DFromArrayAsync(d_ids, row, a_ids, 0, 0, row, H, cudaMemcpyDeviceToDevice, st),
+                 cudaSuccess, "ids into device memory"),
+          "queue the ids copy");
+    /* the unmap on st runs the queued copy first: the copy reads the texels, not the poison */
+    CHECK(expect(cudaGraphicsUnmapResources(1, &r_ids, st), cudaSuccess, "unmap ids"), "unmap ids");
+    std::vector<uint32_t> ids_got(W * H, 0);
+    CHECK(cudaMemcpy(ids_got.data(), d_ids, row * H, cudaMemcpyDeviceToHost) == cudaSuccess &&
+              !memcmp(ids_got.data(), ids.data(), row * H),
+          "device copy of the ids equals the GL texels (id 3 = 0x%x, want 0xffffffff)", ids_got[3]);
+    /* a pageable host destination is written before the call returns; a sub-rectangle with a pitch */
+    std::vector<uint32_t> part(2 * 8, 7u);
+    CHECK(
+        cudaGraphicsMapResources(1, &r_ids, st) == cudaSuccess &&
+            cudaGraphicsSubResourceGetMappedArray(&a_ids, r_ids, 0, 0) == cudaSuccess &&
+            expect(cudaMemcpy2DFromArrayAsync(part.data(), 8 * sizeof(uint32_t), a_ids, 4 * sizeof(uint32_t),
+                                              2, 3 * sizeof(uint32_t), 2, cudaMemcpyDeviceToHost, st),
+                   cudaSuccess, "ids into host memory"),
+        "host copy");
+    CHECK(part[0] == ids[2 * W + 4] && part[2] == ids[2 * W + 6] && part[8] == ids[3 * W + 4] &&
+              part[3] == 7u,
+          "host copy of a 3x2 rectangle at (4,2): got %u %u %u, pad %u", part[0], part[2], part[8], part[3]);
+    /* bad copies are refused */
+    expect(cudaMemcpy2DFromArrayAsync(d_ids, row, a_ids, 4, 0, row, H, cudaMemcpyDeviceToDevice, st),
+           cudaErrorInvalidValue, "a row past the array's width");
+    expect(cudaMemcpy2DFromArrayAsync(d_ids, row, a_ids, 0, 1, row, H, cudaMemcpyDeviceToDevice, st),
+           cudaErrorInvalidValue, "rows past the array's height");
+    expect(cudaMemcpy2DFromArrayAsync(d_ids, row - 4, a_ids, 0, 0, row, H, cudaMemcpyDeviceToDevice, st),
+           cudaErrorInvalidValue, "a pitch shorter than the row");
+    expect(cudaMemcpy2DFromArrayAsync(d_ids + 1, row, a_ids, 0, 0, row, H, cudaMemcpyDeviceToDevice, st),
+           cudaErrorInvalidValue, "a destination past its allocation");
+    expect(cudaMemcpy2DFromArrayAsync(part.data(), row, a_ids, 0, 0, 4, 1, cudaMemcpyDeviceToDevice, st),
+           cudaErrorInvalidValue, "DeviceToDevice into host memory");
+    CHECK(cudaGraphicsUnmapResources(1, &r_ids, st) == cudaSuccess &&
+              cudaGraphicsUnregisterResource(r_ids) == cudaSuccess && cudaFree(d_ids) == cudaSuccess,
+          "ids cleanup");
+    glDeleteTextures(1, &tex_ids);
 
     /* unregistering a mapped resource drops it (no write-back) */
     CHECK(cudaGraphicsMapResources(1, &r_mask, 0) == cudaSuccess &&

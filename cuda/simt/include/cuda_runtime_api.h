@@ -234,6 +234,11 @@ cudaError_t cudaMemcpy2DToArray(cudaArray_t dst, size_t w_offset, size_t h_offse
                                 size_t width_bytes, size_t height, enum cudaMemcpyKind kind);
 cudaError_t cudaMemcpy2DFromArray(void *dst, size_t dpitch, cudaArray_const_t src, size_t w_offset,
                                   size_t h_offset, size_t width_bytes, size_t height, enum cudaMemcpyKind kind);
+/* stream-ordered: the array's texels are read when s reaches the copy (a mapped GL texture's
+ * array must stay mapped until then: cudaGraphicsUnmapResources on s runs s first) */
+cudaError_t cudaMemcpy2DFromArrayAsync(void *dst, size_t dpitch, cudaArray_const_t src, size_t w_offset,
+                                       size_t h_offset, size_t width_bytes, size_t height,
+                                       enum cudaMemcpyKind kind, cudaStream_t s);
 cudaError_t cudaCreateTextureObject(cudaTextureObject_t *tex, const struct cudaResourceDesc *res,
                                     const struct cudaTextureDesc *desc, const struct cudaResourceViewDesc *view);
 cudaError_t cudaDestroyTextureObject(cudaTextureObject_t tex);
