@@ -143,7 +143,7 @@ static inline int32_t KERN(cull_lane)(const float (*t)[KERN_BLOCK], int k, const
     te[9][k] = tri.z[0], te[10][k] = tri.z[1], te[11][k] = tri.z[2];
     tc[0][k] = tri.cx0, tc[1][k] = tri.cy0, tc[2][k] = tri.cx1, tc[3][k] = tri.cy1;
     const bool ok = izb_tri_det_ok(det) & !none_front;
-    return (ok & all_front & meets ? KERN_CULL_FRONT : 0) | (ok & !all_front ? KERN_CULL_CROSS : 0) |
+    return ((ok & all_front & meets) ? KERN_CULL_FRONT : 0) | ((ok & !all_front) ? KERN_CULL_CROSS : 0) |
            (det < 0.0f ? KERN_CULL_BACK : 0);
 }
 
