@@ -1,4 +1,4 @@
-/* izb_cpu_isa.h — private to the CPU backend's stage files (izb_cpu_bin.c, izb_cpu_raster.c): the
+/* izb_cpu_isa.h — private to the CPU backend's stage files (izb_cpu_bin.c, izb_cpu_raster.c, izb_ref.c's culling): the
  * hot loops of izb_cpu_kernels.h, one copy per instruction set, and which copy runs. Copies exist
  * for AVX-512 (x86-64-v4), AVX2 + FMA (x86-64-v3) and the baseline; every one gives the same bits.
  */
@@ -17,6 +17,8 @@ typedef struct izb_cpu_kernels {
     void (*k2_group)(const izb_tri *tris, int nt, int gx, int gy, int side, const izb_cpu_points *p,
                      const uint32_t *cell_start, const uint32_t *cell_end, int grid_w, const izb_own *own,
                      uint64_t *hits);
+    void (*cull_bundle)(const float *xyz, int64_t i0, const float *light, const izb_bbox *pb, const izb_grid *g,
+                        uint32_t *front, uint32_t *cross, uint32_t *back, float (*te)[16], int32_t (*tc)[16]);
 } izb_cpu_kernels;
 
 /* The copy for `isa`, or NULL when this CPU or this build lacks it. IZB_CPU_ISA_AUTO: the best

@@ -1,5 +1,5 @@
 /* izb_cpu_kernels.h — the CPU backend's hot loops (binning's cell hash, the two rasterisers' inner
- * traversal), included once per instruction set by izb_cpu_isa.c under its own `#pragma GCC
+ * traversal, culling's bundles of 16 triangles), included once per instruction set by izb_cpu_isa.c under its own `#pragma GCC
  * target`, with KERN(name) naming that copy. Not a header to include anywhere else.
  *
  * One formula, one source: every per-point value is izb_math.h's inline function, vectorised by
@@ -108,6 +108,79 @@ static void KERN(k2_group)(const izb_tri *tris, int nt, int gx, int gy, int side
                 }
             }
     }
+}
+
+
+/* Culling of one lane k of a transposed bundle (vertex q's coordinate c of triangle k at
+ * t[3 * q + c][k]) under the light matrix m, by izb_tri_setup's own pieces (izb_math.h), so the same
+ * bits. Returns flags: KERN_CULL_FRONT: every vertex in front of the light and not rejected, set up
+ * into lane k of te (te[3 * i + c][k] = e[i][c], te[9 + c][k] = z[c]) and tc (cx0, cy0, cx1, cy1);
+ * KERN_CULL_CROSS: crosses w = 0 with a valid det, left to the scalar izb_tri_setup;
+ * KERN_CULL_BACK: det < 0 (rejected where izb_may_cull says so). No flag of the first two: rejected
+ * whatever cull_back is. A helper, so that its locals are scalarised per lane. */
+#define KERN_CULL_FRONT 1
+#define KERN_CULL_CROSS 2
+#define KERN_CULL_BACK 4
+static inline int32_t KERN(cull_lane)(const float (*t)[KERN_BLOCK], int k, const float *m, const izb_bbox *pb,
+                                      const izb_grid *g, float (*te)[KERN_BLOCK], int32_t (*tc)[KERN_BLOCK])
+{
+    float v[3][4], E[3], e[3][3], x0, y0, x1, y1;
+    const float p0[3] = {t[0][k], t[1][k], t[2][k]}, p1[3] = {t[3][k], t[4][k], t[5][k]},
+                p2[3] = {t[6][k], t[7][k], t[8][k]};
+    izb_transform(m, p0, v[0]); /* no inner loop: the bundle loop would not vectorise */
+    izb_transform(m, p1, v[1]);
+    izb_transform(m, p2, v[2]);
+    const float det = izb_tri_det(v, E);
+    bool none_front;
+    const bool all_front = izb_tri_all_front(v, &none_front);
+    const bool meets = izb_tri_front_bbox(v, pb, &x0, &y0, &x1, &y1);
+    izb_tri_edges(v, e);
+    izb_tri tri;
+    izb_tri_finish(v, E, det, e, x0, y0, x1, y1, g, &tri);
+    te[0][k] = tri.e[0][0], te[1][k] = tri.e[0][1], te[2][k] = tri.e[0][2];
+    te[3][k] = tri.e[1][0], te[4][k] = tri.e[1][1], te[5][k] = tri.e[1][2];
+    te[6][k] = tri.e[2][0], te[7][k] = tri.e[2][1], te[8][k] = tri.e[2][2];
+    te[9][k] = tri.z[0], te[10][k] = tri.z[1], te[11][k] = tri.z[2];
+    tc[0][k] = tri.cx0, tc[1][k] = tri.cy0, tc[2][k] = tri.cx1, tc[3][k] = tri.cy1;
+    const bool ok = izb_tri_det_ok(det) & !none_front;
+    return ((ok & all_front & meets) ? KERN_CULL_FRONT : 0) | ((ok & !all_front) ? KERN_CULL_CROSS : 0) |
+           (det < 0.0f ? KERN_CULL_BACK : 0);
+}
+
+/* Culling of triangles i0 .. i0 + 15 of xyz: bit k of *front / *cross / *back = lane k's flag
+ * (cull_lane), the set-up triangles of the front lanes in te / tc. Every lane computes everything,
+ * so the outcome, unpredictable on closed meshes, costs no branch. The bundle is first transposed
+ * (GCC 12 does not vectorise the 9-float stride of the input). */
+static void KERN(cull_bundle)(const float *xyz, int64_t i0, const float *light, const izb_bbox *pbp,
+                              const izb_grid *gp, uint32_t *front, uint32_t *cross, uint32_t *back,
+                              float (*te)[KERN_BLOCK], int32_t (*tc)[KERN_BLOCK])
+{
+    float m[16];
+    for (int j = 0; j < 16; j++)
+        m[j] = light[j]; /* locals: the stores cannot alias them */
+    const izb_bbox pb = *pbp;
+    const izb_grid g = *gp;
+    const float *in = xyz + 9 * i0;
+    float t[9][KERN_BLOCK] __attribute__((aligned(64)));
+    for (int k = 0; k < KERN_BLOCK; k++)
+        for (int c = 0; c < 9; c++)
+            t[c][k] = in[9 * k + c];
+    int32_t f[KERN_BLOCK] __attribute__((aligned(64)));
+    int32_t ff[KERN_BLOCK] __attribute__((aligned(64)));
+    int32_t fc[KERN_BLOCK] __attribute__((aligned(64)));
+    int32_t fb[KERN_BLOCK] __attribute__((aligned(64)));
+#pragma omp simd
+    for (int k = 0; k < KERN_BLOCK; k++)
+        f[k] = KERN(cull_lane)((const float (*)[KERN_BLOCK])t, k, m, &pb, &g, te, tc);
+#pragma omp simd
+    for (int k = 0; k < KERN_BLOCK; k++) {
+        ff[k] = -(f[k] & KERN_CULL_FRONT);
+        fc[k] = -((f[k] & KERN_CULL_CROSS) >> 1);
+        fb[k] = -((f[k] & KERN_CULL_BACK) >> 2);
+    }
+    *front = KERN_MOVEMASK(ff);
+    *cross = KERN_MOVEMASK(fc);
+    *back = KERN_MOVEMASK(fb);
 }
 
 #undef KERN_BLOCK

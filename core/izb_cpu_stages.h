@@ -79,6 +79,10 @@ int izb_cpu_cull(const float *xyz, int n, const izb_recon *f, const izb_grid *g,
 /* izb_cpu_cull writing each survivor's scene index to tri_id (capacity n) unless it is NULL. */
 int izb_cpu_cull_ids(const float *xyz, int n, const izb_recon *f, const izb_grid *g, const izb_bbox *bbox,
                      const izb_cull_view *cull, izb_tri *out, uint32_t *tri_id, int threads);
+/* izb_cpu_cull_ids with the pre-test's copy for isa (the same survivors from every copy); -1 when
+ * isa does not run here. */
+int izb_cpu_cull_isa(const float *xyz, int n, const izb_recon *f, const izb_grid *g, const izb_bbox *bbox,
+                     const izb_cull_view *cull, izb_tri *out, uint32_t *tri_id, int threads, izb_cpu_isa isa);
 
 /* izb_ref_raster on `threads` threads. Kernel2 interleaves the cells over a G x G pattern of
  * groups (thesis §5.2.1, the smallest G >= 2 with G * G >= 2 * threads): cell (cx, cy) belongs to

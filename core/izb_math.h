@@ -178,14 +178,16 @@ IZB_HD uint32_t izb_cell_hash(const izb_grid *g, float x, float y)
 IZB_HD void izb_edge(const float a[4], const float b[4], float e[3])
 {
     const float ma = fabsf(a[0]) + fabsf(a[1]) + fabsf(a[3]), mb = fabsf(b[0]) + fabsf(b[1]) + fabsf(b[3]);
-    bool swap = ma > mb ||
-                (ma == mb && (a[0] > b[0] || (a[0] == b[0] && (a[1] > b[1] || (a[1] == b[1] && a[3] > b[3])))));
-    const float *p = swap ? b : a, *q = swap ? a : b;
-    float dx = q[0] - p[0], dy = q[1] - p[1], dw = q[3] - p[3];
+    /* value selects, no pointers or short-circuits: the CPU computes it 16 triangles at a time */
+    const bool swap = (ma > mb) | ((ma == mb) & ((a[0] > b[0]) | ((a[0] == b[0]) & ((a[1] > b[1]) |
+                                                                                   ((a[1] == b[1]) & (a[3] > b[3]))))));
+    const float p0 = swap ? b[0] : a[0], p1 = swap ? b[1] : a[1], p3 = swap ? b[3] : a[3];
+    const float q0 = swap ? a[0] : b[0], q1 = swap ? a[1] : b[1], q3 = swap ? a[3] : b[3];
+    float dx = q0 - p0, dy = q1 - p1, dw = q3 - p3;
     float s = swap ? -1.0f : 1.0f;
-    e[0] = s * fmaf(p[1], dw, -p[3] * dy);
-    e[1] = s * fmaf(p[3], dx, -p[0] * dw);
-    e[2] = s * fmaf(p[0], dy, -p[1] * dx);
+    e[0] = s * fmaf(p1, dw, -p3 * dy);
+    e[1] = s * fmaf(p3, dx, -p0 * dw);
+    e[2] = s * fmaf(p0, dy, -p1 * dx);
 }
 
 /* The bbox of the part of rectangle r where every edge function e_i(p) * s is >= 0: r clipped by
@@ -252,67 +254,109 @@ IZB_HD_COLD bool izb_clip_rect(const float e[3][3], float s, const izb_bbox *r, 
  * with E = sum_i e_i = (V_1 - V_0) x (V_2 - V_0) and det = V_0 . E, all from vertex differences:
  * summing the e_i instead loses ~ distance / size digits for small triangles far from a spot
  * light (measured: 1e-3 relative key error, 5x the bias, on a 60K-triangle scene). */
+/* The pieces of izb_tri_setup that decide most rejections, shared with the CPU backend's bundled
+ * pre-test (izb_cpu_kernels.h), which computes them for 16 triangles at once from these very
+ * functions, so both decide with the same bits. E = (V_1 - V_0) x (V_2 - V_0); returns det. */
+IZB_HD float izb_tri_det(const float v[3][4], float E[3])
+{
+    float ax = v[1][0] - v[0][0], ay = v[1][1] - v[0][1], aw = v[1][3] - v[0][3];
+    float bx = v[2][0] - v[0][0], by = v[2][1] - v[0][1], bw = v[2][3] - v[0][3];
+    E[0] = fmaf(ay, bw, -aw * by);
+    E[1] = fmaf(aw, bx, -ax * bw);
+    E[2] = fmaf(ax, by, -ay * bx);
+    return fmaf(v[0][0], E[0], fmaf(v[0][1], E[1], v[0][3] * E[2]));
+}
+/* det of a triangle that can be set up: finite and not zero (NaN fails too: NaN != 0 is true) */
+IZB_HD bool izb_tri_det_ok(float det)
+{
+    return (fabsf(det) > 0.0f) & (fabsf(det) < INFINITY);
+}
+/* Every vertex in front of the light (w > 0); *none: no vertex is (wholly behind it). */
+IZB_HD bool izb_tri_all_front(const float v[3][4], bool *none)
+{
+    *none = !(v[0][3] > 0.0f) & !(v[1][3] > 0.0f) & !(v[2][3] > 0.0f);
+    return (v[0][3] > 0.0f) & (v[1][3] > 0.0f) & (v[2][3] > 0.0f);
+}
+/* The bbox on the light image plane of a triangle with every vertex in front of the light, grown
+ * for the rounding of the inside test; returns whether it meets the points' bbox pb. */
+IZB_HD bool izb_tri_front_bbox(const float v[3][4], const izb_bbox *pb, float *bx0, float *by0, float *bx1,
+                               float *by1)
+{
+    /* written out, not a loop: GCC vectorises the CPU's bundle loop only with no inner loop left */
+    const float px[3] = {v[0][0] / v[0][3], v[1][0] / v[1][3], v[2][0] / v[2][3]};
+    const float py[3] = {v[0][1] / v[0][3], v[1][1] / v[1][3], v[2][1] / v[2][3]};
+    float x0 = izb_minf(izb_minf(px[0], px[1]), px[2]);
+    float x1 = izb_maxf(izb_maxf(px[0], px[1]), px[2]);
+    float y0 = izb_minf(izb_minf(py[0], py[1]), py[2]);
+    float y1 = izb_maxf(izb_maxf(py[0], py[1]), py[2]);
+    /* The float inside test accepts points a few ulps outside the exact triangle (its edge
+     * functions round), so the box grows by 1e-6 of the coordinates' size (~8 ulps): without it
+     * a point on a vertex that sits on a cell boundary falls into the cell before the range and
+     * is never tested (tests/core/test_cell_range.c found 1,081 such points in 5,000 triangles). */
+    const float m = 1e-6f * (fabsf(x0) + fabsf(x1) + fabsf(y0) + fabsf(y1) + (pb->max_x - pb->min_x) +
+                             (pb->max_y - pb->min_y));
+    x0 -= m, y0 -= m, x1 += m, y1 += m;
+    *bx0 = x0, *by0 = y0, *bx1 = x1, *by1 = y1;
+    return !(x1 < pb->min_x) & !(x0 > pb->max_x) & !(y1 < pb->min_y) & !(y0 > pb->max_y);
+}
+
+/* The three edge functions, e[i] of the edge opposite vertex i. */
+IZB_HD void izb_tri_edges(const float v[3][4], float e[3][3])
+{
+    izb_edge(v[1], v[2], e[0]);
+    izb_edge(v[2], v[0], e[1]);
+    izb_edge(v[0], v[1], e[2]);
+}
+/* The set-up triangle from its vertices, E and det (izb_tri_det), edges e and bbox x0..y1 (written
+ * out, no loops: the CPU vectorises it over 16 triangles). */
+IZB_HD void izb_tri_finish(const float v[3][4], const float E[3], float det, const float e[3][3], float x0,
+                           float y0, float x1, float y1, const izb_grid *g, izb_tri *out)
+{
+    const float s = det < 0.0f ? -1.0f : 1.0f;
+    const float inv_det = 1.0f / det;
+    const float dz1 = v[1][2] - v[0][2], dz2 = v[2][2] - v[0][2];
+    out->e[0][0] = s * e[0][0], out->e[1][0] = s * e[1][0], out->e[2][0] = s * e[2][0];
+    out->e[0][1] = s * e[0][1], out->e[1][1] = s * e[1][1], out->e[2][1] = s * e[2][1];
+    out->e[0][2] = s * e[0][2], out->e[1][2] = s * e[1][2], out->e[2][2] = s * e[2][2];
+    out->z[0] = fmaf(E[0], v[0][2], fmaf(e[1][0], dz1, e[2][0] * dz2)) * inv_det;
+    out->z[1] = fmaf(E[1], v[0][2], fmaf(e[1][1], dz1, e[2][1] * dz2)) * inv_det;
+    out->z[2] = fmaf(E[2], v[0][2], fmaf(e[1][2], dz1, e[2][2] * dz2)) * inv_det;
+    out->cx0 = izb_cell_x(g, x0);
+    out->cx1 = izb_cell_x(g, x1);
+    out->cy0 = izb_cell_y(g, y0);
+    out->cy1 = izb_cell_y(g, y1);
+}
+
 IZB_HD bool izb_tri_setup(const float v[3][4], const izb_grid *g, const izb_bbox *pb, bool cull_back,
                           izb_tri *out)
 {
     /* Rejections first, from the cheap quantities (det, w, the projected bbox): about half the
      * triangles of a closed scene face away and many miss the points' bbox, and neither needs the
      * edge functions. Every value is a pure function of v, so the order changes no result. */
-    float ax = v[1][0] - v[0][0], ay = v[1][1] - v[0][1], aw = v[1][3] - v[0][3];
-    float bx = v[2][0] - v[0][0], by = v[2][1] - v[0][1], bw = v[2][3] - v[0][3];
-    float E[3] = {fmaf(ay, bw, -aw * by), fmaf(aw, bx, -ax * bw), fmaf(ax, by, -ay * bx)};
-    float det = fmaf(v[0][0], E[0], fmaf(v[0][1], E[1], v[0][3] * E[2]));
-    /* also rejects NaN and Inf: (det != 0) would be true for NaN */
-    if (!(fabsf(det) > 0.0f && fabsf(det) < INFINITY) || (cull_back && det < 0.0f))
+    float E[3];
+    float det = izb_tri_det(v, E);
+    if (!izb_tri_det_ok(det) || (cull_back && det < 0.0f))
         return false;
-    bool all_front = v[0][3] > 0.0f && v[1][3] > 0.0f && v[2][3] > 0.0f;
-    if (!(v[0][3] > 0.0f) && !(v[1][3] > 0.0f) && !(v[2][3] > 0.0f))
+    bool none_front;
+    bool all_front = izb_tri_all_front(v, &none_front);
+    if (none_front)
         return false; /* wholly behind the light */
 
     /* The triangle's bbox on the light image plane; where it crosses w = 0 the projection of its
      * front part is unbounded, so the points' bbox clipped by its edges stands in. */
     float s = det < 0.0f ? -1.0f : 1.0f;
-    float x0, y0, x1, y1;
+    float x0 = 0.0f, y0 = 0.0f, x1 = 0.0f, y1 = 0.0f; /* set by either branch below */
     float e[3][3];
-    if (all_front) {
-        float px[3], py[3];
-        for (int i = 0; i < 3; i++) {
-            px[i] = v[i][0] / v[i][3];
-            py[i] = v[i][1] / v[i][3];
-        }
-        x0 = izb_minf(izb_minf(px[0], px[1]), px[2]);
-        x1 = izb_maxf(izb_maxf(px[0], px[1]), px[2]);
-        y0 = izb_minf(izb_minf(py[0], py[1]), py[2]);
-        y1 = izb_maxf(izb_maxf(py[0], py[1]), py[2]);
-        /* The float inside test accepts points a few ulps outside the exact triangle (its edge
-         * functions round), so the box grows by 1e-6 of the coordinates' size (~8 ulps): without it
-         * a point on a vertex that sits on a cell boundary falls into the cell before the range and
-         * is never tested (tests/core/test_cell_range.c found 1,081 such points in 5,000 triangles). */
-        const float m = 1e-6f * (fabsf(x0) + fabsf(x1) + fabsf(y0) + fabsf(y1) + (pb->max_x - pb->min_x) +
-                                 (pb->max_y - pb->min_y));
-        x0 -= m, y0 -= m, x1 += m, y1 += m;
-        if (x1 < pb->min_x || x0 > pb->max_x || y1 < pb->min_y || y0 > pb->max_y)
-            return false;
-    }
-    for (int i = 0; i < 3; i++)
-        izb_edge(v[(i + 1) % 3], v[(i + 2) % 3], e[i]);
+    if (all_front && !izb_tri_front_bbox(v, pb, &x0, &y0, &x1, &y1))
+        return false;
+    izb_tri_edges(v, e);
     if (!all_front) {
         izb_bbox c;
         if (!izb_clip_rect(e, s, pb, &c))
             return false;
         x0 = c.min_x, y0 = c.min_y, x1 = c.max_x, y1 = c.max_y;
     }
-    float inv_det = 1.0f / det;
-    float dz1 = v[1][2] - v[0][2], dz2 = v[2][2] - v[0][2];
-    for (int k = 0; k < 3; k++) {
-        for (int i = 0; i < 3; i++)
-            out->e[i][k] = s * e[i][k];
-        out->z[k] = fmaf(E[k], v[0][2], fmaf(e[1][k], dz1, e[2][k] * dz2)) * inv_det;
-    }
-    out->cx0 = izb_cell_x(g, x0);
-    out->cx1 = izb_cell_x(g, x1);
-    out->cy0 = izb_cell_y(g, y0);
-    out->cy1 = izb_cell_y(g, y1);
+    izb_tri_finish(v, E, det, e, x0, y0, x1, y1, g, out);
     return true;
 }
 

@@ -6,6 +6,7 @@
  * result is either order-independent (min/max, mask zeros) or written to a position fixed by a
  * prefix sum, so nothing depends on the thread count.
  */
+#include "izb_cpu_isa.h"
 #include "izb_cpu_stages.h"
 
 #include <math.h>
@@ -149,20 +150,50 @@ static inline bool setup_tri(const float *xyz, int64_t i, const izb_recon *f, co
 }
 
 /* The survivors of triangles [i0, i1), set up, from out[0]; returns how many. tri_id (may be
- * NULL): each survivor's index i, from tri_id[0]. */
+ * NULL): each survivor's index i, from tri_id[0]. Bundles of 16 go through the copy kern of the
+ * vectorised culling (izb_cpu_kernels.h: izb_tri_setup's own pieces for every lane, no branch on
+ * the outcome, which mispredicts about half the time on closed meshes); its survivors are copied
+ * out in input order, and the rare triangles that cross the light's w = 0 plane take the scalar
+ * izb_tri_setup in their place. The tail of fewer than 16 takes the plain loop. Same survivors
+ * either way: izb_tri_setup's verdict is a pure function of the triangle, whichever test rejects
+ * it first. */
 HOT static uint32_t cull_range(const float *xyz, int64_t i0, int64_t i1, const izb_recon *f,
                                const izb_grid *g, const izb_bbox *bbox, const izb_cull_view *cull,
-                               izb_tri *out, uint32_t *tri_id)
+                               izb_tri *out, uint32_t *tri_id, const izb_cpu_kernels *kern)
 {
     uint32_t c = 0;
-    if (tri_id)
-        for (int64_t i = i0; i < i1; i++) {
-            tri_id[c] = (uint32_t)i; /* overwritten by the next survivor when culled */
-            c += setup_tri(xyz, i, f, g, bbox, cull, &out[c]);
+    int64_t i = i0;
+    float te[12][16] __attribute__((aligned(64)));
+    int32_t tc[4][16] __attribute__((aligned(64)));
+    for (; i + 16 <= i1; i += 16) {
+        uint32_t front, cross, back;
+        kern->cull_bundle(xyz, i, f->light, bbox, g, &front, &cross, &back, te, tc);
+        for (uint32_t live = front | cross; live; live &= live - 1) {
+            const int k = __builtin_ctz(live);
+            const int64_t j = i + k;
+            if ((back >> k & 1) && izb_may_cull(cull, (uint32_t)j))
+                continue; /* a back face izb_tri_setup would reject */
+            if (tri_id) tri_id[c] = (uint32_t)j;
+            if (front >> k & 1) {
+                izb_tri *t = &out[c++];
+                for (int q = 0; q < 3; q++)
+                    for (int r = 0; r < 3; r++)
+                        t->e[q][r] = te[3 * q + r][k];
+                for (int r = 0; r < 3; r++)
+                    t->z[r] = te[9 + r][k];
+                t->cx0 = tc[0][k], t->cy0 = tc[1][k], t->cx1 = tc[2][k], t->cy1 = tc[3][k];
+            } else { /* crossing w = 0; cull_back false: a back face here is one izb_may_cull keeps */
+                float v[3][4];
+                for (int q = 0; q < 3; q++)
+                    izb_transform(f->light, xyz + 9 * j + 3 * q, v[q]);
+                c += izb_tri_setup(v, g, bbox, false, &out[c]);
+            }
         }
-    else
-        for (int64_t i = i0; i < i1; i++)
-            c += setup_tri(xyz, i, f, g, bbox, cull, &out[c]);
+    }
+    for (; i < i1; i++) {
+        if (tri_id) tri_id[c] = (uint32_t)i; /* overwritten by the next survivor when culled */
+        c += setup_tri(xyz, i, f, g, bbox, cull, &out[c]);
+    }
     return c;
 }
 
@@ -175,9 +206,18 @@ int izb_cpu_cull(const float *xyz, int n, const izb_recon *f, const izb_grid *g,
 int izb_cpu_cull_ids(const float *xyz, int n, const izb_recon *f, const izb_grid *g, const izb_bbox *bbox,
                      const izb_cull_view *cull, izb_tri *out, uint32_t *tri_id, int threads)
 {
+    return izb_cpu_cull_isa(xyz, n, f, g, bbox, cull, out, tri_id, threads, IZB_CPU_ISA_AUTO);
+}
+
+int izb_cpu_cull_isa(const float *xyz, int n, const izb_recon *f, const izb_grid *g, const izb_bbox *bbox,
+                     const izb_cull_view *cull, izb_tri *out, uint32_t *tri_id, int threads, izb_cpu_isa isa)
+{
     uint32_t count[IZB_CPU_MAX_THREADS];
     int64_t start[IZB_CPU_MAX_THREADS];
     int teams = 1;
+    const izb_cpu_kernels *kern = izb_cpu_kernels_get(isa);
+    if (!kern)
+        return -1;
     threads = izb_cpu_threads(threads);
     if (n <= 0)
         return 0;
@@ -193,7 +233,7 @@ int izb_cpu_cull_ids(const float *xyz, int n, const izb_recon *f, const izb_grid
         if (t == 0)
             teams = nt;
         start[t] = i0;
-        count[t] = cull_range(xyz, i0, i1, f, g, bbox, cull, out + i0, tri_id ? tri_id + i0 : NULL);
+        count[t] = cull_range(xyz, i0, i1, f, g, bbox, cull, out + i0, tri_id ? tri_id + i0 : NULL, kern);
     }
     int64_t off = 0; /* chunk t moves to [off, off + count[t]), which ends before start[t + 1] */
     for (int t = 0; t < teams; t++) {

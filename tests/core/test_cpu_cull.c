@@ -1,0 +1,152 @@
+/* test_cpu_cull.c — the CPU backend's culling (izb_cpu_cull_isa: bundles of 16 through the
+ * vectorised pre-test of izb_cpu_kernels.h, then the scalar setup of its survivors) against a
+ * plain scalar loop of izb_transform + izb_may_cull + izb_tri_setup (suite cpu). For every copy
+ * this CPU runs (base, AVX2, AVX-512), 1, 2 and 3 threads, cull modes on / off / auto (closed
+ * components, directional and spot light): survivors, their order and tri_id byte-equal.
+ * Triangles: random, crossing the light's w = 0 plane, wholly behind it, degenerate (collinear,
+ * repeated vertex), NaN and Inf vertices, back faces, off the points' bbox, tiny and huge; counts
+ * around the 16-triangle bundle (tails of 0..15). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "izb_cpu_stages.h"
+#include "test.h"
+
+#define TEST_RNG_SEED 0x2545F4914F6CDD1Dull
+#include "test_rng.h"
+
+static const int thread_counts[] = {1, 2, 3};
+static const izb_cpu_isa isas[] = {IZB_CPU_ISA_BASE, IZB_CPU_ISA_AVX2, IZB_CPU_ISA_AVX512};
+
+/* triangle kinds a scene mixes */
+enum { RANDOM, CROSSING, BEHIND, DEGENERATE, NONFINITE, TINY, HUGE_TRI, OFF_BOX, KINDS };
+
+/* 9 floats of one triangle of kind k; the light below looks down -z with w = 2 - z, so z > 2 is
+ * behind it */
+static void make_tri(float *t, int k)
+{
+    const float cx = (float)rnd_in(-1, 1), cy = (float)rnd_in(-1, 1), cz = (float)rnd_in(-1, 1);
+    const float s = k == TINY ? 1e-6f : k == HUGE_TRI ? 1e6f : 0.2f;
+    for (int q = 0; q < 3; q++) {
+        t[3 * q + 0] = cx + s * (float)rnd_in(-1, 1);
+        t[3 * q + 1] = cy + s * (float)rnd_in(-1, 1);
+        t[3 * q + 2] = cz + s * (float)rnd_in(-1, 1);
+    }
+    if (k == CROSSING) t[2] = 2.0f + (float)rnd_in(0, 3), t[5] = 2.0f - (float)rnd_in(0, 3);
+    if (k == BEHIND) t[2] += 5.0f, t[5] += 5.0f, t[8] += 5.0f;
+    if (k == DEGENERATE) {
+        if (rnd() < 0.5) /* repeated vertex */
+            memcpy(t + 3, t, 3 * sizeof *t);
+        else /* collinear */
+            for (int c = 0; c < 3; c++)
+                t[6 + c] = 2.0f * t[3 + c] - t[c];
+    }
+    if (k == NONFINITE) {
+        const float bad[] = {NAN, INFINITY, -INFINITY, 1e38f};
+        t[(int)(rnd() * 9)] = bad[(int)(rnd() * 4)];
+    }
+    if (k == OFF_BOX) t[0] += 50.0f, t[3] += 50.0f, t[6] += 50.0f;
+}
+
+/* the scalar reference: every triangle in order through izb_tri_setup */
+static int scalar_cull(const float *xyz, int n, const izb_recon *f, const izb_grid *g, const izb_bbox *b,
+                       const izb_cull_view *cv, izb_tri *out, uint32_t *id)
+{
+    int c = 0;
+    for (int i = 0; i < n; i++) {
+        float v[3][4];
+        for (int q = 0; q < 3; q++)
+            izb_transform(f->light, xyz + 9 * i + 3 * q, v[q]);
+        if (izb_tri_setup(v, g, b, izb_may_cull(cv, (uint32_t)i), &out[c])) id[c++] = (uint32_t)i;
+    }
+    return c;
+}
+
+static void check_scene(int n, double kind_mix, bool spot)
+{
+    float *xyz = malloc(9 * (size_t)(n ? n : 1) * sizeof *xyz);
+    uint32_t *comp = malloc((size_t)(n ? n : 1) * sizeof *comp);
+    izb_tri *want = calloc((size_t)n + 1, sizeof *want), *got = calloc((size_t)n + 1, sizeof *got);
+    uint32_t *want_id = calloc((size_t)n + 1, 4), *got_id = calloc((size_t)n + 1, 4);
+    if (!xyz || !comp || !want || !got || !want_id || !got_id) {
+        fprintf(stderr, "out of memory\n");
+        exit(1);
+    }
+    for (int i = 0; i < n; i++) {
+        make_tri(xyz + 9 * i, rnd() < kind_mix ? (int)(rnd() * KINDS) : RANDOM);
+        comp[i] = rnd() < 0.3 ? IZB_OPEN : (uint32_t)(rnd() * 2);
+    }
+    izb_recon f = {0};
+    /* column-major: x' = x, y' = y, z' = z, w = 2 - z (spot: a perspective light at z = 2);
+     * directional: w = 1 */
+    const float m[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, spot ? -1.0f : 0.0f, 0, 0, 0, spot ? 2.0f : 1.0f};
+    memcpy(f.light, m, sizeof m);
+    const izb_bbox box = {-1.5f, -1.5f, 1.5f, 1.5f};
+    const izb_grid g = {-1.5f, -1.5f, 64 / 3.0f, 32 / 3.0f, 64, 32};
+    const float boxes[12] = {-1, -1, -1, 1, 1, 1, 5, 5, 5, 6, 6, 6};
+    const izb_cull_view views[] = {
+        {.mode = IZB_CULL_ON},
+        {.mode = IZB_CULL_OFF},
+        {.mode = IZB_CULL_AUTO,
+         .comp = comp,
+         .boxes = boxes,
+         .light_origin = {0, 0, 2},
+         .light_is_spot = spot},
+    };
+    for (int v = 0; v < 3; v++) {
+        const int nw = scalar_cull(xyz, n, &f, &g, &box, &views[v], want, want_id);
+        for (int a = 0; a < 3; a++) {
+            if (!izb_cpu_isa_available(isas[a])) continue;
+            for (int t = 0; t < 3; t++) {
+                memset(got, 0xAB, ((size_t)n + 1) * sizeof *got);
+                memset(got_id, 0xAB, ((size_t)n + 1) * 4);
+                const int ng =
+                    izb_cpu_cull_isa(xyz, n, &f, &g, &box, &views[v], got, got_id, thread_counts[t], isas[a]);
+                CHECK(ng == nw, "n %d view %d isa %s threads %d: %d survivors, want %d", n, v,
+                      izb_cpu_isa_name(isas[a]), thread_counts[t], ng, nw);
+                if (ng != nw) continue;
+                CHECK(memcmp(got, want, (size_t)nw * sizeof *got) == 0,
+                      "n %d view %d isa %s threads %d: tris differ", n, v, izb_cpu_isa_name(isas[a]),
+                      thread_counts[t]);
+                CHECK(memcmp(got_id, want_id, (size_t)nw * 4) == 0,
+                      "n %d view %d isa %s threads %d: ids differ", n, v, izb_cpu_isa_name(isas[a]),
+                      thread_counts[t]);
+                /* without ids: the same triangles */
+                memset(got, 0xCD, ((size_t)n + 1) * sizeof *got);
+                const int nn =
+                    izb_cpu_cull_isa(xyz, n, &f, &g, &box, &views[v], got, NULL, thread_counts[t], isas[a]);
+                CHECK(nn == nw && memcmp(got, want, (size_t)nw * sizeof *got) == 0,
+                      "n %d view %d isa %s threads %d: no-id run differs", n, v, izb_cpu_isa_name(isas[a]),
+                      thread_counts[t]);
+            }
+        }
+        if (n > 100) /* the scene really has what it is meant to test */
+            CHECK(nw > 0 && nw < n, "n %d view %d: %d survivors: nothing culled or nothing kept", n, v, nw);
+    }
+    free(xyz), free(comp), free(want), free(got), free(want_id), free(got_id);
+}
+
+int main(void)
+{
+    for (int spot = 0; spot < 2; spot++) {
+        for (int n = 0; n <= 50; n++) /* every tail length, one to three bundles */
+            check_scene(n, 0.5, spot);
+        check_scene(5003, 0.5, spot);
+        check_scene(4096, 0.05, spot);
+        check_scene(2000, 1.0, spot);
+    }
+    /* an unavailable copy is refused, not run */
+    for (int a = 0; a < 3; a++)
+        if (!izb_cpu_isa_available(isas[a])) {
+            izb_tri t;
+            izb_recon f = {0};
+            const izb_cull_view cv = {.mode = IZB_CULL_OFF};
+            const float xyz[9] = {0};
+            const izb_grid g = {0, 0, 1, 1, 1, 1};
+            const izb_bbox b = {0, 0, 1, 1};
+            CHECK(izb_cpu_cull_isa(xyz, 1, &f, &g, &b, &cv, &t, NULL, 1, isas[a]) == -1, "isa %d not refused",
+                  a);
+        }
+    return test_done();
+}
