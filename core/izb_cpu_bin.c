@@ -16,15 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifdef _OPENMP
-#include <omp.h>
-#define THREAD_NUM() omp_get_thread_num()
-#define NUM_THREADS() omp_get_num_threads()
-#else
-#define THREAD_NUM() 0
-#define NUM_THREADS() 1
-#endif
-
 #define HASH_BLOCK 2048 /* points hashed, then counted, at a time: 8 KB of hashes */
 
 /* ---- izb_cpu_points -------------------------------------------------------------------------- */
@@ -143,7 +134,8 @@ static void bin_sort(const izb_cpu_kernels *k, const izb_point *in, int n, const
     {
         const int t = THREAD_NUM(), nt = NUM_THREADS();
         uint32_t *h = hist + (size_t)t * cells;
-        const int64_t i0 = (int64_t)n * t / nt, i1 = (int64_t)n * (t + 1) / nt;
+        int64_t i0, i1;
+        izb_cpu_chunk(n, t, nt, &i0, &i1);
         memset(h, 0, cells * sizeof *h);
         count_range(k, in, i0, i1, g, hash, h);
 #pragma omp barrier

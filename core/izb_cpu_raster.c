@@ -13,15 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifdef _OPENMP
-#include <omp.h>
-#define THREAD_NUM() omp_get_thread_num()
-#define NUM_THREADS() omp_get_num_threads()
-#else
-#define THREAD_NUM() 0
-#define NUM_THREADS() 1
-#endif
-
 /* Kernel1 schedules triangles in batches of K1_BATCH (dynamic: their costs differ by orders of
  * magnitude) — large enough that taking a batch costs little next to testing it. */
 #define K1_BATCH 16

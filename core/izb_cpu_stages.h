@@ -7,6 +7,7 @@
 #define IZB_CPU_STAGES_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "izb_ref.h"
 
@@ -15,6 +16,23 @@
 
 /* threads <= 0: all (omp_get_max_threads()); clamped to [1, IZB_CPU_MAX_THREADS]. */
 int izb_cpu_threads(int threads);
+
+/* This thread's number and the team's size inside a parallel region (0 and 1 without OpenMP). */
+#ifdef _OPENMP
+#include <omp.h>
+#define THREAD_NUM() omp_get_thread_num()
+#define NUM_THREADS() omp_get_num_threads()
+#else
+#define THREAD_NUM() 0
+#define NUM_THREADS() 1
+#endif
+
+/* [lo, hi) of chunk t of nt over n items: contiguous, in order, sizes differing by at most one. */
+static inline void izb_cpu_chunk(int64_t n, int t, int nt, int64_t *lo, int64_t *hi)
+{
+    *lo = n * t / nt;
+    *hi = n * (t + 1) / nt;
+}
 
 /* izb_ref_reconstruct on `threads` threads. */
 int izb_cpu_reconstruct(const izb_recon *f, const float *depth, izb_point *points, uint8_t *mask,

@@ -28,24 +28,6 @@
 #define HOT
 #endif
 
-#ifdef _OPENMP
-#include <omp.h>
-#define THREAD_NUM() omp_get_thread_num()
-#define NUM_THREADS() omp_get_num_threads()
-#else
-#define THREAD_NUM() 0
-#define NUM_THREADS() 1
-#endif
-
-/* [lo, hi) of chunk t of nt over n items */
-static void chunk_range(int64_t n, int t, int nt, int64_t *lo, int64_t *hi);
-
-static void chunk_range(int64_t n, int t, int nt, int64_t *lo, int64_t *hi)
-{
-    *lo = n * t / nt;
-    *hi = n * (t + 1) / nt;
-}
-
 int izb_cpu_threads(int threads)
 {
 #ifdef _OPENMP
@@ -101,7 +83,7 @@ int izb_cpu_reconstruct(const izb_recon *f, const float *depth, izb_point *point
     {
         const int t = THREAD_NUM(), nt = NUM_THREADS();
         int64_t y0, y1;
-        chunk_range(f->height, t, nt, &y0, &y1);
+        izb_cpu_chunk(f->height, t, nt, &y0, &y1);
         if (t == 0)
             teams = nt;
         start[t] = (size_t)y0 * (size_t)f->width;
@@ -229,7 +211,7 @@ int izb_cpu_cull_isa(const float *xyz, int n, const izb_recon *f, const izb_grid
     {
         const int t = THREAD_NUM(), nt = NUM_THREADS();
         int64_t i0, i1;
-        chunk_range(n, t, nt, &i0, &i1);
+        izb_cpu_chunk(n, t, nt, &i0, &i1);
         if (t == 0)
             teams = nt;
         start[t] = i0;
