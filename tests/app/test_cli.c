@@ -93,7 +93,7 @@ int main(int argc, char **argv)
     small.rlim_max = keep.rlim_max;
     if (keep.rlim_cur == RLIM_INFINITY || keep.rlim_cur > small.rlim_cur) {
         CHECK(setrlimit(RLIMIT_DATA, &small) == 0, "setrlimit");
-        EXPECT_USAGE("--width 16384 --height 16384: needs about 11.0 GB", "--headless", "--width", "16384",
+        EXPECT_USAGE("--width 16384 --height 16384: needs about 17.4 GB", "--headless", "--width", "16384",
                      "--height", "16384");
         CHECK(strstr(res.err, "more than the 2.0 GB"), "names the budget: %s", res.err);
         setrlimit(RLIMIT_DATA, &keep);
