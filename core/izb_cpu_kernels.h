@@ -70,8 +70,9 @@ static uint32_t KERN(own_filter)(const izb_own *own, uint32_t tri, const uint32_
  * thread's bitmap. Always inlined and called with own either NULL or not by the traversals below,
  * so the copy without ids has no branch on a block's outcome (hits are unpredictable: that branch
  * cost a third of kernel1's time on spheres:1M). */
-static inline __attribute__((always_inline)) void KERN(row_hits)(const izb_tri *t, int i, const izb_cpu_points *p,
-                                                                 uint32_t j0, uint32_t end, const izb_own *own,
+static inline __attribute__((always_inline)) void KERN(row_hits)(const izb_tri *t, int i,
+                                                                 const izb_cpu_points *p, uint32_t j0,
+                                                                 uint32_t end, const izb_own *own,
                                                                  uint64_t *hits)
 {
     const float *x = p->x, *y = p->y, *z = p->z;
@@ -84,15 +85,16 @@ static inline __attribute__((always_inline)) void KERN(row_hits)(const izb_tri *
 
 /* Kernel1's triangles [i0, i1) with own (NULL: no ids): each cell row of a triangle is one
  * contiguous run of points. */
-static inline __attribute__((always_inline)) void KERN(k1_run)(const izb_tri *tris, int i0, int i1,
-                                                               const izb_cpu_points *p, const uint32_t *cell_start,
-                                                               const uint32_t *cell_end, int grid_w,
-                                                               const izb_own *own, uint64_t *hits)
+static inline __attribute__((always_inline)) void
+KERN(k1_run)(const izb_tri *tris, int i0, int i1, const izb_cpu_points *p, const uint32_t *cell_start,
+             const uint32_t *cell_end, int grid_w, const izb_own *own, uint64_t *hits)
 {
     for (int i = i0; i < i1; i++) {
         const izb_tri t = tris[i]; /* a local copy, kept in registers across the stores */
-        for (int cy = t.cy0; cy <= t.cy1; cy++)
-            KERN(row_hits)(&t, i, p, cell_start[cy * grid_w + t.cx0], cell_end[cy * grid_w + t.cx1], own, hits);
+        for (int cy = t.cy0; cy <= t.cy1; cy++) {
+            const int row = cy * grid_w;
+            KERN(row_hits)(&t, i, p, cell_start[row + t.cx0], cell_end[row + t.cx1], own, hits);
+        }
     }
 }
 
@@ -111,8 +113,9 @@ static void KERN(k1_tris)(const izb_tri *tris, int i0, int i1, const izb_cpu_poi
 /* Kernel2's group (gx, gy) with own (NULL: no ids). */
 static inline __attribute__((always_inline)) void KERN(k2_run)(const izb_tri *tris, int nt, int gx, int gy,
                                                                int side, const izb_cpu_points *p,
-                                                               const uint32_t *cell_start, const uint32_t *cell_end,
-                                                               int grid_w, const izb_own *own, uint64_t *hits)
+                                                               const uint32_t *cell_start,
+                                                               const uint32_t *cell_end, int grid_w,
+                                                               const izb_own *own, uint64_t *hits)
 {
     for (int i = 0; i < nt; i++) {
         const izb_tri t = tris[i];

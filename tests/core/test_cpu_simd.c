@@ -315,7 +315,8 @@ int main(void)
         for (int kind = PLAIN; kind <= CLUSTER; kind++)
             for (size_t gi = 0; gi < sizeof grids / sizeof grids[0]; gi++)
                 if (counts[ci] < 40000 || gi % 2 == 0) /* the big case on three grids: time */
-                    check_case(counts[ci], kind, grids[gi][0], grids[gi][1], counts[ci] >= 40000 ? 200 : 120, 1.0);
+                    check_case(counts[ci], kind, grids[gi][0], grids[gi][1], counts[ci] >= 40000 ? 200 : 120,
+                               1.0);
     /* enough triangles that kernel1's batches grow past their minimum of 16 (about 64 a thread:
      * 1 and 2 threads take batches of 34 and 17, 7 threads the minimum), small ones so that most
      * points are under one or none and a triangle left out of a batch shows */
