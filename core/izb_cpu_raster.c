@@ -13,12 +13,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Kernel1 schedules triangles in batches of K1_BATCH (dynamic: their costs differ by orders of
- * magnitude) — large enough that taking a batch costs little next to testing it. */
-#define K1_BATCH 16
+/* Kernel1 schedules triangles in dynamic batches (their costs differ by orders of magnitude):
+ * about K1_BATCHES_PER_THREAD per thread and no fewer than K1_BATCH_MIN triangles. Every grab
+ * moves the shared counter's cache line between cores (a round trip between the two cores of
+ * the benchmark machine took ~560 ns), so fixed batches of 16 — 31,000 grabs a frame on
+ * spheres:1M — cost a few milliseconds that the second thread was meant to save. */
+#define K1_BATCHES_PER_THREAD 64
+#define K1_BATCH_MIN 16
 
 /* Words of one thread's hit bitmap for n points: a block may touch the word after its last
- * point's; rounded to 64 bytes so no two threads' bitmaps share a cache line. */
+ * point's; rounded to 64 bytes, and the first bitmap starts on a cache line (the scratch holds
+ * 8 words of slack for that), so no two threads' bitmaps share a line. */
 static size_t bitmap_words(int n)
 {
     return (((size_t)(n > 0 ? n : 0) + 63) / 64 + 1 + 7) & ~(size_t)7;
@@ -26,7 +31,13 @@ static size_t bitmap_words(int n)
 
 size_t izb_cpu_raster_scratch(int n, int threads)
 {
-    return (size_t)izb_cpu_threads(threads) * bitmap_words(n);
+    return (size_t)izb_cpu_threads(threads) * bitmap_words(n) + 8;
+}
+
+/* the first 64-byte boundary in scratch (at most 7 words in) */
+static uint64_t *line_aligned(uint64_t *scratch)
+{
+    return scratch + ((64 - (uintptr_t)scratch % 64) % 64) / sizeof *scratch;
 }
 
 /* mask[pixel[j]] = 0 for every point j set in any of the team's `teams` bitmaps (words [w0, w1)).
@@ -50,10 +61,13 @@ static void raster(const izb_cpu_kernels *k, izb_kernel kernel, const izb_tri *t
                    const izb_grid *g, const izb_own *own, uint8_t *mask, int threads, uint64_t *scratch)
 {
     const size_t stride = bitmap_words(n);
+    scratch = line_aligned(scratch);
     int side = 2; /* kernel2: the smallest G >= 2 with G * G >= 2 * threads */
     while (side * side < 2 * threads)
         side++;
-    const int batches = (nt + K1_BATCH - 1) / K1_BATCH, groups = side * side;
+    const int per_thread = nt / (threads * K1_BATCHES_PER_THREAD);
+    const int batch = per_thread > K1_BATCH_MIN ? per_thread : K1_BATCH_MIN;
+    const int batches = (nt + batch - 1) / batch, groups = side * side;
 #pragma omp parallel num_threads(threads)
     {
         uint64_t *hits = scratch + (size_t)THREAD_NUM() * stride;
@@ -69,7 +83,7 @@ static void raster(const izb_cpu_kernels *k, izb_kernel kernel, const izb_tri *t
         } else {
 #pragma omp for schedule(dynamic, 1)
             for (int bi = 0; bi < batches; bi++) {
-                const int i0 = bi * K1_BATCH, i1 = i0 + K1_BATCH < nt ? i0 + K1_BATCH : nt;
+                const int i0 = bi * batch, i1 = nt - i0 > batch ? i0 + batch : nt;
                 k->k1_tris(tris, i0, i1, points, cell_start, cell_end, g->w, own, hits);
             }
         }
