@@ -76,25 +76,59 @@ size_t izb_cpu_bin_scratch(int n, const izb_grid *g, int threads)
     return 5 * (size_t)(n > 0 ? n : 0) + (size_t)izb_cpu_threads(threads) * (size_t)g->w * (size_t)g->h;
 }
 
-/* Points [i0, i1): their cell hashes into hash[], counted into the histogram row h. */
-static void count_range(const izb_cpu_kernels *k, const izb_point *in, int64_t i0, int64_t i1,
-                        const izb_grid *g, uint32_t *hash, uint32_t *h)
+/* The piece of the runs from index *i up to i1: run *r from offset *o, its length returned; then
+ * (*i, *r, *o) step past it. The first call finds *r, *o from *i (pass *r = -1). */
+static int64_t run_piece(const izb_cpu_runs *in, int64_t *i, int64_t i1, int *r, int64_t *o,
+                         const izb_point **at)
 {
-    for (int64_t b = i0; b < i1; b += HASH_BLOCK) {
-        const int64_t e = b + HASH_BLOCK < i1 ? b + HASH_BLOCK : i1;
-        k->cell_hash(in + b, e - b, g, hash + b);
-        for (int64_t i = b; i < e; i++)
-            h[hash[i]]++;
+    if (*r < 0) {
+        int64_t rest = *i;
+        *r = 0;
+        while (*r + 1 < in->count && rest >= in->len[*r])
+            rest -= in->len[(*r)++];
+        *o = rest;
+    }
+    while (*r + 1 < in->count && *o >= in->len[*r])
+        (*r)++, *o = 0;
+    const int64_t left = in->len[*r] - *o, len = left < i1 - *i ? left : i1 - *i;
+    *at = in->at[*r] + *o;
+    *i += len;
+    *o += len;
+    return len;
+}
+
+/* Points [i0, i1) of the runs: their cell hashes into hash[i0 ..], counted into the histogram h. */
+static void count_range(const izb_cpu_kernels *k, const izb_cpu_runs *in, int64_t i0, int64_t i1,
+                        const izb_grid *g, uint32_t *hash, uint32_t *restrict h)
+{
+    int r = -1;
+    int64_t o = 0;
+    for (int64_t i = i0; i < i1;) {
+        const izb_point *p;
+        uint32_t *hs = hash + i;
+        const int64_t len = run_piece(in, &i, i1, &r, &o, &p);
+        for (int64_t b = 0; b < len; b += HASH_BLOCK) {
+            const int64_t e = b + HASH_BLOCK < len ? b + HASH_BLOCK : len;
+            k->cell_hash(p + b, e - b, g, hs + b);
+            for (int64_t j = b; j < e; j++)
+                h[hs[j]]++;
+        }
     }
 }
 
-/* Points [i0, i1) to their places: cell_start[c] + h[c]++ (h: the chunk's offsets in each cell). */
-static void scatter_aos(const izb_point *in, int64_t i0, int64_t i1, const uint32_t *hash,
+/* Points [i0, i1) of the runs to their places: cell_start[c] + h[c]++ (h: the chunk's offsets in
+ * each cell). */
+static void scatter_aos(const izb_cpu_runs *in, int64_t i0, int64_t i1, const uint32_t *hash,
                         const uint32_t *cell_start, uint32_t *restrict h, izb_point *restrict out)
 {
-    for (int64_t i = i0; i < i1; i++) {
-        const uint32_t c = hash[i];
-        out[cell_start[c] + h[c]++] = in[i];
+    int r = -1;
+    int64_t o = 0;
+    for (int64_t i = i0; i < i1;) {
+        const izb_point *p;
+        const uint32_t *hs = hash + i;
+        const int64_t len = run_piece(in, &i, i1, &r, &o, &p);
+        for (int64_t j = 0; j < len; j++)
+            out[cell_start[hs[j]] + h[hs[j]]++] = p[j];
     }
 }
 
@@ -114,16 +148,19 @@ static void transpose(const izb_point *in, int64_t d0, int64_t d1, const izb_cpu
     }
 }
 
-/* The sort, into exactly one of aos / soa. */
-static void bin_sort(const izb_cpu_kernels *k, const izb_point *in, int n, const izb_grid *g, izb_point *aos,
+/* The sort of the runs' points, into exactly one of aos / soa. */
+static void bin_sort(const izb_cpu_kernels *k, const izb_cpu_runs *in, const izb_grid *g, izb_point *aos,
                      const izb_cpu_points *soa, uint32_t *cell_start, uint32_t *cell_end, int threads,
                      uint32_t *scratch)
 {
     const size_t cells = (size_t)g->w * (size_t)g->h;
-    uint32_t *hash = scratch, *hist = scratch + (n > 0 ? n : 0);
-    /* the structure of arrays is written from a 16-byte scatter into scratch (transpose()) */
-    izb_point *sorted = aos ? aos : (izb_point *)(hist + (size_t)izb_cpu_threads(threads) * cells);
+    int64_t n = 0;
+    for (int r = 0; r < in->count; r++)
+        n += in->len[r];
     threads = izb_cpu_threads(threads);
+    uint32_t *hash = scratch, *hist = scratch + n;
+    /* the structure of arrays is written from a 16-byte scatter into scratch (transpose()) */
+    izb_point *sorted = aos ? aos : (izb_point *)(hist + (size_t)threads * cells);
     if (n <= 0) {
         memset(cell_start, 0, cells * sizeof *cell_start);
         memset(cell_end, 0, cells * sizeof *cell_end);
@@ -169,16 +206,24 @@ static void bin_sort(const izb_cpu_kernels *k, const izb_point *in, int n, const
 void izb_cpu_bin(const izb_point *in, int n, const izb_grid *g, izb_point *out, uint32_t *cell_start,
                  uint32_t *cell_end, int threads, uint32_t *scratch)
 {
-    bin_sort(izb_cpu_kernels_get(IZB_CPU_ISA_AUTO), in, n, g, out, NULL, cell_start, cell_end, threads,
+    const izb_cpu_runs runs = {1, {in}, {n > 0 ? n : 0}};
+    bin_sort(izb_cpu_kernels_get(IZB_CPU_ISA_AUTO), &runs, g, out, NULL, cell_start, cell_end, threads,
              scratch);
 }
 
 bool izb_cpu_bin_soa(const izb_point *in, int n, const izb_grid *g, izb_cpu_points *out, uint32_t *cell_start,
                      uint32_t *cell_end, int threads, uint32_t *scratch, izb_cpu_isa isa)
 {
+    const izb_cpu_runs runs = {1, {in}, {n > 0 ? n : 0}};
+    return izb_cpu_bin_runs(&runs, g, out, cell_start, cell_end, threads, scratch, isa);
+}
+
+bool izb_cpu_bin_runs(const izb_cpu_runs *in, const izb_grid *g, izb_cpu_points *out, uint32_t *cell_start,
+                      uint32_t *cell_end, int threads, uint32_t *scratch, izb_cpu_isa isa)
+{
     const izb_cpu_kernels *k = izb_cpu_kernels_get(isa);
     if (!k) return false;
-    bin_sort(k, in, n, g, NULL, out, cell_start, cell_end, threads, scratch);
+    bin_sort(k, in, g, NULL, out, cell_start, cell_end, threads, scratch);
     return true;
 }
 
