@@ -54,7 +54,8 @@ static uint32_t KERN(recon_rows)(const izb_recon *fp, const float *depth, int y0
             const int len = w - x0 < KERN_BLOCK ? w - x0 : KERN_BLOCK;
             float tail[KERN_BLOCK], x[KERN_BLOCK], y[KERN_BLOCK], z[KERN_BLOCK];
             uint32_t pixel[KERN_BLOCK];
-            int32_t kind[KERN_BLOCK], sample[KERN_BLOCK] __attribute__((aligned(64)));
+            int32_t kind[KERN_BLOCK], sample[KERN_BLOCK] __attribute__((aligned(64))),
+                unlit[KERN_BLOCK] __attribute__((aligned(64)));
             const float *d = drow + x0; /* read in place: a copy would stall on store forwarding */
             if (len < KERN_BLOCK) {
                 for (int k = 0; k < KERN_BLOCK; k++)
@@ -64,18 +65,25 @@ static uint32_t KERN(recon_rows)(const izb_recon *fp, const float *depth, int y0
 #pragma omp simd
             for (int k = 0; k < KERN_BLOCK; k++)
                 kind[k] = KERN(recon_lane)(&f, x0 + k, py, d[k], x, y, z, pixel, k);
-            uint8_t *m = mrow + x0;
-            for (int k = 0; k < len; k++)
-                m[k] = kind[k] == IZB_UNLIT ? 0 : 255;
 #pragma omp simd
             for (int k = 0; k < KERN_BLOCK; k++) {
                 const bool s = kind[k] == IZB_SAMPLE;
                 sample[k] = -(int32_t)s;
+                unlit[k] = -(int32_t)(kind[k] == IZB_UNLIT);
                 lo_x[k] = izb_minf(lo_x[k], s ? x[k] : INFINITY);
                 lo_y[k] = izb_minf(lo_y[k], s ? y[k] : INFINITY);
                 hi_x[k] = izb_maxf(hi_x[k], s ? x[k] : -INFINITY);
                 hi_y[k] = izb_maxf(hi_y[k], s ? y[k] : -INFINITY);
             }
+            /* the mask: 0 unlit, 255 else; a block is mostly all one or the other (all lit
+             * under a directional light) */
+            const uint32_t dark = KERN_MOVEMASK(unlit);
+            uint8_t *m = mrow + x0;
+            if (!dark || dark == 0xffffu)
+                memset(m, dark ? 0 : 255, (size_t)len);
+            else
+                for (int k = 0; k < len; k++)
+                    m[k] = dark >> k & 1 ? 0 : 255;
             const uint32_t bits = KERN_MOVEMASK(sample);
             izb_point *o = points + c;
             if (bits == 0xffffu) {
