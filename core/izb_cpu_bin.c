@@ -158,6 +158,7 @@ static void bin_sort(const izb_cpu_kernels *k, const izb_cpu_runs *in, const izb
     for (int r = 0; r < in->count; r++)
         n += in->len[r];
     threads = izb_cpu_threads(threads);
+    uint32_t range_total[IZB_CPU_MAX_THREADS]; /* points in each thread's range of cells */
     uint32_t *hash = scratch, *hist = scratch + n;
     /* the structure of arrays is written from a 16-byte scatter into scratch (transpose()) */
     izb_point *sorted = aos ? aos : (izb_point *)(hist + (size_t)threads * cells);
@@ -176,25 +177,32 @@ static void bin_sort(const izb_cpu_kernels *k, const izb_cpu_runs *in, const izb
         memset(h, 0, cells * sizeof *h);
         count_range(k, in, i0, i1, g, hash, h);
 #pragma omp barrier
-#pragma omp for schedule(static)
-        for (int64_t c = 0; c < (int64_t)cells; c++) {
-            uint32_t run = 0;
+        /* The scan, all threads at once: each takes a range of cells, turns the rows' counts into
+         * each chunk's offset within the cell and the cells' counts into starts relative to its
+         * range; then every range's start moves them to their place. */
+        int64_t c0, c1;
+        izb_cpu_chunk((int64_t)cells, t, nt, &c0, &c1);
+        uint32_t run = 0;
+        for (int64_t c = c0; c < c1; c++) {
+            uint32_t in_cell = 0;
             for (int r = 0; r < nt; r++) {
-                uint32_t v = hist[(size_t)r * cells + (size_t)c];
-                hist[(size_t)r * cells + (size_t)c] = run;
-                run += v;
+                const uint32_t v = hist[(size_t)r * cells + (size_t)c];
+                hist[(size_t)r * cells + (size_t)c] = in_cell;
+                in_cell += v;
             }
-            cell_end[c] = run; /* the cell's count, for now */
+            cell_start[c] = run;
+            run += in_cell;
+            cell_end[c] = run;
         }
-#pragma omp single
-        {
-            uint32_t run = 0;
-            for (size_t c = 0; c < cells; c++) {
-                cell_start[c] = run;
-                run += cell_end[c];
-                cell_end[c] = run;
-            }
-        }
+        range_total[t] = run;
+#pragma omp barrier
+        uint32_t base = 0;
+        for (int r = 0; r < t; r++)
+            base += range_total[r];
+        if (base)
+            for (int64_t c = c0; c < c1; c++)
+                cell_start[c] += base, cell_end[c] += base;
+#pragma omp barrier
         scatter_aos(in, i0, i1, hash, cell_start, h, sorted);
         if (!aos) {
 #pragma omp barrier
