@@ -41,28 +41,32 @@ int izb_cpu_threads(int threads)
 
 /* ---- stage 1: reconstruction + bbox reduction (thesis §3) ------------------------------------ */
 
+#define RECON_CHUNKS_PER_THREAD 8
+
 int izb_cpu_reconstruct_runs(const izb_recon *f, const float *depth, izb_point *points, uint8_t *mask,
                              izb_bbox *bbox, izb_cpu_runs *runs, int threads, izb_cpu_isa isa)
 {
     const izb_cpu_kernels *kern = izb_cpu_kernels_get(isa);
     if (!kern) return -1;
     izb_bbox box[IZB_CPU_MAX_THREADS];
-    int teams = 1;
     threads = izb_cpu_threads(threads);
+    /* Chunks of rows, several per thread and taken as threads come free: sky rows cost less than
+     * rows of geometry, so equal shares leave a thread waiting. */
+    int64_t chunks = (int64_t)RECON_CHUNKS_PER_THREAD * threads;
+    chunks = chunks < IZB_CPU_MAX_THREADS ? chunks : IZB_CPU_MAX_THREADS;
+    chunks = chunks < f->height ? chunks : f->height;
 
     /* One pass: each chunk of rows writes its points where its first pixel is (the buffer holds
      * width*height points, so chunks cannot collide); they stay there, one run per chunk. */
-#pragma omp parallel num_threads(threads)
-    {
-        const int t = THREAD_NUM(), nt = NUM_THREADS();
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
+    for (int64_t t = 0; t < chunks; t++) {
         int64_t y0, y1;
-        izb_cpu_chunk(f->height, t, nt, &y0, &y1);
-        if (t == 0)
-            teams = nt;
+        izb_cpu_chunk(f->height, (int)t, (int)chunks, &y0, &y1);
         izb_point *at = points + (size_t)y0 * (size_t)f->width;
         runs->at[t] = at;
         runs->len[t] = kern->recon_rows(f, depth, (int)y0, (int)y1, mask, at, &box[t]);
     }
+    const int teams = (int)chunks;
     runs->count = teams;
     int n = 0;
     izb_bbox b = {INFINITY, INFINITY, -INFINITY, -INFINITY};
