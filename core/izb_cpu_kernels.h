@@ -34,10 +34,10 @@ static inline int32_t KERN(recon_lane)(const izb_recon *f, int px, int py, float
 
 /* izb_ref.c's stage 1 on rows [y0, y1): mask init, the samples in pixel order from points[0], their
  * count and bbox. Blocks of KERN_BLOCK pixels: every lane computes (izb_reconstruct_lit, no
- * branch), then the mask bytes in a loop of their own (a byte store in the first loop would make it
- * 16-byte vectors), the bbox per lane, and the samples are stored: a whole block at once, none, or
- * (at a silhouette) one by one with no branch. points must hold the rows' pixels: a store may land
- * on any place up to the pixel's own. */
+ * branch; no byte stores in that loop, which would make it 16-byte vectors), then the bbox per
+ * lane, the mask bytes from the block's unlit bits, and the samples are stored: a whole block at
+ * once, none, or (at a silhouette) one by one with no branch. points must hold the rows' pixels: a
+ * store may land on any place up to the pixel's own. */
 static uint32_t KERN(recon_rows)(const izb_recon *fp, const float *depth, int y0, int y1, uint8_t *mask,
                                  izb_point *points, izb_bbox *box)
 {

@@ -76,7 +76,7 @@ void izb_cpu_points_to_aos(const izb_cpu_points *p, int n, izb_point *out);
 /* Point i of p = in[i], i in [0, n); p holds n. */
 void izb_cpu_points_from_aos(const izb_point *in, int n, izb_cpu_points *p);
 
-/* Points in runs, taken in order: run r is at[r][0 .. len[r]), count runs (1 to IZB_CPU_MAX_THREADS).
+/* Points in runs, taken in order: run r is at[r][0 .. len[r]), r < count <= IZB_CPU_MAX_THREADS.
  * Reconstruction leaves one run per chunk of rows (izb_cpu_reconstruct_runs) and binning reads them
  * where they are (izb_cpu_bin_runs): moving them together was a serial copy of ~7 MB at 1080p. */
 typedef struct izb_cpu_runs {

@@ -48,7 +48,7 @@ int izb_cpu_reconstruct_runs(const izb_recon *f, const float *depth, izb_point *
 {
     const izb_cpu_kernels *kern = izb_cpu_kernels_get(isa);
     if (!kern) return -1;
-    izb_bbox box[IZB_CPU_MAX_THREADS];
+    izb_bbox box[IZB_CPU_MAX_THREADS]; /* per chunk */
     threads = izb_cpu_threads(threads);
     /* Chunks of rows, several per thread and taken as threads come free: sky rows cost less than
      * rows of geometry, so equal shares leave a thread waiting. */
@@ -59,23 +59,22 @@ int izb_cpu_reconstruct_runs(const izb_recon *f, const float *depth, izb_point *
     /* One pass: each chunk of rows writes its points where its first pixel is (the buffer holds
      * width*height points, so chunks cannot collide); they stay there, one run per chunk. */
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
-    for (int64_t t = 0; t < chunks; t++) {
+    for (int64_t r = 0; r < chunks; r++) {
         int64_t y0, y1;
-        izb_cpu_chunk(f->height, (int)t, (int)chunks, &y0, &y1);
+        izb_cpu_chunk(f->height, (int)r, (int)chunks, &y0, &y1);
         izb_point *at = points + (size_t)y0 * (size_t)f->width;
-        runs->at[t] = at;
-        runs->len[t] = kern->recon_rows(f, depth, (int)y0, (int)y1, mask, at, &box[t]);
+        runs->at[r] = at;
+        runs->len[r] = kern->recon_rows(f, depth, (int)y0, (int)y1, mask, at, &box[r]);
     }
-    const int teams = (int)chunks;
-    runs->count = teams;
+    runs->count = (int)chunks;
     int n = 0;
     izb_bbox b = {INFINITY, INFINITY, -INFINITY, -INFINITY};
-    for (int t = 0; t < teams; t++) {
-        n += (int)runs->len[t];
-        b.min_x = izb_minf(b.min_x, box[t].min_x);
-        b.min_y = izb_minf(b.min_y, box[t].min_y);
-        b.max_x = izb_maxf(b.max_x, box[t].max_x);
-        b.max_y = izb_maxf(b.max_y, box[t].max_y);
+    for (int r = 0; r < runs->count; r++) { /* in chunk order, whichever thread took each */
+        n += (int)runs->len[r];
+        b.min_x = izb_minf(b.min_x, box[r].min_x);
+        b.min_y = izb_minf(b.min_y, box[r].min_y);
+        b.max_x = izb_maxf(b.max_x, box[r].max_x);
+        b.max_y = izb_maxf(b.max_y, box[r].max_y);
     }
     *bbox = b;
     return n;
