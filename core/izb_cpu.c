@@ -29,7 +29,7 @@ typedef struct cpu_backend {
     int tri_count;
     bool have_closed; /* comp and boxes hold the scene's closed meshes */
     buffer xyz;        /* float, 9 per triangle: the scene */
-    buffer points;     /* izb_point, one per pixel: reconstructed, pixel order */
+    buffer points;     /* izb_point, one per pixel: reconstructed, pixel order, in runs */
     izb_cpu_points binned; /* one per pixel: grouped by cell, structure of arrays (stage 2 -> 4) */
     buffer debug_points;   /* izb_point, point_count: binned as an array, made by izb_get_debug */
     buffer cell_start; /* uint32_t, one per cell */
@@ -160,7 +160,8 @@ static bool cpu_shade_arrays(izb_backend *base, const izb_recon *f, const izb_se
 
     t[0] = now_ms();
     izb_bbox bbox;
-    const int n = izb_cpu_reconstruct(f, depth, b->points.data, mask, &bbox, T);
+    izb_cpu_runs runs; /* the points stay where each thread wrote them: binning reads them there */
+    const int n = izb_cpu_reconstruct_runs(f, depth, b->points.data, mask, &bbox, &runs, T, IZB_CPU_ISA_AUTO);
     izb_grid g = {0};
     if (n > 0)
         g = izb_grid_make(bbox, n, s->grid_w, s->grid_h);
@@ -172,8 +173,8 @@ static bool cpu_shade_arrays(izb_backend *base, const izb_recon *f, const izb_se
         !reserve(&b->scratch, izb_cpu_bin_scratch(n, &g, T), sizeof(uint32_t), "binning scratch"))
         return false;
     if (n > 0)
-        izb_cpu_bin_soa(b->points.data, n, &g, &b->binned, b->cell_start.data, b->cell_end.data, T,
-                        b->scratch.data, IZB_CPU_ISA_AUTO);
+        izb_cpu_bin_runs(&runs, &g, &b->binned, b->cell_start.data, b->cell_end.data, T, b->scratch.data,
+                         IZB_CPU_ISA_AUTO);
     t[2] = now_ms();
 
     int nt = 0;

@@ -1,4 +1,5 @@
-/* izb_cpu_isa.h — private to the CPU backend's stage files (izb_cpu_bin.c, izb_cpu_raster.c, izb_ref.c's culling): the
+/* izb_cpu_isa.h — private to the CPU backend's stage files (izb_cpu_bin.c, izb_cpu_raster.c, izb_ref.c's
+ * reconstruction and culling): the
  * hot loops of izb_cpu_kernels.h, one copy per instruction set, and which copy runs. Copies exist
  * for AVX-512 (x86-64-v4), AVX2 + FMA (x86-64-v3) and the baseline; every one gives the same bits.
  */
@@ -11,6 +12,8 @@
 typedef struct izb_cpu_kernels {
     izb_cpu_isa isa;
     const char *name;
+    uint32_t (*recon_rows)(const izb_recon *f, const float *depth, int y0, int y1, uint8_t *mask,
+                           izb_point *points, izb_bbox *box);
     void (*cell_hash)(const izb_point *in, int64_t n, const izb_grid *g, uint32_t *hash);
     void (*k1_tris)(const izb_tri *tris, int i0, int i1, const izb_cpu_points *p, const uint32_t *cell_start,
                     const uint32_t *cell_end, int grid_w, const izb_own *own, uint64_t *hits);

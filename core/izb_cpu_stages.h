@@ -34,10 +34,6 @@ static inline void izb_cpu_chunk(int64_t n, int t, int nt, int64_t *lo, int64_t 
     *hi = n * (t + 1) / nt;
 }
 
-/* izb_ref_reconstruct on `threads` threads. */
-int izb_cpu_reconstruct(const izb_recon *f, const float *depth, izb_point *points, uint8_t *mask,
-                        izb_bbox *bbox, int threads);
-
 /* ---- stages 2 and 4: the binned points and the hot loops' instruction sets ------------------ */
 
 /* Instruction sets the hot loops of binning and the raster are compiled for (izb_cpu_isa.c); every
@@ -80,6 +76,25 @@ void izb_cpu_points_to_aos(const izb_cpu_points *p, int n, izb_point *out);
 /* Point i of p = in[i], i in [0, n); p holds n. */
 void izb_cpu_points_from_aos(const izb_point *in, int n, izb_cpu_points *p);
 
+/* Points in runs, taken in order: run r is at[r][0 .. len[r]), r < count <= IZB_CPU_MAX_THREADS.
+ * Reconstruction leaves one run per chunk of rows (izb_cpu_reconstruct_runs) and binning reads them
+ * where they are (izb_cpu_bin_runs): moving them together was a serial copy of ~7 MB at 1080p. */
+typedef struct izb_cpu_runs {
+    int count;
+    const izb_point *at[IZB_CPU_MAX_THREADS];
+    int64_t len[IZB_CPU_MAX_THREADS];
+} izb_cpu_runs;
+
+/* izb_ref_reconstruct on `threads` threads. */
+int izb_cpu_reconstruct(const izb_recon *f, const float *depth, izb_point *points, uint8_t *mask,
+                        izb_bbox *bbox, int threads);
+/* izb_cpu_reconstruct with the copy for isa, leaving the points in runs (one per chunk of rows,
+ * in row order, each at its first pixel's place in points; the chunks do not depend on which thread
+ * took them): the same points in the same order, without moving them together. -1 when isa does
+ * not run here (nothing written). */
+int izb_cpu_reconstruct_runs(const izb_recon *f, const float *depth, izb_point *points, uint8_t *mask,
+                             izb_bbox *bbox, izb_cpu_runs *runs, int threads, izb_cpu_isa isa);
+
 /* Scratch words izb_cpu_bin needs for n points, grid g and `threads` threads. */
 size_t izb_cpu_bin_scratch(int n, const izb_grid *g, int threads);
 /* izb_ref_bin with scratch (capacity izb_cpu_bin_scratch(n, g, threads) words). */
@@ -90,6 +105,10 @@ void izb_cpu_bin(const izb_point *in, int n, const izb_grid *g, izb_point *out, 
  * False when isa does not run here. */
 bool izb_cpu_bin_soa(const izb_point *in, int n, const izb_grid *g, izb_cpu_points *out, uint32_t *cell_start,
                      uint32_t *cell_end, int threads, uint32_t *scratch, izb_cpu_isa isa);
+
+/* izb_cpu_bin_soa of the runs' points (in order; their total fits an int). */
+bool izb_cpu_bin_runs(const izb_cpu_runs *in, const izb_grid *g, izb_cpu_points *out, uint32_t *cell_start,
+                      uint32_t *cell_end, int threads, uint32_t *scratch, izb_cpu_isa isa);
 
 /* izb_ref_cull with a thread count, and back faces dropped where izb_may_cull(cull, i) says so. */
 int izb_cpu_cull(const float *xyz, int n, const izb_recon *f, const izb_grid *g, const izb_bbox *bbox,

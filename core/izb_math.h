@@ -94,12 +94,18 @@ IZB_HD float izb_maxf(float acc, float v) { return v > acc ? v : acc; }
 /* v clamped to [lo, hi]; NaN gives lo. */
 IZB_HD float izb_clampf(float v, float lo, float hi) { return v >= lo ? (v <= hi ? v : hi) : lo; }
 
-/* Reconstruct the world position of pixel (px, py) with linear view depth `depth` and project it
- * into light space (thesis §3.2). Writes *out only for IZB_SAMPLE. */
-IZB_HD izb_sample_kind izb_reconstruct(const izb_recon *r, int px, int py, float depth, izb_point *out)
+/* Depth of a pixel that shows no geometry: sky (0 or less), NaN, Inf. `|`, not `||`: no branch in a
+ * vectorised loop. */
+IZB_HD bool izb_depth_is_sky(float depth)
 {
-    if (!(depth > 0.0f) || !(depth <= 3.0e38f)) /* sky, NaN, Inf */
-        return IZB_SKY;
+    return !(depth > 0.0f) | !(depth <= 3.0e38f);
+}
+
+/* izb_reconstruct of a pixel that is not sky: IZB_UNLIT or IZB_SAMPLE, with *out written either
+ * way (meaningful for IZB_SAMPLE only). Without a branch, so that a `#pragma omp simd` loop over
+ * pixels vectorises it (the CPU backend's reconstruction, izb_cpu_kernels.h). */
+IZB_HD izb_sample_kind izb_reconstruct_lit(const izb_recon *r, int px, int py, float depth, izb_point *out)
+{
     float ndc_x = (float)(2 * px + 1) / (float)r->width - 1.0f;
     float ndc_y = (float)(2 * py + 1) / (float)r->height - 1.0f;
     float vx = ndc_x * r->ray_sx * depth;
@@ -110,18 +116,29 @@ IZB_HD izb_sample_kind izb_reconstruct(const izb_recon *r, int px, int py, float
     float cy = fmaf(m[1], vx, fmaf(m[5], vy, fmaf(m[9], vz, m[13])));
     float cz = fmaf(m[2], vx, fmaf(m[6], vy, fmaf(m[10], vz, m[14])));
     float cw = fmaf(m[3], vx, fmaf(m[7], vy, fmaf(m[11], vz, m[15])));
-    if (r->light_is_spot && !(cw > 0.0f))
-        return IZB_UNLIT;
     float x = cx / cw, y = cy / cw, key = cz / cw;
-    if (r->light_is_spot && !(x >= -1.0f && x <= 1.0f && y >= -1.0f && y <= 1.0f))
-        return IZB_UNLIT;
+    /* spot: behind the light or outside its cone */
+    const bool unlit =
+        (r->light_is_spot != 0) & (!(cw > 0.0f) | !((x >= -1.0f) & (x <= 1.0f) & (y >= -1.0f) & (y <= 1.0f)));
     /* Bias moves the point toward the light: by bias * depth range (ortho, key in [-1, 1]) or by
      * bias * distance (spot, key = -1/distance). */
+    const float z_spot = fmaf(-r->bias, fabsf(key), key), z_dir = key - r->bias;
     out->x = x;
     out->y = y;
-    out->z = r->light_is_spot ? fmaf(-r->bias, fabsf(key), key) : key - r->bias;
+    out->z = r->light_is_spot ? z_spot : z_dir;
     out->pixel = (uint32_t)(py * r->width + px);
-    return IZB_SAMPLE;
+    return unlit ? IZB_UNLIT : IZB_SAMPLE;
+}
+
+/* Reconstruct the world position of pixel (px, py) with linear view depth `depth` and project it
+ * into light space (thesis §3.2). Writes *out only for IZB_SAMPLE. */
+IZB_HD izb_sample_kind izb_reconstruct(const izb_recon *r, int px, int py, float depth, izb_point *out)
+{
+    if (izb_depth_is_sky(depth)) return IZB_SKY;
+    izb_point p;
+    const izb_sample_kind k = izb_reconstruct_lit(r, px, py, depth, &p);
+    if (k == IZB_SAMPLE) *out = p;
+    return k;
 }
 
 /* Grid dimensions for n points in `b`: the requested size where given (> 0), else about

@@ -41,73 +41,58 @@ int izb_cpu_threads(int threads)
 
 /* ---- stage 1: reconstruction + bbox reduction (thesis §3) ------------------------------------ */
 
-/* Rows [y0, y1): mask init, the points in pixel order from points[0], their count and bbox. */
-HOT static uint32_t recon_rows(const izb_recon *f, const float *depth, int y0, int y1, uint8_t *mask,
-                               izb_point *points, izb_bbox *box)
+#define RECON_CHUNKS_PER_THREAD 8
+
+int izb_cpu_reconstruct_runs(const izb_recon *f, const float *depth, izb_point *points, uint8_t *mask,
+                             izb_bbox *bbox, izb_cpu_runs *runs, int threads, izb_cpu_isa isa)
 {
-    uint32_t c = 0;
-    izb_bbox b = {INFINITY, INFINITY, -INFINITY, -INFINITY};
-    for (int py = y0; py < y1; py++) {
-        const size_t row = (size_t)py * (size_t)f->width;
-        for (int px = 0; px < f->width; px++) {
-            izb_point *p = &points[c];
-            izb_sample_kind k = izb_reconstruct(f, px, py, depth[row + px], p);
-            mask[row + px] = k == IZB_UNLIT ? 0 : 255;
-            if (k == IZB_SAMPLE) {
-                c++;
-                b.min_x = izb_minf(b.min_x, p->x);
-                b.min_y = izb_minf(b.min_y, p->y);
-                b.max_x = izb_maxf(b.max_x, p->x);
-                b.max_y = izb_maxf(b.max_y, p->y);
-            }
-        }
+    const izb_cpu_kernels *kern = izb_cpu_kernels_get(isa);
+    if (!kern) return -1;
+    izb_bbox box[IZB_CPU_MAX_THREADS]; /* per chunk */
+    threads = izb_cpu_threads(threads);
+    /* Chunks of rows, several per thread and taken as threads come free: sky rows cost less than
+     * rows of geometry, so equal shares leave a thread waiting. */
+    int64_t chunks = (int64_t)RECON_CHUNKS_PER_THREAD * threads;
+    chunks = chunks < IZB_CPU_MAX_THREADS ? chunks : IZB_CPU_MAX_THREADS;
+    chunks = chunks < f->height ? chunks : f->height;
+
+    /* One pass: each chunk of rows writes its points where its first pixel is (the buffer holds
+     * width*height points, so chunks cannot collide); they stay there, one run per chunk. */
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
+    for (int64_t r = 0; r < chunks; r++) {
+        int64_t y0, y1;
+        izb_cpu_chunk(f->height, (int)r, (int)chunks, &y0, &y1);
+        izb_point *at = points + (size_t)y0 * (size_t)f->width;
+        runs->at[r] = at;
+        runs->len[r] = kern->recon_rows(f, depth, (int)y0, (int)y1, mask, at, &box[r]);
     }
-    *box = b;
-    return c;
+    runs->count = (int)chunks;
+    int n = 0;
+    izb_bbox b = {INFINITY, INFINITY, -INFINITY, -INFINITY};
+    for (int r = 0; r < runs->count; r++) { /* in chunk order, whichever thread took each */
+        n += (int)runs->len[r];
+        b.min_x = izb_minf(b.min_x, box[r].min_x);
+        b.min_y = izb_minf(b.min_y, box[r].min_y);
+        b.max_x = izb_maxf(b.max_x, box[r].max_x);
+        b.max_y = izb_maxf(b.max_y, box[r].max_y);
+    }
+    *bbox = b;
+    return n;
 }
 
 int izb_cpu_reconstruct(const izb_recon *f, const float *depth, izb_point *points, uint8_t *mask,
                         izb_bbox *bbox, int threads)
 {
-    uint32_t count[IZB_CPU_MAX_THREADS];
-    size_t start[IZB_CPU_MAX_THREADS];
-    izb_bbox box[IZB_CPU_MAX_THREADS];
-    int teams = 1;
-    threads = izb_cpu_threads(threads);
-
-    /* One pass: each chunk of rows writes its points where its first pixel is (the buffer holds
-     * width*height points, so chunks cannot collide), then the chunks are moved down in order to
-     * close the gaps. The move is a memmove of the points only, far cheaper than reconstructing
-     * every pixel twice to learn the offsets first. */
-#pragma omp parallel num_threads(threads)
-    {
-        const int t = THREAD_NUM(), nt = NUM_THREADS();
-        int64_t y0, y1;
-        izb_cpu_chunk(f->height, t, nt, &y0, &y1);
-        if (t == 0)
-            teams = nt;
-        start[t] = (size_t)y0 * (size_t)f->width;
-        count[t] = recon_rows(f, depth, (int)y0, (int)y1, mask, points + start[t], &box[t]);
+    izb_cpu_runs runs;
+    const int n = izb_cpu_reconstruct_runs(f, depth, points, mask, bbox, &runs, threads, IZB_CPU_ISA_AUTO);
+    /* The runs moved down in order to close the gaps: run r's destination ends at or before its own
+     * start, so it never overwrites a later run's points; memmove handles the overlap with its own. */
+    izb_point *to = points;
+    for (int r = 0; r < runs.count; r++) {
+        if (runs.at[r] != to && runs.len[r] > 0)
+            memmove(to, runs.at[r], (size_t)runs.len[r] * sizeof *points);
+        to += runs.len[r];
     }
-    /* In chunk order: chunk t's destination ends at or before its own start, so it never
-     * overwrites a later chunk's points; memmove handles the overlap with its own. */
-    size_t off = 0;
-    for (int t = 0; t < teams; t++) {
-        if (start[t] != off && count[t] > 0)
-            memmove(points + off, points + start[t], (size_t)count[t] * sizeof *points);
-        off += count[t];
-    }
-
-    int n = 0;
-    izb_bbox b = {INFINITY, INFINITY, -INFINITY, -INFINITY};
-    for (int t = 0; t < teams; t++) {
-        n += (int)count[t];
-        b.min_x = izb_minf(b.min_x, box[t].min_x);
-        b.min_y = izb_minf(b.min_y, box[t].min_y);
-        b.max_x = izb_maxf(b.max_x, box[t].max_x);
-        b.max_y = izb_maxf(b.max_y, box[t].max_y);
-    }
-    *bbox = b;
     return n;
 }
 

@@ -196,6 +196,24 @@ static void check_case(int n, int kind, int gw, int gh, int ntri, double max_siz
                       memcmp(ce, ce2, cells * 4) == 0,
                   "n %d kind %d grid %dx%d %s threads %d: SoA binning == izb_ref_bin", n, kind, g.w, g.h,
                   izb_cpu_isa_name(isa), T);
+            /* the same points in runs, as reconstruction leaves them: apart, with an empty one */
+            const int64_t cut1 = n / 3, cut2 = n - n / 5;
+            izb_point *apart = xcalloc((size_t)n + 64, sizeof *apart);
+            memcpy(apart, pts, (size_t)cut1 * sizeof *pts);
+            memcpy(apart + cut1 + 32, pts + cut1, (size_t)(cut2 - cut1) * sizeof *pts);
+            memcpy(apart + cut2 + 64, pts + cut2, (size_t)(n - cut2) * sizeof *pts);
+            const izb_cpu_runs runs = {4,
+                                       {apart, apart + cut1 + 32, apart + 7, apart + cut2 + 64},
+                                       {cut1, cut2 - cut1, 0, n - cut2}};
+            memset(soa.x, 0xff, (size_t)n * sizeof *soa.x);
+            CHECK(izb_cpu_bin_runs(&runs, &g, &soa, cs2, ce2, T, bin_scratch, isa), "bin runs %s runs",
+                  izb_cpu_isa_name(isa));
+            izb_cpu_points_to_aos(&soa, n, back);
+            CHECK(memcmp(back, binned, (size_t)n * sizeof *back) == 0 && memcmp(cs, cs2, cells * 4) == 0 &&
+                      memcmp(ce, ce2, cells * 4) == 0,
+                  "n %d kind %d grid %dx%d %s threads %d: binning of 4 runs == izb_ref_bin", n, kind, g.w,
+                  g.h, izb_cpu_isa_name(isa), T);
+            free(apart);
             for (int kernel = IZB_KERNEL1; kernel <= IZB_KERNEL2; kernel++) {
                 init_mask(got, n);
                 CHECK(izb_cpu_raster_soa(tris, nt, &soa, n, cs, ce, &g, (izb_kernel)kernel, NULL, got, T,

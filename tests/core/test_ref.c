@@ -71,6 +71,11 @@ static void test_reconstruct(void)
             double r = rnd();
             depth[i] = r < 0.1 ? 0.0f : r < 0.12 ? NAN : r < 0.13 ? INFINITY : (float)rnd_in(0.5, 15);
         }
+        /* and runs of sky and of geometry as long as a row, as a real frame has them (whole blocks
+         * of samples or of sky for the vectorised copies) */
+        for (int i = 0; i < N; i++)
+            if (i / 40 % 6 == 1 || i / 40 % 6 == 4)
+                depth[i] = i / 40 % 6 == 1 ? 0.0f : 8.0f + (float)(i % 17) * 0.25f;
         if (N == 1)
             depth[0] = 5.0f;
         izb_point *want = xcalloc((size_t)N, sizeof *want), *got = xcalloc((size_t)N, sizeof *got);
@@ -98,6 +103,33 @@ static void test_reconstruct(void)
                       gb.min_x, gb.max_x, gb.min_y, gb.max_y, wb.min_x, wb.max_x, wb.min_y, wb.max_y);
                 if (n == 0)
                     CHECK(gb.min_x > gb.max_x && gb.min_y > gb.max_y, "empty bbox when no points");
+                /* every instruction set's copy, its runs read in place */
+                for (int isa = IZB_CPU_ISA_BASE; isa < IZB_CPU_ISA_COUNT; isa++) {
+                    izb_cpu_runs runs;
+                    memset(got_mask, 0x55, (size_t)N);
+                    memset(got, 0xff, (size_t)N * sizeof *got);
+                    gn = izb_cpu_reconstruct_runs(&f, depth, got, got_mask, &gb, &runs, thread_counts[ti],
+                                                  (izb_cpu_isa)isa);
+                    if (!izb_cpu_isa_available((izb_cpu_isa)isa)) {
+                        CHECK(gn == -1, "%s: refused where it does not run",
+                              izb_cpu_isa_name((izb_cpu_isa)isa));
+                        continue;
+                    }
+                    int64_t at = 0;
+                    bool same =
+                        gn == n && runs.count >= 1 && runs.count <= IZB_CPU_MAX_THREADS && runs.count <= H;
+                    for (int r = 0; r < runs.count && same; r++) {
+                        same = runs.len[r] >= 0 && at + runs.len[r] <= n &&
+                               memcmp(runs.at[r], want + at, (size_t)runs.len[r] * sizeof *got) == 0;
+                        at += runs.len[r];
+                    }
+                    CHECK(same && at == n,
+                          "%dx%d light %d %s threads %d: runs hold izb_reconstruct's points in order", W, H,
+                          li, izb_cpu_isa_name((izb_cpu_isa)isa), thread_counts[ti]);
+                    CHECK(memcmp(got_mask, want_mask, (size_t)N) == 0 && memcmp(&gb, &wb, sizeof gb) == 0,
+                          "%dx%d light %d %s threads %d: mask and bbox", W, H, li,
+                          izb_cpu_isa_name((izb_cpu_isa)isa), thread_counts[ti]);
+                }
             }
             if (N > 1000)
                 CHECK(n > N / 4 && (li == 0 || unlit > 0), "%dx%d light %d: %d points, %d unlit", W, H, li, n, unlit);
