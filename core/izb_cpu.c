@@ -44,7 +44,6 @@ typedef struct cpu_backend {
     /* the last frame, for izb_get_debug */
     bool have_frame;
     int point_count, tris_after_cull;
-    int tris_first; /* the survivors are tris[tris_first ..] and tri_id[tris_first ..] */
     izb_grid grid;
 } cpu_backend;
 
@@ -179,30 +178,29 @@ static bool cpu_shade_arrays(izb_backend *base, const izb_recon *f, const izb_se
                         b->scratch.data, IZB_CPU_ISA_AUTO);
     t[2] = now_ms();
 
-    int nt = 0, first = 0;
+    int nt = 0;
     if (n > 0) {
         izb_cull_view cv = {.mode = s->cull, .comp = b->have_closed ? b->comp.data : NULL,
                             .boxes = b->boxes.data, .light_is_spot = f->light_is_spot};
         if (f->light_is_spot)
             izb_light_origin(f->light, cv.light_origin);
-        nt = izb_cpu_cull_placed(b->xyz.data, b->tri_count, f, &g, &bbox, &cv, b->tris.data,
-                                 ids ? b->tri_id.data : NULL, T, IZB_CPU_ISA_AUTO, &first);
+        nt = izb_cpu_cull_ids(b->xyz.data, b->tri_count, f, &g, &bbox, &cv, b->tris.data,
+                              ids ? b->tri_id.data : NULL, T);
     }
     t[3] = now_ms();
 
     if (!reserve(&b->hits, izb_cpu_raster_scratch(n, T), sizeof(uint64_t), "raster hit bitmaps"))
         return false;
     if (nt > 0)
-        izb_cpu_raster_soa((izb_tri *)b->tris.data + first, nt, &b->binned, n, b->cell_start.data, b->cell_end.data, &g,
+        izb_cpu_raster_soa(b->tris.data, nt, &b->binned, n, b->cell_start.data, b->cell_end.data, &g,
                            s->kernel,
-                           ids ? &(izb_own){(uint32_t *)b->tri_id.data + first, ids, b->xyz.data, (uint32_t)b->tri_count} : NULL,
+                           ids ? &(izb_own){b->tri_id.data, ids, b->xyz.data, (uint32_t)b->tri_count} : NULL,
                            mask, T, b->hits.data, IZB_CPU_ISA_AUTO);
     t[4] = now_ms();
 
     b->have_frame = true;
     b->point_count = n;
     b->tris_after_cull = nt;
-    b->tris_first = first;
     b->grid = g;
     if (stats) {
         memset(stats, 0, sizeof *stats);
@@ -243,7 +241,7 @@ static bool cpu_get_debug(izb_backend *base, izb_debug *out)
     out->cell_start = b->cell_start.data;
     out->cell_end = b->cell_end.data;
     out->grid = b->grid;
-    out->tris = (const izb_tri *)b->tris.data + b->tris_first;
+    out->tris = b->tris.data;
     out->tri_count = b->tris_after_cull;
     return true;
 }

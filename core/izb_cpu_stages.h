@@ -101,12 +101,6 @@ int izb_cpu_cull_ids(const float *xyz, int n, const izb_recon *f, const izb_grid
  * isa does not run here. */
 int izb_cpu_cull_isa(const float *xyz, int n, const izb_recon *f, const izb_grid *g, const izb_bbox *bbox,
                      const izb_cull_view *cull, izb_tri *out, uint32_t *tri_id, int threads, izb_cpu_isa isa);
-/* izb_cpu_cull_isa with the survivors left where the threads wrote them: out[*first] ..
- * out[*first + count - 1] (and tri_id likewise), without the final move to out[0] (on two
- * threads there is no move at all). */
-int izb_cpu_cull_placed(const float *xyz, int n, const izb_recon *f, const izb_grid *g, const izb_bbox *bbox,
-                        const izb_cull_view *cull, izb_tri *out, uint32_t *tri_id, int threads, izb_cpu_isa isa,
-                        int *first);
 
 /* izb_ref_raster on `threads` threads. Kernel2 interleaves the cells over a G x G pattern of
  * groups (thesis §5.2.1, the smallest G >= 2 with G * G >= 2 * threads): cell (cx, cy) belongs to

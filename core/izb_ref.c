@@ -203,24 +203,6 @@ HOT static uint32_t cull_bundle_keep(const float *xyz, int64_t i, int len, const
     return keep;
 }
 
-/* The survivors of triangles [i0, i1), set up, ending at out[0] (out[-c] .. out[-1], c returned):
- * the bundles from the last to the first, each one's survivors in order before the previous
- * one's, so the order is the input's. One thread. */
-static uint32_t cull_range_down(const float *xyz, int64_t i0, int64_t i1, const izb_recon *f,
-                                const izb_grid *g, const izb_bbox *bbox, const izb_cull_view *cull, izb_tri *out,
-                                uint32_t *tri_id, const izb_cpu_kernels *kern)
-{
-    uint32_t c = 0;
-    cull_lanes l;
-    for (int64_t i = i0 + (i1 - i0 - 1) / 16 * 16; i1 > i0 && i >= i0; i -= 16) {
-        const int len = i1 - i < 16 ? (int)(i1 - i) : 16;
-        const uint32_t keep = cull_bundle_keep(xyz, i, len, f, g, bbox, cull, kern, &l);
-        c += (uint32_t)__builtin_popcount(keep);
-        kern->cull_emit(l.te, l.tc, keep, i, out - c, tri_id ? tri_id - c : NULL);
-    }
-    return c;
-}
-
 /* The survivors of triangles [i0, i1), set up, from out[0]; returns how many. One thread. */
 static uint32_t cull_range(const float *xyz, int64_t i0, int64_t i1, const izb_recon *f, const izb_grid *g,
                            const izb_bbox *bbox, const izb_cull_view *cull, izb_tri *out, uint32_t *tri_id,
@@ -235,6 +217,18 @@ static uint32_t cull_range(const float *xyz, int64_t i0, int64_t i1, const izb_r
         c += (uint32_t)__builtin_popcount(keep);
     }
     return c;
+}
+
+int izb_cpu_cull(const float *xyz, int n, const izb_recon *f, const izb_grid *g, const izb_bbox *bbox,
+                 const izb_cull_view *cull, izb_tri *out, int threads)
+{
+    return izb_cpu_cull_ids(xyz, n, f, g, bbox, cull, out, NULL, threads);
+}
+
+int izb_cpu_cull_ids(const float *xyz, int n, const izb_recon *f, const izb_grid *g, const izb_bbox *bbox,
+                     const izb_cull_view *cull, izb_tri *out, uint32_t *tri_id, int threads)
+{
+    return izb_cpu_cull_isa(xyz, n, f, g, bbox, cull, out, tri_id, threads, IZB_CPU_ISA_AUTO);
 }
 
 /* Chunk c's survivors, set up at out[start] (and tri_id), moved to out[off]: by all threads, a
@@ -255,80 +249,43 @@ static void cull_move(izb_tri *out, uint32_t *tri_id, int64_t start, int64_t off
     }
 }
 
-int izb_cpu_cull_placed(const float *xyz, int n, const izb_recon *f, const izb_grid *g, const izb_bbox *bbox,
-                        const izb_cull_view *cull, izb_tri *out, uint32_t *tri_id, int threads, izb_cpu_isa isa,
-                        int *first)
+int izb_cpu_cull_isa(const float *xyz, int n, const izb_recon *f, const izb_grid *g, const izb_bbox *bbox,
+                     const izb_cull_view *cull, izb_tri *out, uint32_t *tri_id, int threads, izb_cpu_isa isa)
 {
     uint32_t count[IZB_CPU_MAX_THREADS];
-    int64_t total = 0, head = 0;
+    int64_t total = 0;
     const izb_cpu_kernels *kern = izb_cpu_kernels_get(isa);
-    *first = 0;
     if (!kern)
         return -1;
     threads = izb_cpu_threads(threads);
     if (n <= 0)
         return 0;
 
-    /* The GPU needs flags -> scan -> scatter to compact in parallel. Here chunk 0 writes its
-     * survivors so that they end where its triangles end, and every other chunk writes its own
-     * from where its first triangle is (out holds n): chunks 0 and 1 meet without a copy, so on
-     * two threads the survivors are compacted as they are written, from out[*first]. Chunks 2..
-     * then close the gaps in order, each chunk's move shared by the threads. The same compacted,
-     * input-ordered result, with one setup per triangle. (A single pass with a decoupled
-     * look-back, which writes every survivor once on any thread count, was tried: each block then
-     * waits for the counts of the blocks before it, and with more threads than free cores those
-     * waits cost more than it saved.) */
+    /* The GPU needs flags -> scan -> scatter to compact in parallel. Here each chunk writes its
+     * survivors where its first triangle is (out holds n), then the chunks close the gaps in
+     * order, each chunk's move shared by the threads — the same compacted, input-ordered result
+     * with one setup per triangle. (A single pass with a decoupled look-back, which writes every
+     * survivor once, was tried: each block then waits for the counts of the blocks before it, and
+     * on a machine with more threads than free cores those waits cost more than the moves.) */
 #pragma omp parallel num_threads(threads)
     {
         const int t = THREAD_NUM(), nt = NUM_THREADS();
         int64_t i0, i1;
         izb_cpu_chunk(n, t, nt, &i0, &i1);
-        if (t == 0 && nt > 1)
-            count[0] = cull_range_down(xyz, i0, i1, f, g, bbox, cull, out + i1, tri_id ? tri_id + i1 : NULL, kern);
-        else
-            count[t] = cull_range(xyz, i0, i1, f, g, bbox, cull, out + i0, tri_id ? tri_id + i0 : NULL, kern);
+        count[t] = cull_range(xyz, i0, i1, f, g, bbox, cull, out + i0, tri_id ? tri_id + i0 : NULL, kern);
 #pragma omp barrier
-        int64_t end0, off;
-        izb_cpu_chunk(n, 0, nt, &i0, &end0);
-        off = end0 + (nt > 1 ? count[1] : 0);
-        for (int c = 2; c < nt; c++) {
+        int64_t off = count[0];
+        for (int c = 1; c < nt; c++) {
             int64_t start, end;
             izb_cpu_chunk(n, c, nt, &start, &end);
             cull_move(out, tri_id, start, off, count[c], t, nt);
             off += count[c];
 #pragma omp barrier
         }
-        if (t == 0) {
-            head = nt > 1 ? end0 - count[0] : 0;
-            total = nt > 1 ? off - head : count[0];
-        }
+        if (t == 0)
+            total = off;
     }
-    *first = (int)head;
     return (int)total;
-}
-
-int izb_cpu_cull(const float *xyz, int n, const izb_recon *f, const izb_grid *g, const izb_bbox *bbox,
-                 const izb_cull_view *cull, izb_tri *out, int threads)
-{
-    return izb_cpu_cull_ids(xyz, n, f, g, bbox, cull, out, NULL, threads);
-}
-
-int izb_cpu_cull_ids(const float *xyz, int n, const izb_recon *f, const izb_grid *g, const izb_bbox *bbox,
-                     const izb_cull_view *cull, izb_tri *out, uint32_t *tri_id, int threads)
-{
-    return izb_cpu_cull_isa(xyz, n, f, g, bbox, cull, out, tri_id, threads, IZB_CPU_ISA_AUTO);
-}
-
-int izb_cpu_cull_isa(const float *xyz, int n, const izb_recon *f, const izb_grid *g, const izb_bbox *bbox,
-                     const izb_cull_view *cull, izb_tri *out, uint32_t *tri_id, int threads, izb_cpu_isa isa)
-{
-    int first;
-    const int m = izb_cpu_cull_placed(xyz, n, f, g, bbox, cull, out, tri_id, threads, isa, &first);
-    if (m > 0 && first > 0) { /* to out[0], as izb_ref_cull gives them */
-        memmove(out, out + first, (size_t)m * sizeof *out);
-        if (tri_id) memmove(tri_id, tri_id + first, (size_t)m * sizeof *tri_id);
-    }
-    return m;
 }
 
 int izb_ref_cull(const float *xyz, int n, const izb_recon *f, const izb_grid *g, const izb_bbox *bbox,
