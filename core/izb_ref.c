@@ -168,9 +168,9 @@ static uint32_t cull_mask(const izb_cull_view *cull, int64_t i)
 /* Triangles [i, i + len), len <= 16, culled and set up into lanes l; returns the survivors as bits
  * (bit k: triangle i + k). A whole bundle goes through the copy kern of the vectorised culling
  * (izb_cpu_kernels.h: izb_tri_setup's own pieces for every lane, no branch on the outcome, which
- * mispredicts about half the time on closed meshes); a back face it flags is dropped where
- * izb_may_cull says so (scalar: AUTO needs the component lookup), and the rare triangles that
- * cross the light's w = 0 plane take the scalar izb_tri_setup in their lane, with cull_back false
+ * mispredicts about half the time on closed meshes); it drops the back faces izb_may_cull allows
+ * (cull_mask, computed here: AUTO needs the component lookup), and the rare triangles that cross
+ * the light's w = 0 plane take the scalar izb_tri_setup in their lane, with cull_back false
  * because may_cull has been applied. A shorter tail takes the scalar set-up in every lane. Same
  * survivors either way: izb_tri_setup's verdict is a pure function of the triangle, whichever test
  * rejects it first. */
