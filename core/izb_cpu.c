@@ -56,7 +56,9 @@ static bool reserve(buffer *buf, size_t need, size_t size, const char *what)
     if (need <= buf->cap && buf->data)
         return true;
     free(buf->data);
-    buf->data = malloc((need ? need : 1) * size);
+    /* 64-byte aligned: an izb_tri (64 bytes) is then one cache line, and the vector loops start
+     * on a line */
+    buf->data = aligned_alloc(64, ((need ? need : 1) * size + 63) / 64 * 64);
     buf->cap = buf->data ? need : 0;
     buf->bytes = buf->data ? (need ? need : 1) * size : 0;
     if (!buf->data)

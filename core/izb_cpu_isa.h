@@ -21,7 +21,9 @@ typedef struct izb_cpu_kernels {
                      const uint32_t *cell_start, const uint32_t *cell_end, int grid_w, const izb_own *own,
                      uint64_t *hits);
     void (*cull_bundle)(const float *xyz, int64_t i0, const float *light, const izb_bbox *pb, const izb_grid *g,
-                        uint32_t *front, uint32_t *cross, uint32_t *back, float (*te)[16], int32_t (*tc)[16]);
+                        uint32_t cullable, uint32_t *front, uint32_t *cross, float (*te)[16], int32_t (*tc)[16]);
+    void (*cull_emit)(const float (*te)[16], const int32_t (*tc)[16], uint32_t keep, int64_t i, izb_tri *out,
+                      uint32_t *tri_id);
 } izb_cpu_kernels;
 
 /* The copy for `isa`, or NULL when this CPU or this build lacks it. IZB_CPU_ISA_AUTO: the best

@@ -63,19 +63,44 @@ static int scalar_cull(const float *xyz, int n, const izb_recon *f, const izb_gr
     return c;
 }
 
-static void check_scene(int n, double kind_mix, bool spot)
+/* Make triangle t face the light (looking down -z: the sign of its x, y winding) or away. */
+static void orient(float *t, bool front)
+{
+    const float det = (t[3] - t[0]) * (t[7] - t[1]) - (t[4] - t[1]) * (t[6] - t[0]);
+    if ((det > 0.0f) != front)
+        for (int c = 0; c < 3; c++) {
+            const float x = t[3 + c];
+            t[3 + c] = t[6 + c], t[6 + c] = x;
+        }
+}
+
+/* n triangles; run > 1: kind, facing and component chosen once per run of that many neighbours,
+ * as on a mesh, so that whole bundles face away, lie behind the light or miss the bbox (the
+ * bundle's early exit) */
+static void check_scene(int n, double kind_mix, bool spot, int run)
 {
     float *xyz = malloc(9 * (size_t)(n ? n : 1) * sizeof *xyz);
     uint32_t *comp = malloc((size_t)(n ? n : 1) * sizeof *comp);
-    izb_tri *want = calloc((size_t)n + 1, sizeof *want), *got = calloc((size_t)n + 1, sizeof *got);
+    /* got: 64-byte aligned (the non-temporal stores) or 16 bytes off (the unaligned ones); one
+     * more than n after it, a canary nothing may write */
+    izb_tri *want = calloc((size_t)n + 1, sizeof *want), *got_mem = aligned_alloc(64, ((size_t)n + 2) * sizeof *want);
     uint32_t *want_id = calloc((size_t)n + 1, 4), *got_id = calloc((size_t)n + 1, 4);
-    if (!xyz || !comp || !want || !got || !want_id || !got_id) {
+    if (!xyz || !comp || !want || !got_mem || !want_id || !got_id) {
         fprintf(stderr, "out of memory\n");
         exit(1);
     }
+    int kind = RANDOM;
+    bool front = true;
+    uint32_t run_comp = 0;
     for (int i = 0; i < n; i++) {
-        make_tri(xyz + 9 * i, rnd() < kind_mix ? (int)(rnd() * KINDS) : RANDOM);
-        comp[i] = rnd() < 0.3 ? IZB_OPEN : (uint32_t)(rnd() * 2);
+        if (run <= 1 || i % run == 0) {
+            kind = rnd() < kind_mix ? (int)(rnd() * KINDS) : RANDOM;
+            front = rnd() < 0.5;
+            run_comp = rnd() < 0.3 ? IZB_OPEN : (uint32_t)(rnd() * 2);
+        }
+        make_tri(xyz + 9 * i, kind);
+        if (run > 1) orient(xyz + 9 * i, front);
+        comp[i] = run > 1 ? run_comp : rnd() < 0.3 ? IZB_OPEN : (uint32_t)(rnd() * 2);
     }
     izb_recon f = {0};
     /* column-major: x' = x, y' = y, z' = z, w = 2 - z (spot: a perspective light at z = 2);
@@ -98,17 +123,25 @@ static void check_scene(int n, double kind_mix, bool spot)
         const int nw = scalar_cull(xyz, n, &f, &g, &box, &views[v], want, want_id);
         for (int a = 0; a < 3; a++) {
             if (!izb_cpu_isa_available(isas[a])) continue;
-            for (int t = 0; t < 3; t++) {
+            for (int r = 0; r < 3 * 2; r++) {
+                const int t = r % 3, misaligned = r / 3;
+                izb_tri *got = (izb_tri *)((char *)got_mem + 16 * misaligned);
                 memset(got, 0xAB, ((size_t)n + 1) * sizeof *got);
                 memset(got_id, 0xAB, ((size_t)n + 1) * 4);
                 const int ng =
                     izb_cpu_cull_isa(xyz, n, &f, &g, &box, &views[v], got, got_id, thread_counts[t], isas[a]);
                 CHECK(ng == nw, "n %d view %d isa %s threads %d: %d survivors, want %d", n, v,
                       izb_cpu_isa_name(isas[a]), thread_counts[t], ng, nw);
+                const unsigned char *canary = (const unsigned char *)&got[n];
+                bool intact = true;
+                for (size_t k = 0; k < sizeof *got; k++)
+                    intact &= canary[k] == 0xAB;
+                CHECK(intact, "n %d view %d isa %s threads %d: written past out[n - 1]", n, v,
+                      izb_cpu_isa_name(isas[a]), thread_counts[t]);
                 if (ng != nw) continue;
                 CHECK(memcmp(got, want, (size_t)nw * sizeof *got) == 0,
-                      "n %d view %d isa %s threads %d: tris differ", n, v, izb_cpu_isa_name(isas[a]),
-                      thread_counts[t]);
+                        "n %d view %d isa %s threads %d misaligned %d: tris differ", n, v,
+                      izb_cpu_isa_name(isas[a]), thread_counts[t], misaligned);
                 CHECK(memcmp(got_id, want_id, (size_t)nw * 4) == 0,
                       "n %d view %d isa %s threads %d: ids differ", n, v, izb_cpu_isa_name(isas[a]),
                       thread_counts[t]);
@@ -124,17 +157,19 @@ static void check_scene(int n, double kind_mix, bool spot)
         if (n > 100) /* the scene really has what it is meant to test */
             CHECK(nw > 0 && nw < n, "n %d view %d: %d survivors: nothing culled or nothing kept", n, v, nw);
     }
-    free(xyz), free(comp), free(want), free(got), free(want_id), free(got_id);
+    free(xyz), free(comp), free(want), free(got_mem), free(want_id), free(got_id);
 }
 
 int main(void)
 {
     for (int spot = 0; spot < 2; spot++) {
         for (int n = 0; n <= 50; n++) /* every tail length, one to three bundles */
-            check_scene(n, 0.5, spot);
-        check_scene(5003, 0.5, spot);
-        check_scene(4096, 0.05, spot);
-        check_scene(2000, 1.0, spot);
+            check_scene(n, 0.5, spot, 1);
+        check_scene(5003, 0.5, spot, 1);
+        check_scene(4096, 0.05, spot, 1);
+        check_scene(2000, 1.0, spot, 1);
+        check_scene(5003, 0.3, spot, 40); /* mesh-like runs */
+        check_scene(1537, 0.3, spot, 17);
     }
     /* an unavailable copy is refused, not run */
     for (int a = 0; a < 3; a++)
