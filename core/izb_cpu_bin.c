@@ -141,7 +141,7 @@ static void count_range(const izb_cpu_kernels *k, const izb_cpu_runs *in, int64_
  * without the prefetch that first touch is a miss to memory in one of ~500 interleaved streams,
  * which the hardware prefetchers do not follow. Measured (1 thread, 1080p dir, min of 40 frames in
  * one process, alternating): spheres:4K 4.91 -> 4.33 ms, default 4.53 -> 4.14, spheres:1M 5.45 ->
- * 4.91; 64, 192, 256 and 320 bytes ahead gained less. The address is formed as an integer: it
+ * 4.91; 64, 192, 256 and 512 bytes ahead gained less. The address is formed as an integer: it
  * may lie past the buffer, and a prefetch never faults. */
 static void scatter_aos(const izb_cpu_runs *in, int64_t i0, int64_t i1, const uint32_t *hash,
                         const uint32_t *cell_start, uint32_t *restrict h, izb_point *restrict out)
