@@ -130,8 +130,8 @@ static void count_range(const izb_cpu_kernels *k, const izb_cpu_runs *in, int64_
 /* Bytes past each store that the scatter prefetches for writing (see scatter_aos). */
 #define SCATTER_PREFETCH 128
 
-/* Points [i0, i1) of the runs to their places: cell_start[c] + h[c]++ (h: the chunk's offsets in
- * each cell).
+/* Points [i0, i1) of the runs to their places: h[c]++ (h: the chunk's next place in each cell,
+ * cell_start folded in by bin_sort).
  *
  * Each store also prefetches, for writing, the line SCATTER_PREFETCH bytes past it. A cell's range
  * fills front to back, a few points at a visit (runs of 3.75 points on average in the spheres and
@@ -144,7 +144,7 @@ static void count_range(const izb_cpu_kernels *k, const izb_cpu_runs *in, int64_
  * 4.91; 64, 192, 256 and 512 bytes ahead gained less. The address is formed as an integer: it
  * may lie past the buffer, and a prefetch never faults. */
 static void scatter_aos(const izb_cpu_runs *in, int64_t i0, int64_t i1, const uint32_t *hash,
-                        const uint32_t *cell_start, uint32_t *restrict h, izb_point *restrict out)
+                        uint32_t *restrict h, izb_point *restrict out)
 {
     int r = -1;
     int64_t o = 0;
@@ -153,7 +153,7 @@ static void scatter_aos(const izb_cpu_runs *in, int64_t i0, int64_t i1, const ui
         const uint32_t *hs = hash + i;
         const int64_t len = run_piece(in, &i, i1, &r, &o, &p);
         for (int64_t j = 0; j < len; j++) {
-            izb_point *d = out + cell_start[hs[j]] + h[hs[j]]++;
+            izb_point *d = out + h[hs[j]]++;
             __builtin_prefetch((const void *)((uintptr_t)d + SCATTER_PREFETCH), 1, 3);
             *d = p[j];
         }
@@ -230,8 +230,16 @@ static void bin_sort(const izb_cpu_kernels *k, const izb_cpu_runs *in, const izb
         if (base)
             for (int64_t c = c0; c < c1; c++)
                 cell_start[c] += base, cell_end[c] += base;
+        /* Every chunk's offsets in this range of cells become places, so the scatter reads one
+         * array of cursors instead of two (with 108K cells at 1080p, 0.43 MB each against a 1 MB
+         * L2): 0.1-0.2 ms less on one thread once the scatter prefetches (neutral before it). */
+        for (int r = 0; r < nt; r++) {
+            uint32_t *restrict row = hist + (size_t)r * cells;
+            for (int64_t c = c0; c < c1; c++)
+                row[c] += cell_start[c];
+        }
 #pragma omp barrier
-        scatter_aos(in, i0, i1, hash, cell_start, h, sorted);
+        scatter_aos(in, i0, i1, hash, h, sorted);
         if (!aos) {
 #pragma omp barrier
             transpose(sorted, i0, i1, soa);
