@@ -171,7 +171,9 @@ static void KERN(own_flush)(const izb_own *own, const uint32_t *pixel, KERN(own_
     const uint32_t *pixel_id = own->pixel_id;
     const float *xyz = own->xyz;
     uint32_t own_id[KERN_OWN_BATCH + KERN_BLOCK];
-    for (uint32_t i = 0; i < n; i++) { /* (the pixel ids and hitting triangles: prefetched when queued) */
+    for (uint32_t i = 0; i < n; i++) /* (the points' pixels and hitting triangles: prefetched when queued) */
+        __builtin_prefetch(&pixel_id[pixel[oq->point[i]]]);
+    for (uint32_t i = 0; i < n; i++) {
         own_id[i] = pixel_id[pixel[oq->point[i]]];
         if (own_id[i] < count) {
             const float *a = xyz + (size_t)own_id[i] * 9; /* 36 bytes: at most two cache lines */
@@ -202,7 +204,7 @@ static inline void KERN(own_queue_hits)(const izb_own *own, const uint32_t *pixe
     __builtin_prefetch(b + 8);
     for (; bits; bits &= bits - 1) {
         const uint32_t q = j + (uint32_t)__builtin_ctz(bits);
-        __builtin_prefetch(&own->pixel_id[pixel[q]]);
+        __builtin_prefetch(&pixel[q]); /* the kernel reads x, y, z only: not yet cached */
         oq->point[m] = q, oq->tri[m] = tri;
         m += !KERN(is_marked)(hits, q);
     }
