@@ -149,10 +149,12 @@ static inline void KERN(mark_hits)(uint64_t *hits, uint32_t j, uint32_t bits)
  * each). Queued, a batch's loads are issued together (prefetched) and their misses overlap. The
  * mask is an OR over the pairs, so testing later changes nothing. */
 #define KERN_OWN_BATCH 64
+#define KERN_OWN_BLOCKS 32 /* hit blocks of one triangle recorded (row_hits) before they are queued */
 typedef struct KERN(own_queue) {
     uint32_t n;
     uint32_t point[KERN_OWN_BATCH + KERN_BLOCK]; /* room for a whole block past the batch */
     uint32_t tri[KERN_OWN_BATCH + KERN_BLOCK];
+    uint32_t blocks, block_j[KERN_OWN_BLOCKS], block_bits[KERN_OWN_BLOCKS]; /* the triangle's hit blocks */
 } KERN(own_queue);
 
 /* Is point q marked in this thread's bitmap? */
@@ -212,23 +214,43 @@ static inline void KERN(own_queue_hits)(const izb_own *own, const uint32_t *pixe
     if (m >= KERN_OWN_BATCH) KERN(own_flush)(own, pixel, oq, hits);
 }
 
+/* With ids: the recorded hit blocks of scene triangle tri queued (own_queue_hits). */
+static void KERN(own_drain)(const izb_own *own, const uint32_t *pixel, uint32_t tri, KERN(own_queue) *oq,
+                            uint64_t *hits)
+{
+    for (uint32_t b = 0; b < oq->blocks; b++)
+        KERN(own_queue_hits)(own, pixel, tri, oq->block_j[b], oq->block_bits[b], oq, hits);
+    oq->blocks = 0;
+}
+
 /* The tests of triangle t (index i of the survivors) against points [j0, end), OR-ed into this
- * thread's bitmap (with ids: queued in oq). Always inlined and called with own either NULL or not
- * by the traversals below, so the copy without ids has no branch on a block's outcome (hits are
- * unpredictable: that branch cost a third of kernel1's time on spheres:1M). */
+ * thread's bitmap. Always inlined and called with own either NULL or not by the traversals below,
+ * so that neither copy has a branch on a block's outcome (hits are unpredictable: that branch cost
+ * a third of kernel1's time on spheres:1M). With ids, a block is recorded always and kept when it
+ * hit; the traversal queues the triangle's kept blocks after its last cell (own_drain). */
 static inline __attribute__((always_inline)) void KERN(row_hits)(const izb_tri *t, int i,
                                                                  const izb_cpu_points *p, uint32_t j0,
                                                                  uint32_t end, const izb_own *own,
                                                                  KERN(own_queue) *oq, uint64_t *hits)
 {
     const float *x = p->x, *y = p->y, *z = p->z;
+    if (!own) {
+        for (uint32_t j = j0; j < end; j += KERN_BLOCK)
+            KERN(mark_hits)(hits, j, KERN(block_hits)(t, x + j, y + j, z + j, (int)(end - j)));
+        return;
+    }
+    uint32_t m = oq->blocks;
     for (uint32_t j = j0; j < end; j += KERN_BLOCK) {
         const uint32_t bits = KERN(block_hits)(t, x + j, y + j, z + j, (int)(end - j));
-        if (!own)
-            KERN(mark_hits)(hits, j, bits);
-        else if (bits)
-            KERN(own_queue_hits)(own, p->pixel, own->tri_id[i], j, bits, oq, hits);
+        oq->block_j[m] = j, oq->block_bits[m] = bits;
+        m += bits != 0; /* recorded always, kept when it hit: no branch on the outcome */
+        if (m == KERN_OWN_BLOCKS) {
+            oq->blocks = m;
+            KERN(own_drain)(own, p->pixel, own->tri_id[i], oq, hits);
+            m = 0;
+        }
     }
+    oq->blocks = m;
 }
 
 /* Kernel1's triangles [i0, i1) with own (NULL: no ids): each cell row of a triangle is one
@@ -243,6 +265,7 @@ KERN(k1_run)(const izb_tri *tris, int i0, int i1, const izb_cpu_points *p, const
             const int row = cy * grid_w;
             KERN(row_hits)(&t, i, p, cell_start[row + t.cx0], cell_end[row + t.cx1], own, oq, hits);
         }
+        if (own && oq->blocks) KERN(own_drain)(own, p->pixel, own->tri_id[i], oq, hits);
     }
 }
 
@@ -254,7 +277,7 @@ static void KERN(k1_tris)(const izb_tri *tris, int i0, int i1, const izb_cpu_poi
 {
     if (own) {
         KERN(own_queue) oq;
-        oq.n = 0;
+        oq.n = oq.blocks = 0;
         KERN(k1_run)(tris, i0, i1, p, cell_start, cell_end, grid_w, own, &oq, hits);
         KERN(own_flush)(own, p->pixel, &oq, hits);
     } else {
@@ -279,6 +302,7 @@ static inline __attribute__((always_inline)) void KERN(k2_run)(const izb_tri *tr
                 const int c = cy * grid_w + cx;
                 KERN(row_hits)(&t, i, p, cell_start[c], cell_end[c], own, oq, hits);
             }
+        if (own && oq->blocks) KERN(own_drain)(own, p->pixel, own->tri_id[i], oq, hits);
     }
 }
 
@@ -290,7 +314,7 @@ static void KERN(k2_group)(const izb_tri *tris, int nt, int gx, int gy, int side
 {
     if (own) {
         KERN(own_queue) oq;
-        oq.n = 0;
+        oq.n = oq.blocks = 0;
         KERN(k2_run)(tris, nt, gx, gy, side, p, cell_start, cell_end, grid_w, own, &oq, hits);
         KERN(own_flush)(own, p->pixel, &oq, hits);
     } else {
@@ -431,4 +455,5 @@ static void KERN(cull_emit)(const float (*te)[KERN_BLOCK], const int32_t (*tc)[K
 #endif
 
 #undef KERN_OWN_BATCH
+#undef KERN_OWN_BLOCKS
 #undef KERN_BLOCK
