@@ -143,11 +143,11 @@ static inline void KERN(mark_hits)(uint64_t *hits, uint32_t j, uint32_t bits)
 }
 
 /* With ids (own, izb_hit_is_own): the hits that wait for the test, (point, scene triangle) pairs.
- * The test reads the point's pixel id, then its own triangle's vertices: two dependent loads from
- * random places in arrays of megabytes (the ids of the pixels, 9 floats per scene triangle), which
- * missed the caches on nearly every hit (spheres:1M at 1080p: 240,000 tests a frame, 100 ns
- * each). Queued, a batch's loads are issued together (prefetched) and their misses overlap. The
- * mask is an OR over the pairs, so testing later changes nothing. */
+ * The test reads the point's pixel, its pixel id, then its own triangle's vertices: dependent loads
+ * from random places in arrays of megabytes (9 floats per scene triangle), which missed the caches
+ * on nearly every hit when tested at once (spheres:1M at 1080p: 240,000 tests a frame, some 70 ns
+ * each, the double math a small part). Queued, a batch's loads are issued together (prefetched)
+ * and their misses overlap. The mask is an OR over the pairs, so testing later changes nothing. */
 #define KERN_OWN_BATCH 64
 #define KERN_OWN_BLOCKS 32 /* hit blocks of one triangle recorded (row_hits) before they are queued */
 typedef struct KERN(own_queue) {
