@@ -4,7 +4,10 @@
  * threads:
  * - the raster's mask equals a scalar traversal of each triangle's cell range calling
  *   izb_tri_occludes point by point, and it only ever zeroes hits (other bytes keep any value);
- * - with primitive ids (izb_own) the same, the scalar loop skipping what izb_hit_is_own ignores;
+ * - with primitive ids (izb_own) the same, the scalar loop skipping what izb_hit_is_own ignores
+ *   (the kernels queue the hits and test them later, in batches, reusing the last verdict: the
+ *   big cases fill the batches and a triangle's record of hit blocks, so every way a hit leaves
+ *   the queue is compared here; a planted drop or wrong memo key in any of them fails);
  * - the structure-of-arrays binning equals the array-of-structs reference, order included.
  * Points: random, duplicates, on cell corners (exact multiples of the cell size), NaN keys and
  * NaN positions, grids with mostly empty cells, 33 to 40,000 points; and every point count from 1
