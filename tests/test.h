@@ -29,6 +29,17 @@ static int test_passed_, test_failed_;
         exit(77);                                                                                  \
     } while (0)
 
+/* calloc that ends the test program with a message when memory runs out (n = 0 allowed) */
+static inline void *test_xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size);
+    if (!p) {
+        fprintf(stderr, "out of memory\n");
+        exit(1);
+    }
+    return p;
+}
+
 static inline int test_done(void)
 {
     printf("%d passed, %d failed\n", test_passed_, test_failed_);

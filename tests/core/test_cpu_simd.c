@@ -28,16 +28,6 @@ static const int thread_counts[] = {1, 2, 7};
 static const izb_cpu_isa isas[] = {IZB_CPU_ISA_BASE, IZB_CPU_ISA_AVX2, IZB_CPU_ISA_AVX512};
 #define NISAS ((int)(sizeof isas / sizeof isas[0]))
 
-static void *xcalloc(size_t n, size_t size)
-{
-    void *p = calloc(n ? n : 1, size);
-    if (!p) {
-        fprintf(stderr, "out of memory\n");
-        exit(1);
-    }
-    return p;
-}
-
 /* point kinds a case can mix in */
 enum { PLAIN, CORNERS, NAN_KEYS, NAN_POS, CLUSTER };
 
@@ -151,36 +141,36 @@ static void init_mask(uint8_t *m, int n)
 
 static void check_case(int n, int kind, int gw, int gh, int ntri, double max_size)
 {
-    izb_point *pts = xcalloc((size_t)n, sizeof *pts), *binned = xcalloc((size_t)n, sizeof *binned);
+    izb_point *pts = test_xcalloc((size_t)n, sizeof *pts), *binned = test_xcalloc((size_t)n, sizeof *binned);
     make_points(pts, n, kind, gw > 0 ? gw : 16, gh > 0 ? gh : 16);
     const izb_bbox b = bbox_of(pts, n);
     const izb_grid g = izb_grid_make(b, n, gw, gh);
     const size_t cells = (size_t)g.w * (size_t)g.h;
-    uint32_t *cs = xcalloc(cells, 4), *ce = xcalloc(cells, 4), *cs2 = xcalloc(cells, 4),
-             *ce2 = xcalloc(cells, 4);
-    uint32_t *bin_scratch = xcalloc(izb_cpu_bin_scratch(n, &g, 7), 4);
+    uint32_t *cs = test_xcalloc(cells, 4), *ce = test_xcalloc(cells, 4), *cs2 = test_xcalloc(cells, 4),
+             *ce2 = test_xcalloc(cells, 4);
+    uint32_t *bin_scratch = test_xcalloc(izb_cpu_bin_scratch(n, &g, 7), 4);
     izb_ref_bin(pts, n, &g, binned, cs, ce);
 
-    izb_tri *tris = xcalloc((size_t)ntri, sizeof *tris);
+    izb_tri *tris = test_xcalloc((size_t)ntri, sizeof *tris);
     const int nt = make_tris(tris, ntri, max_size, &g, &b);
-    uint8_t *want = xcalloc((size_t)n, 1), *got = xcalloc((size_t)n, 1);
+    uint8_t *want = test_xcalloc((size_t)n, 1), *got = test_xcalloc((size_t)n, 1);
     init_mask(want, n);
     const long hits = scalar_raster(tris, nt, binned, cs, ce, &g, want);
     if (n >= 500)
         CHECK(hits > 0 && hits < n, "n %d kind %d grid %dx%d: %ld of %d points newly shadowed", n, kind, g.w,
               g.h, hits, n);
 
-    float *xyz = xcalloc((size_t)ntri * 9, sizeof *xyz);
-    uint32_t *tri_id = xcalloc((size_t)ntri, 4), *pixel_id = xcalloc((size_t)n, 4);
+    float *xyz = test_xcalloc((size_t)ntri * 9, sizeof *xyz);
+    uint32_t *tri_id = test_xcalloc((size_t)ntri, 4), *pixel_id = test_xcalloc((size_t)n, 4);
     const izb_own own = make_ids(nt, ntri, n, xyz, tri_id, pixel_id);
-    uint8_t *want_own = xcalloc((size_t)n, 1);
+    uint8_t *want_own = test_xcalloc((size_t)n, 1);
     init_mask(want_own, n);
     scalar_raster_own(tris, nt, binned, cs, ce, &g, &own, want_own);
 
     izb_cpu_points soa = {0};
     CHECK(izb_cpu_points_reserve(&soa, (size_t)n, "test points"), "reserve %d points", n);
-    uint64_t *scratch = xcalloc(izb_cpu_raster_scratch(n, 7), sizeof *scratch);
-    izb_point *back = xcalloc((size_t)n, sizeof *back);
+    uint64_t *scratch = test_xcalloc(izb_cpu_raster_scratch(n, 7), sizeof *scratch);
+    izb_point *back = test_xcalloc((size_t)n, sizeof *back);
     for (int ii = 0; ii < NISAS; ii++) {
         const izb_cpu_isa isa = isas[ii];
         if (!izb_cpu_isa_available(isa)) {
@@ -201,7 +191,7 @@ static void check_case(int n, int kind, int gw, int gh, int ntri, double max_siz
                   izb_cpu_isa_name(isa), T);
             /* the same points in runs, as reconstruction leaves them: apart, with an empty one */
             const int64_t cut1 = n / 3, cut2 = n - n / 5;
-            izb_point *apart = xcalloc((size_t)n + 64, sizeof *apart);
+            izb_point *apart = test_xcalloc((size_t)n + 64, sizeof *apart);
             memcpy(apart, pts, (size_t)cut1 * sizeof *pts);
             memcpy(apart + cut1 + 32, pts + cut1, (size_t)(cut2 - cut1) * sizeof *pts);
             memcpy(apart + cut2 + 64, pts + cut2, (size_t)(n - cut2) * sizeof *pts);
@@ -265,20 +255,20 @@ static void check_case(int n, int kind, int gw, int gh, int ntri, double max_siz
 static void check_row_lengths(void)
 {
     for (int n = 1; n <= 70; n++) {
-        izb_point *pts = xcalloc((size_t)n, sizeof *pts);
+        izb_point *pts = test_xcalloc((size_t)n, sizeof *pts);
         make_points(pts, n, PLAIN, 1, 1);
         const izb_bbox b = bbox_of(pts, n);
         const izb_grid g = izb_grid_make(b, n, 1, 1);
         uint32_t cs = 0, ce = 0;
         izb_cpu_points soa = {0};
-        uint32_t *bin_scratch = xcalloc(izb_cpu_bin_scratch(n, &g, 2), 4);
-        uint64_t *scratch = xcalloc(izb_cpu_raster_scratch(n, 2), sizeof *scratch);
+        uint32_t *bin_scratch = test_xcalloc(izb_cpu_bin_scratch(n, &g, 2), 4);
+        uint64_t *scratch = test_xcalloc(izb_cpu_raster_scratch(n, 2), sizeof *scratch);
         if (!izb_cpu_points_reserve(&soa, (size_t)n, "row points")) exit(1);
         /* a big front triangle over a z plane through the middle: about half the points hit */
         const float v[3][4] = {{-9, -9, 0, 1}, {9, -9, 0, 1}, {0, 9, 0, 1}};
         izb_tri t;
         CHECK(izb_tri_setup(v, &g, &b, false, &t), "row triangle set up");
-        uint8_t *want = xcalloc((size_t)n, 1), *got = xcalloc((size_t)n, 1);
+        uint8_t *want = test_xcalloc((size_t)n, 1), *got = test_xcalloc((size_t)n, 1);
         memset(want, 255, (size_t)n);
         for (int i = 0; i < n; i++)
             if (izb_tri_occludes(&t, pts[i].x, pts[i].y, pts[i].z)) want[pts[i].pixel] = 0;

@@ -17,21 +17,9 @@ static const int thread_counts[] = {1, 2, 3, 7};
 
 #define TEST_RNG_SEED 0x2545F4914F6CDD1Dull
 #include "test_rng.h"
-static void *xcalloc(size_t n, size_t size);
 /* random points: n in [x0, x1] x [y0, y1], pixel ids a random permutation of 0..n-1; some exact
  * duplicates and points on cell boundaries */
 static void random_points(izb_point *p, int n, float x0, float y0, float x1, float y1);
-
-
-static void *xcalloc(size_t n, size_t size)
-{
-    void *p = calloc(n ? n : 1, size);
-    if (!p) {
-        fprintf(stderr, "out of memory\n");
-        exit(1);
-    }
-    return p;
-}
 
 static void random_points(izb_point *p, int n, float x0, float y0, float x1, float y1)
 {
@@ -66,7 +54,7 @@ static void test_reconstruct(void)
                              {.type = LIGHT_SPOT, .pos = {2, 5, 2}, .dir = {-0.3f, -1, -0.3f}, .cone_deg = 70}};
     for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
         const int W = sizes[si][0], H = sizes[si][1], N = W * H;
-        float *depth = xcalloc((size_t)N, sizeof *depth);
+        float *depth = test_xcalloc((size_t)N, sizeof *depth);
         for (int i = 0; i < N; i++) {
             double r = rnd();
             depth[i] = r < 0.1 ? 0.0f : r < 0.12 ? NAN : r < 0.13 ? INFINITY : (float)rnd_in(0.5, 15);
@@ -78,8 +66,8 @@ static void test_reconstruct(void)
                 depth[i] = i / 40 % 6 == 1 ? 0.0f : 8.0f + (float)(i % 17) * 0.25f;
         if (N == 1)
             depth[0] = 5.0f;
-        izb_point *want = xcalloc((size_t)N, sizeof *want), *got = xcalloc((size_t)N, sizeof *got);
-        uint8_t *want_mask = xcalloc((size_t)N, 1), *got_mask = xcalloc((size_t)N, 1);
+        izb_point *want = test_xcalloc((size_t)N, sizeof *want), *got = test_xcalloc((size_t)N, sizeof *got);
+        uint8_t *want_mask = test_xcalloc((size_t)N, 1), *got_mask = test_xcalloc((size_t)N, 1);
         for (int li = 0; li < 2; li++) {
             izb_recon f = izb_frame_make(&cam, &lights[li], bmin, bmax, W, H);
             int n = 0, unlit = 0;
@@ -167,8 +155,8 @@ static bool check_binned(const char *what, const izb_point *in, int n, const izb
     if (!ok)
         return false;
     /* every point in its cell; stable: within a cell, input order (input position by pixel id) */
-    int *pos = xcalloc((size_t)(n > 0 ? n : 1), sizeof *pos);
-    uint8_t *seen = xcalloc((size_t)(n > 0 ? n : 1), 1);
+    int *pos = test_xcalloc((size_t)(n > 0 ? n : 1), sizeof *pos);
+    uint8_t *seen = test_xcalloc((size_t)(n > 0 ? n : 1), 1);
     for (int i = 0; i < n; i++)
         pos[in[i].pixel] = i;
     for (int c = 0; c < cells && ok; c++) {
@@ -196,8 +184,8 @@ static void test_binning(void)
     char what[128];
     for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
         const int n = sizes[si];
-        izb_point *in = xcalloc((size_t)n, sizeof *in), *out = xcalloc((size_t)n, sizeof *out),
-                  *out2 = xcalloc((size_t)n, sizeof *out2);
+        izb_point *in = test_xcalloc((size_t)n, sizeof *in), *out = test_xcalloc((size_t)n, sizeof *out),
+                  *out2 = test_xcalloc((size_t)n, sizeof *out2);
         for (int variant = 0; variant < 2; variant++) {
             if (variant == 0)
                 random_points(in, n, -0.7f, -1.0f, 0.9f, 0.3f);
@@ -208,8 +196,8 @@ static void test_binning(void)
             for (size_t gi = 0; gi < sizeof grids / sizeof grids[0]; gi++) {
                 izb_grid g = izb_grid_make(b, n, grids[gi][0], grids[gi][1]);
                 const size_t cells = (size_t)g.w * g.h;
-                uint32_t *cs = xcalloc(cells, 4), *ce = xcalloc(cells, 4), *cs2 = xcalloc(cells, 4),
-                         *ce2 = xcalloc(cells, 4);
+                uint32_t *cs = test_xcalloc(cells, 4), *ce = test_xcalloc(cells, 4),
+                         *cs2 = test_xcalloc(cells, 4), *ce2 = test_xcalloc(cells, 4);
                 snprintf(what, sizeof what, "n %d %s grid %dx%d", n, variant ? "one position" : "random", g.w, g.h);
                 izb_ref_bin(in, n, &g, out, cs, ce);
                 if (check_binned(what, in, n, &g, out, cs, ce)) {
@@ -219,7 +207,7 @@ static void test_binning(void)
                     if (variant == 1 || n < (int)cells)
                         CHECK(empty > 0 || cells == 1, "%s: has empty cells", what);
                     for (int ti = 0; ti < NTHREADS; ti++) {
-                        uint32_t *scratch = xcalloc(izb_cpu_bin_scratch(n, &g, thread_counts[ti]), 4);
+                        uint32_t *scratch = test_xcalloc(izb_cpu_bin_scratch(n, &g, thread_counts[ti]), 4);
                         izb_cpu_bin(in, n, &g, out2, cs2, ce2, thread_counts[ti], scratch);
                         CHECK(memcmp(out, out2, (size_t)n * sizeof *out) == 0 && memcmp(cs, cs2, cells * 4) == 0 &&
                                   memcmp(ce, ce2, cells * 4) == 0,
@@ -254,7 +242,7 @@ static void test_cull(void)
     const int counts[] = {0, 1, 5, 20000};
     for (size_t ci = 0; ci < sizeof counts / sizeof counts[0]; ci++) {
         const int n = counts[ci];
-        float *xyz = xcalloc((size_t)n * 9, sizeof *xyz);
+        float *xyz = test_xcalloc((size_t)n * 9, sizeof *xyz);
         for (int i = 0; i < n; i++) {
             float c[3] = {(float)rnd_in(-6, 6), (float)rnd_in(-1, 5), (float)rnd_in(-6, 6)};
             float s = (float)rnd_in(0.01, 1.5);
@@ -263,7 +251,7 @@ static void test_cull(void)
             if (i % 37 == 0) /* degenerate: a repeated vertex */
                 memcpy(xyz + 9 * i + 3, xyz + 9 * i, 3 * sizeof(float));
         }
-        izb_tri *want = xcalloc((size_t)n, sizeof *want), *got = xcalloc((size_t)n, sizeof *got);
+        izb_tri *want = test_xcalloc((size_t)n, sizeof *want), *got = test_xcalloc((size_t)n, sizeof *got);
         for (int li = 0; li < 2; li++) {
             izb_recon f = izb_frame_make(&cam, &lights[li], bmin, bmax, 64, 64);
             const izb_bbox boxes[2] = {{-0.5f, -0.6f, 0.4f, 0.7f}, {-1, -1, 1, 1}};
@@ -306,11 +294,12 @@ static void test_raster(void)
     const int grids[][2] = {{0, 0}, {1, 1}, {1024, 1}, {37, 3}};
     for (size_t pi = 0; pi < sizeof npts / sizeof npts[0]; pi++) {
         const int n = npts[pi], ntri = 300;
-        izb_point *pts = xcalloc((size_t)n, sizeof *pts), *binned = xcalloc((size_t)n, sizeof *binned);
+        izb_point *pts = test_xcalloc((size_t)n, sizeof *pts),
+                  *binned = test_xcalloc((size_t)n, sizeof *binned);
         random_points(pts, n, -1, -1, 1, 1);
         izb_bbox b = bbox_of(pts, n);
         /* triangles in light clip space: small and large, both windings, some crossing w = 0 */
-        float (*tv)[3][4] = xcalloc(ntri, sizeof *tv);
+        float(*tv)[3][4] = test_xcalloc(ntri, sizeof *tv);
         for (int i = 0; i < ntri; i++) {
             float cx = (float)rnd_in(-1.2, 1.2), cy = (float)rnd_in(-1.2, 1.2), s = (float)rnd_in(0.01, 1.0);
             for (int k = 0; k < 3; k++) {
@@ -321,12 +310,12 @@ static void test_raster(void)
                 tv[i][k][3] = w;
             }
         }
-        uint8_t *want = xcalloc((size_t)n, 1), *got = xcalloc((size_t)n, 1);
-        izb_tri *tris = xcalloc(ntri, sizeof *tris);
+        uint8_t *want = test_xcalloc((size_t)n, 1), *got = test_xcalloc((size_t)n, 1);
+        izb_tri *tris = test_xcalloc(ntri, sizeof *tris);
         for (size_t gi = 0; gi < sizeof grids / sizeof grids[0]; gi++) {
             izb_grid g = izb_grid_make(b, n, grids[gi][0], grids[gi][1]);
             const size_t cells = (size_t)g.w * g.h;
-            uint32_t *cs = xcalloc(cells, 4), *ce = xcalloc(cells, 4);
+            uint32_t *cs = test_xcalloc(cells, 4), *ce = test_xcalloc(cells, 4);
             izb_ref_bin(pts, n, &g, binned, cs, ce);
             int nt = 0;
             for (int i = 0; i < ntri; i++)
