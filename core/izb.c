@@ -5,13 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "izb_config.h"
-#if IZB_HAVE_CUDA
-#include "../cuda/izb_cuda.h"
-#endif
 
-const char *const izb_stage_names[IZB_STAGE_COUNT] = {"reconstruct", "binning", "culling", "raster"};
-const char *const izb_cull_names[4] = {"auto", "auto", "on", "off"};
 
 /* ---- fault injection ----------------------------------------------------------------------
  * A CUDA error or an out-of-memory mid-run must not end the program (DESIGN.md "Bad input and
@@ -109,32 +103,48 @@ static izb_backend *wrap_fault(izb_backend *b)
     return &f->base;
 }
 
-static izb_backend *create_backend(izb_desc d)
+/* The registry's entry of this kind; NULL when the build has none. */
+static const izb_backend_entry *entry_of(izb_backend_kind kind)
 {
-    if (d.backend == IZB_BACKEND_CUDA || d.backend == IZB_BACKEND_AUTO) {
-#if IZB_HAVE_CUDA
-        /* explains why only when CUDA was asked for by name; auto gets the one line below */
-        izb_backend *b = izb_cuda_create(&d);
-        if (b)
-            return b;
-#else
-        if (d.backend == IZB_BACKEND_CUDA)
-            fprintf(stderr, "izb: this build has no CUDA backend (configure with -Dcuda=enabled)\n");
-#endif
-        if (d.backend == IZB_BACKEND_CUDA)
-            return NULL;
-        /* a build without CUDA has nothing to report: the CPU is all it has */
-        if (!d.quiet && IZB_HAVE_CUDA)
-            fprintf(stderr, "izb: no CUDA device; CPU backend\n");
+    for (const izb_backend_entry *const *e = izb_backend_registry; *e; e++)
+        if ((*e)->kind == kind)
+            return *e;
+    return NULL;
+}
+
+/* A kind asked for by name: that backend or NULL (it explains why). Auto: the registry's entries
+ * in order; falling past one that needs a device says one short line, unless the build has none of
+ * those (then there is nothing to report: the CPU is all it has) or desc is quiet. */
+static izb_backend *create_backend(const izb_desc *d)
+{
+    if (d->backend != IZB_BACKEND_AUTO) {
+        const izb_backend_entry *e = entry_of(d->backend);
+        if (e)
+            return e->create(d);
+        fprintf(stderr, "izb: this build has no %s backend (configure with -D%s=enabled)\n",
+                izb_backend_labels[d->backend], izb_backend_names[d->backend]);
+        return NULL;
     }
-    return izb_cpu_create(&d);
+    const izb_backend_entry *missed = NULL;
+    for (const izb_backend_entry *const *e = izb_backend_registry; *e; e++) {
+        izb_backend *b = (*e)->create(d);
+        if (b) {
+            if (missed && !d->quiet)
+                fprintf(stderr, "izb: no %s device; %s backend\n", izb_backend_labels[missed->kind],
+                        izb_backend_labels[(*e)->kind]);
+            return b;
+        }
+        if ((*e)->needs_device && !missed)
+            missed = *e;
+    }
+    return NULL;
 }
 
 izb_backend *izb_create(const izb_desc *desc)
 {
     izb_desc d = desc ? *desc : (izb_desc){0};
     /* the app's fallback creates its CPU backend with an explicit kind: that one is never wrapped */
-    izb_backend *b = create_backend(d);
+    izb_backend *b = create_backend(&d);
     if (b) {
         b->threads = d.threads;
         b->tri_count = -1;

@@ -1,6 +1,6 @@
 /* izb.h — the backend seam: app/ and render/ see only this. A backend turns a linear view-depth
  * image into a per-pixel shadow mask for one light, given the scene's triangles (uploaded once).
- * Two backends implement it: the CPU reference (core/izb_cpu.c, multi-threaded, also the test
+ * Two backends implement it: the CPU reference (cpu/backend.c, multi-threaded, also the test
  * oracle for CUDA) and CUDA (cuda/, with GL interop). izb_create() picks one.
  */
 #ifndef IZB_H
@@ -19,6 +19,7 @@ typedef enum izb_backend_kind {
     IZB_BACKEND_AUTO = 0, /* CUDA when a device answers, else CPU (and say so) */
     IZB_BACKEND_CPU,
     IZB_BACKEND_CUDA,
+    IZB_BACKEND_KIND_COUNT
 } izb_backend_kind;
 
 typedef enum izb_kernel {
@@ -43,6 +44,8 @@ typedef enum izb_stage {
 } izb_stage;
 
 extern const char *const izb_stage_names[IZB_STAGE_COUNT]; /* "reconstruct", "binning", ... */
+extern const char *const izb_backend_names[IZB_BACKEND_KIND_COUNT];  /* "auto", "cpu", "cuda" */
+extern const char *const izb_backend_labels[IZB_BACKEND_KIND_COUNT]; /* "auto", "CPU", "CUDA": messages */
 extern const char *const izb_cull_names[4];                 /* "auto", "auto", "on", "off" by izb_cull */
 
 /* Backend creation. Defaults (zero fields): backend = auto, threads = all cores. */

@@ -43,8 +43,18 @@ bool izb_update_dispatch(izb_backend *b, const float *xyz, int tri_count, const 
 /* izb_update.c: free what izb_update_scene keeps in b (before the backend's destroy). */
 void izb_update_free(izb_backend *b);
 
-/* The CPU reference backend (core/izb_cpu.c). Never fails but for out-of-memory. */
-izb_backend *izb_cpu_create(const izb_desc *desc);
+/* ---- the registry: which backends this build has -------------------------------------------
+ * The seam names no backend. Each backend defines one entry (cpu/backend.c, cuda/backend.cu); the
+ * build lists the entries it compiled in a generated file (izb_registry.c, from
+ * core/izb_registry.c.in), in the order IZB_BACKEND_AUTO tries them. */
+typedef struct izb_backend_entry {
+    izb_backend_kind kind;
+    bool needs_device; /* auto falls back from it, with one line, when no device answers */
+    /* NULL when it cannot run here; a one-line reason only when desc->backend names this kind */
+    izb_backend *(*create)(const izb_desc *desc);
+} izb_backend_entry;
+
+extern const izb_backend_entry *const izb_backend_registry[]; /* NULL-terminated, generated */
 
 #ifdef __cplusplus
 }

@@ -60,7 +60,7 @@ typedef struct izb_grid {
 } izb_grid;
 
 /* Per-frame parameters: camera view space -> light clip space, and the light. Built by
- * izb_frame_make() (core/view.h). */
+ * izb_frame_make() (scene/view.h). */
 typedef struct izb_recon {
     float light[16];        /* column-major 4x4: world -> light clip (the light's IZB matrix) */
     float cam_to_light[16]; /* column-major 4x4: light IZB matrix * inverse camera view */
@@ -103,7 +103,7 @@ IZB_HD bool izb_depth_is_sky(float depth)
 
 /* izb_reconstruct of a pixel that is not sky: IZB_UNLIT or IZB_SAMPLE, with *out written either
  * way (meaningful for IZB_SAMPLE only). Without a branch, so that a `#pragma omp simd` loop over
- * pixels vectorises it (the CPU backend's reconstruction, izb_cpu_kernels.h). */
+ * pixels vectorises it (the CPU backend's reconstruction, kernels.h). */
 IZB_HD izb_sample_kind izb_reconstruct_lit(const izb_recon *r, int px, int py, float depth, izb_point *out)
 {
     float ndc_x = (float)(2 * px + 1) / (float)r->width - 1.0f;
@@ -272,7 +272,7 @@ IZB_HD_COLD bool izb_clip_rect(const float e[3][3], float s, const izb_bbox *r, 
  * summing the e_i instead loses ~ distance / size digits for small triangles far from a spot
  * light (measured: 1e-3 relative key error, 5x the bias, on a 60K-triangle scene). */
 /* The pieces of izb_tri_setup that decide most rejections, shared with the CPU backend's bundled
- * pre-test (izb_cpu_kernels.h), which computes them for 16 triangles at once from these very
+ * pre-test (kernels.h), which computes them for 16 triangles at once from these very
  * functions, so both decide with the same bits. E = (V_1 - V_0) x (V_2 - V_0); returns det. */
 IZB_HD float izb_tri_det(const float v[3][4], float E[3])
 {

@@ -635,3 +635,9 @@ extern "C" izb_backend *izb_cuda_create(const izb_desc *desc)
     }
     return &b->base;
 }
+
+extern "C" const izb_backend_entry izb_cuda_backend_entry = {
+    IZB_BACKEND_CUDA, // kind
+    true,             // needs_device
+    izb_cuda_create,  // create
+};

@@ -13,6 +13,9 @@ extern "C" {
  * desc asks for IZB_BACKEND_CUDA by name (auto stays silent: izb_create says one short line). */
 izb_backend *izb_cuda_create(const izb_desc *desc);
 
+/* Its row in the build's backend registry (izb_backend.h): tried first by auto, needs a device. */
+extern const izb_backend_entry izb_cuda_backend_entry;
+
 #ifdef __cplusplus
 }
 #endif

@@ -304,7 +304,7 @@ bool render_shadow_map_pass(render *r, const camera *c, const light *l)
     float dir[3];
     light_direction(l, dir);
     bool spot = l->type == LIGHT_SPOT;
-    /* the IZB's bias as a receiver shift (as tests/oracle.c does): directional, bias over the
+    /* the IZB's bias as a receiver shift (as tools/oracle.c does): directional, bias over the
      * depth key's world gradient; spot, a fraction of the distance */
     double key_grad =
         sqrt((double)lizb[2] * lizb[2] + (double)lizb[6] * lizb[6] + (double)lizb[10] * lizb[10]);

@@ -2,7 +2,7 @@
 # bench-dynamic.sh — frame time against triangle count on a moving scene (builtin:wave:N, every
 # triangle but the ground moves every frame): the IZB (izb_update_scene + a frame, CPU backend)
 # against Embree static rays (BVH built once: the rays alone) and Embree per-frame rebuild / refit
-# + rays, same points and threads, one process per size (tests/core/bench_dynamic.c).
+# + rays, same points and threads, one process per size (tools/bench_dynamic.c).
 #   scripts/bench-dynamic.sh [OUT_DIR] [SIZES...]     defaults: docs, 10k 30k 100k 300k 1M 2M 4M
 # Env: BUILD_DIR (build), RES (1920x1080), FRAMES (5), WARMUP (1), THREADS (0 = all), LIGHT (dir|spot);
 # PLOT_ONLY=1 redraws the plot from an existing OUT_DIR/bench-dynamic.csv without running anything.
@@ -15,7 +15,7 @@ out=${1:-docs}
 sizes=("$@")
 [ ${#sizes[@]} -gt 0 ] || sizes=(10k 30k 100k 300k 1M 2M 4M)
 build=${BUILD_DIR:-build}
-exe=$build/tests/core/bench-dynamic
+exe=$build/tools/bench-dynamic
 csv=$out/bench-dynamic.csv
 if [ -z "${PLOT_ONLY:-}" ]; then
   [ -x "$exe" ] || { echo "bench-dynamic.sh: $exe missing (build with Embree: scripts/setup.sh test)" >&2; exit 1; }

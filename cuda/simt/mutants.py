@@ -38,7 +38,7 @@ MUTANTS = [
      "cuda/binning.cu",
      "    if (i >= n)\n        return;\n    const izb_point p = point_load(points, i);\n    keys[i] = izb_cell_hash",
      "    if (i + 1 >= n)\n        return;\n    const izb_point p = point_load(points, i);\n    keys[i] = izb_cell_hash",
-     "test_cuda_bin"),
+     "test_cuda_binning"),
     ("missing stream sync: the host reads the pinned frame info before the stream got there",
      "cuda/backend.cu",
      "    CUDA_TRY(cudaStreamSynchronize(st));\n    const cuda_frame_info info = *b->h_info;\n",

@@ -1,5 +1,5 @@
 /* fuzz_scene.c — libFuzzer target: scene loading from bytes, through assimp and the project's
- * conversion (core/scene_assimp.c: header checks, face filtering, normals, bounds, view). The
+ * conversion (scene/scene_assimp.c: header checks, face filtering, normals, bounds, view). The
  * first byte picks the format hint (OBJ, PLY, glTF, GLB); the rest is written to a file with that
  * extension in /dev/shm and loaded with scene_load_file, so the fuzzer reaches everything a user's
  * file does, the project's header checks before assimp included (assimp's aiImportFileFromMemory

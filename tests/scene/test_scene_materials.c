@@ -1,4 +1,4 @@
-/* test_scene_materials.c — materials of loaded files (core/scene_material.c, issue 12): glTF's
+/* test_scene_materials.c — materials of loaded files (scene/scene_material.c, issue 12): glTF's
  * baseColorTexture from a file beside the model, from a .glb and from a data URI decode to the
  * same 211x211 Cesium logo; its texture coordinates lie on the logo; OBJ's Kd and map_Kd (written
  * with Windows paths) come along; a missing or undecodable texture is one warning line and a plain

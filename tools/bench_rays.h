@@ -1,6 +1,6 @@
 /* bench_rays.h — Embree's side of bench-cpu: the shadow rays of the IZB's sample points, cast with
  * rtcOccluded1 or rtcOccluded16 (rows of 16 pixels, OpenMP over rows), and a BVH that can be
- * rebuilt or refitted when the triangles move. Not the oracle (tests/oracle.c): that one builds
+ * rebuilt or refitted when the triangles move. Not the oracle (tools/oracle.c): that one builds
  * with RTC_BUILD_QUALITY_HIGH and reconstructs in double per call; this one uses Embree's default
  * build and precomputed rays so only the traversal is timed. */
 #ifndef BENCH_RAYS_H

@@ -1,4 +1,4 @@
-/* quality_lib.h — what izb-quality (app/quality.c) measures, factored out so tests can check it:
+/* quality_lib.h — what izb-quality (tools/quality.c) measures, factored out so tests can check it:
  * the per-method counters against the ray-cast truth, the images, and the fixed views. */
 #ifndef QUALITY_LIB_H
 #define QUALITY_LIB_H
@@ -19,7 +19,7 @@ typedef struct quality_counts {
     long false_light;  /* method: lit, truth: shadow */
 } quality_counts;
 
-/* Count over n pixels (depth: linear view depth, 0 = sky). Uses mask_compare (tests/oracle.h). */
+/* Count over n pixels (depth: linear view depth, 0 = sky). Uses mask_compare (tools/oracle.h). */
 quality_counts quality_count(const float *depth, const uint8_t *test, const uint8_t *truth, long n);
 /* mismatched as a percentage of covered (0 when nothing is covered) */
 double quality_mismatch_pct(const quality_counts *c);

@@ -1,10 +1,8 @@
-/* izb_ref.c — the CPU reference of the four IZB stages (izb_ref.h): reconstruction + bbox
- * reduction and culling + compaction here; binning in izb_cpu_bin.c, the two irregular rasterisers
- * in izb_cpu_raster.c.
- * Every per-element formula comes from izb_math.h; this file only owns the traversal and the
- * parallel bookkeeping (OpenMP). Work is split into contiguous chunks per thread and every
- * result is either order-independent (min/max, mask zeros) or written to a position fixed by a
- * prefix sum, so nothing depends on the thread count.
+/* cull.c — stage 3 of the CPU backend: triangle culling + compaction (thesis §4.3–4.4), the mirror
+ * of cuda/cull.cu. Every per-triangle formula comes from izb_math.h (izb_tri_setup); bundles of 16
+ * triangles run in the per-ISA copies of kernels_cull.h. Triangles are split into contiguous chunks
+ * per thread and the survivors written at positions fixed by a prefix sum over the chunks, so the
+ * result never depends on the thread count.
  */
 #include "izb_cpu_isa.h"
 #include "izb_cpu_stages.h"
@@ -27,84 +25,6 @@
 #ifndef HOT
 #define HOT
 #endif
-
-int izb_cpu_threads(int threads)
-{
-#ifdef _OPENMP
-    if (threads <= 0)
-        threads = omp_get_max_threads();
-#else
-    threads = 1;
-#endif
-    return threads < 1 ? 1 : threads > IZB_CPU_MAX_THREADS ? IZB_CPU_MAX_THREADS : threads;
-}
-
-/* ---- stage 1: reconstruction + bbox reduction (thesis §3) ------------------------------------ */
-
-#define RECON_CHUNKS_PER_THREAD 8
-
-int izb_cpu_reconstruct_runs(const izb_recon *f, const float *depth, izb_point *points, uint8_t *mask,
-                             izb_bbox *bbox, izb_cpu_runs *runs, int threads, izb_cpu_isa isa)
-{
-    const izb_cpu_kernels *kern = izb_cpu_kernels_get(isa);
-    if (!kern) return -1;
-    izb_bbox box[IZB_CPU_MAX_THREADS]; /* per chunk */
-    threads = izb_cpu_threads(threads);
-    /* Chunks of rows, several per thread and taken as threads come free: sky rows cost less than
-     * rows of geometry, so equal shares leave a thread waiting. */
-    int64_t chunks = (int64_t)RECON_CHUNKS_PER_THREAD * threads;
-    chunks = chunks < IZB_CPU_MAX_THREADS ? chunks : IZB_CPU_MAX_THREADS;
-    chunks = chunks < f->height ? chunks : f->height;
-
-    /* One pass: each chunk of rows writes its points where its first pixel is (the buffer holds
-     * width*height points, so chunks cannot collide); they stay there, one run per chunk. */
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
-    for (int64_t r = 0; r < chunks; r++) {
-        int64_t y0, y1;
-        izb_cpu_chunk(f->height, (int)r, (int)chunks, &y0, &y1);
-        izb_point *at = points + (size_t)y0 * (size_t)f->width;
-        runs->at[r] = at;
-        runs->len[r] = kern->recon_rows(f, depth, (int)y0, (int)y1, mask, at, &box[r]);
-    }
-    runs->count = (int)chunks;
-    int n = 0;
-    izb_bbox b = {INFINITY, INFINITY, -INFINITY, -INFINITY};
-    for (int r = 0; r < runs->count; r++) { /* in chunk order, whichever thread took each */
-        n += (int)runs->len[r];
-        b.min_x = izb_minf(b.min_x, box[r].min_x);
-        b.min_y = izb_minf(b.min_y, box[r].min_y);
-        b.max_x = izb_maxf(b.max_x, box[r].max_x);
-        b.max_y = izb_maxf(b.max_y, box[r].max_y);
-    }
-    *bbox = b;
-    return n;
-}
-
-int izb_cpu_reconstruct(const izb_recon *f, const float *depth, izb_point *points, uint8_t *mask,
-                        izb_bbox *bbox, int threads)
-{
-    izb_cpu_runs runs;
-    const int n = izb_cpu_reconstruct_runs(f, depth, points, mask, bbox, &runs, threads, IZB_CPU_ISA_AUTO);
-    /* The runs moved down in order to close the gaps: run r's destination ends at or before its own
-     * start, so it never overwrites a later run's points; memmove handles the overlap with its own. */
-    izb_point *to = points;
-    for (int r = 0; r < runs.count; r++) {
-        if (runs.at[r] != to && runs.len[r] > 0)
-            memmove(to, runs.at[r], (size_t)runs.len[r] * sizeof *points);
-        to += runs.len[r];
-    }
-    return n;
-}
-
-int izb_ref_reconstruct(const izb_recon *f, const float *depth, izb_point *points, uint8_t *mask,
-                        izb_bbox *bbox)
-{
-    return izb_cpu_reconstruct(f, depth, points, mask, bbox, 0);
-}
-
-/* ---- stage 2: binning — core/izb_cpu_bin.c ------------------------------------------------- */
-
-/* ---- stage 3: triangle culling + compaction (thesis §4.3–4.4) -------------------------------- */
 
 /* Transform triangle i to light clip space and set it up; false when culled. */
 static inline bool setup_tri(const float *xyz, int64_t i, const izb_recon *f, const izb_grid *g,
@@ -152,7 +72,7 @@ static uint32_t cull_mask(const izb_cull_view *cull, int64_t i)
 
 /* Triangles [i, i + len), len <= 16, culled and set up into lanes l; returns the survivors as bits
  * (bit k: triangle i + k). A whole bundle goes through the copy kern of the vectorised culling
- * (izb_cpu_kernels.h: izb_tri_setup's own pieces for every lane, no branch on the outcome, which
+ * (kernels.h: izb_tri_setup's own pieces for every lane, no branch on the outcome, which
  * mispredicts about half the time on closed meshes); it drops the back faces izb_may_cull allows
  * (cull_mask, computed here: AUTO needs the component lookup), and the rare triangles that cross
  * the light's w = 0 plane take the scalar izb_tri_setup in their lane, with cull_back false
@@ -285,5 +205,3 @@ int izb_ref_cull_ids(const float *xyz, int n, const izb_recon *f, const izb_grid
     const izb_cull_view all = {.mode = cull_back ? IZB_CULL_ON : IZB_CULL_OFF};
     return izb_cpu_cull_ids(xyz, n, f, g, bbox, &all, out, tri_id, 0);
 }
-
-/* ---- stage 4: irregular rasterisation — core/izb_cpu_raster.c -------------------------------- */

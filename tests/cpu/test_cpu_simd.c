@@ -1,5 +1,5 @@
-/* test_cpu_simd.c — the CPU backend's SIMD stages (core/izb_cpu_raster.c, izb_cpu_bin.c and the
- * per-instruction-set hot loops of izb_cpu_kernels.h) against plain scalar loops of izb_math.h
+/* test_cpu_simd.c — the CPU backend's SIMD stages (cpu/raster.c, cpu/binning.c and the
+ * per-instruction-set hot loops of kernels.h) against plain scalar loops of izb_math.h
  * (suite cpu). For every copy this CPU runs (base, AVX2, AVX-512), both kernels and 1, 2 and 7
  * threads:
  * - the raster's mask equals a scalar traversal of each triangle's cell range calling

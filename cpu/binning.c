@@ -1,4 +1,4 @@
-/* izb_cpu_bin.c — stage 2 of the CPU reference and backend (thesis §4.1–4.2): binning, a stable
+/* binning.c — stage 2 of the CPU reference and backend (thesis §4.1–4.2): binning, a stable
  * parallel counting sort of the points by cell hash, into an array of izb_point (izb_ref_bin, the
  * CUDA tests' reference) or into the structure of arrays the CPU backend's raster reads
  * (izb_cpu_points). Both come from one sort; the latter is transposed from the former in the

@@ -1,4 +1,4 @@
-/* izb_cpu_stages.h — private to core/izb_ref.c and core/izb_cpu.c: the reference stages of
+/* izb_cpu_stages.h — private to the CPU backend (cpu/): the reference stages of
  * izb_ref.h with the thread count and scratch buffers passed in, so the CPU backend allocates
  * nothing per frame. The public izb_ref_* functions are these with all threads and scratch they
  * allocate themselves. Results never depend on `threads`.
@@ -14,9 +14,6 @@
 /* Upper bound on worker threads (chunk counters live on the stack). */
 #define IZB_CPU_MAX_THREADS 256
 
-/* threads <= 0: all (omp_get_max_threads()); clamped to [1, IZB_CPU_MAX_THREADS]. */
-int izb_cpu_threads(int threads);
-
 /* This thread's number and the team's size inside a parallel region (0 and 1 without OpenMP). */
 #ifdef _OPENMP
 #include <omp.h>
@@ -27,6 +24,18 @@ int izb_cpu_threads(int threads);
 #define NUM_THREADS() 1
 #endif
 
+/* threads <= 0: all (omp_get_max_threads()); clamped to [1, IZB_CPU_MAX_THREADS]. */
+static inline int izb_cpu_threads(int threads)
+{
+#ifdef _OPENMP
+    if (threads <= 0)
+        threads = omp_get_max_threads();
+#else
+    threads = 1;
+#endif
+    return threads < 1 ? 1 : threads > IZB_CPU_MAX_THREADS ? IZB_CPU_MAX_THREADS : threads;
+}
+
 /* [lo, hi) of chunk t of nt over n items: contiguous, in order, sizes differing by at most one. */
 static inline void izb_cpu_chunk(int64_t n, int t, int nt, int64_t *lo, int64_t *hi)
 {
@@ -36,7 +45,7 @@ static inline void izb_cpu_chunk(int64_t n, int t, int nt, int64_t *lo, int64_t 
 
 /* ---- stages 2 and 4: the binned points and the hot loops' instruction sets ------------------ */
 
-/* Instruction sets the hot loops of binning and the raster are compiled for (izb_cpu_isa.c); every
+/* Instruction sets the hot loops of binning and the raster are compiled for (cpu/isa.c); every
  * one gives the same bits. AUTO: the best this CPU runs (capped by the environment variable
  * IZB_CPU_ISA = base | avx2 | avx512, for measuring one against another). */
 typedef enum izb_cpu_isa {

@@ -9,7 +9,6 @@
 #include "depth_raster.h"
 #include "izb_cuda_stages.h"
 #include "scene.h"
-#include "test.h"
 
 static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
 
@@ -34,8 +33,10 @@ void *xmalloc(size_t bytes)
 void fixture_require_device(const char *test)
 {
     const char *why = "";
-    if (!izb_cuda_available(&why))
-        TEST_SKIP("%s: no CUDA device answers (%s)", test, why);
+    if (!izb_cuda_available(&why)) { /* 77: what Meson counts as skipped */
+        fprintf(stderr, "SKIP: %s: no CUDA device answers (%s)\n", test, why);
+        exit(77);
+    }
 }
 
 static void set_lights(fixture *f, const float dir[3], const float spot_pos[3])

@@ -1,6 +1,6 @@
-/* oracle.c — the Embree ray-cast ground truth of tests/oracle.h: primary rays for the camera's
+/* oracle.c — the Embree ray-cast ground truth of tools/oracle.h: primary rays for the camera's
  * linear view depth, occlusion rays toward the light for the shadow mask. Independent of the IZB
- * code: it shares only the camera/light matrices (core/view.c) and the frame's float parameters,
+ * code: it shares only the camera/light matrices (scene/view.c) and the frame's float parameters,
  * and reconstructs positions in double precision.
  *
  * Bias: an occlusion ray starts at tnear, the distance by which the IZB's bias moves a sample

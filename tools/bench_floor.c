@@ -31,7 +31,7 @@ double bench_floor_memcpy(void *dst, const void *src, size_t bytes, int threads)
     return now_ms() - t0;
 }
 
-/* The transform floor is compiled like the culling stage's hot loop (core/izb_ref.c): clones for
+/* The transform floor is compiled like the culling stage's hot loop (cpu/cull.c): clones for
  * AVX-512, AVX2 and FMA beside the baseline, picked at run time; built for baseline x86-64 alone,
  * every fmaf would be a libm call and the "floor" slower than the stage it bounds. */
 #if defined(__x86_64__) && defined(__linux__) && defined(__has_attribute) && !defined(IZB_NO_CLONES)

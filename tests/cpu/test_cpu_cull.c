@@ -1,5 +1,5 @@
 /* test_cpu_cull.c — the CPU backend's culling (izb_cpu_cull_isa: bundles of 16 through the
- * vectorised pre-test of izb_cpu_kernels.h, then the scalar setup of its survivors) against a
+ * vectorised pre-test of kernels.h, then the scalar setup of its survivors) against a
  * plain scalar loop of izb_transform + izb_may_cull + izb_tri_setup (suite cpu). For every copy
  * this CPU runs (base, AVX2, AVX-512), 1, 2 and 3 threads, cull modes on / off / auto (closed
  * components, directional and spot light): survivors, their order and tri_id byte-equal.

@@ -1,4 +1,4 @@
-/* test_quality.c — what izb-quality measures (app/quality_lib.c):
+/* test_quality.c — what izb-quality measures (tools/quality_lib.c):
  *  - the counters on hand-made masks (sky, agreement, false shadow, false light) equal the counts
  *    worked out by hand, and the difference image colours each case;
  *  - a tiny synthetic scene whose answer is known by hand: a 2 x 2 m quad at y = 2 over a ground

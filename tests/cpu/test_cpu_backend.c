@@ -1,4 +1,4 @@
-/* test_backend.c — core/izb_cpu.c through izb.h, on a scene whose shadows are known in closed
+/* test_backend.c — cpu/backend.c through izb.h, on a scene whose shadows are known in closed
  * form (a square plate above a ground quad, looked at from above): the mask against the analytic
  * answer for a directional and a spot light; every kernel x binning x grid x thread count gives the
  * same mask; stats and izb_get_debug; odd and 1x1 sizes, no triangles, all-sky frames, resizing,

@@ -1,6 +1,5 @@
-/* izb_cpu_isa.h — private to the CPU backend's stage files (izb_cpu_bin.c, izb_cpu_raster.c, izb_ref.c's
- * reconstruction and culling): the
- * hot loops of izb_cpu_kernels.h, one copy per instruction set, and which copy runs. Copies exist
+/* izb_cpu_isa.h — private to the CPU backend's stage files (recon.c, binning.c, cull.c, raster.c):
+ * the hot loops of kernels.h, one copy per instruction set, and which copy runs. Copies exist
  * for AVX-512 (x86-64-v4), AVX2 + FMA (x86-64-v3) and the baseline; every one gives the same bits.
  */
 #ifndef IZB_CPU_ISA_H
@@ -8,7 +7,7 @@
 
 #include "izb_cpu_stages.h"
 
-/* One instruction set's copy of the hot loops (see izb_cpu_kernels.h for each contract). */
+/* One instruction set's copy of the hot loops (see kernels.h for each contract). */
 typedef struct izb_cpu_kernels {
     izb_cpu_isa isa;
     const char *name;

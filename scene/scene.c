@@ -14,7 +14,7 @@
 
 static const float DEG = 0.017453292519943295f;
 /* Half-angles the suggested view leaves a margin with: the camera's vertical field of view and a
- * spot's cone are 60 degrees (core/view.h defaults); aim for 27 so the focus is not cut at the edge. */
+ * spot's cone are 60 degrees (scene/view.h defaults); aim for 27 so the focus is not cut at the edge. */
 static const float HALF_VIEW_DEG = 27.0f;
 
 bool scene_errorf(char *err, size_t err_size, const char *fmt, ...)

@@ -1,4 +1,4 @@
-/* gpu_fixture.h — what the GPU tests share: scenes with a camera and two lights, frames, depth
+/* gpu_fixture.h — what the GPU tests and bench-gpu share: scenes with a camera and two lights, frames, depth
  * images, float comparison and the device check that turns "no GPU" into a skipped test. */
 #ifndef GPU_FIXTURE_H
 #define GPU_FIXTURE_H
@@ -22,7 +22,7 @@ typedef struct fixture {
 /* Exit 77 (skipped) unless a CUDA device answers. */
 void fixture_require_device(const char *test);
 
-/* The built-in scene `name` (core/scene.h) with its suggested camera and lights; false (and a
+/* The built-in scene `name` (scene/scene.h) with its suggested camera and lights; false (and a
  * message) when it cannot be built. */
 bool fixture_builtin(fixture *f, const char *name, long tri_target);
 /* A small synthetic scene: ground, floating boxes (closed, CCW), a slanted plane, a sliver, a

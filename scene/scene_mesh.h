@@ -27,7 +27,7 @@ bool scene_errorf(char *err, size_t err_size, const char *fmt, ...) __attribute_
 void scene_compute_bounds(scene *s);
 
 /* How a scene wants to be looked at: the focus box (the part worth seeing), the camera's
- * direction (degrees, core/view.h convention) and the direction the light travels. */
+ * direction (degrees, scene/view.h convention) and the direction the light travels. */
 typedef struct view_desc {
     float fmin[3], fmax[3];
     float yaw, pitch;

@@ -1,4 +1,4 @@
-/* test_oracle.c — the CPU backend's shadow mask against Embree ray casting (tests/oracle.h), the
+/* test_oracle.c — the CPU backend's shadow mask against Embree ray casting (tools/oracle.h), the
  * definition of correct (DESIGN.md): built-in scenes x views x lights, depth rendered by the
  * oracle's primary rays, mismatches counted over the covered pixels. Lights: the scene's
  * directional light, its spot light, and a spot light down among the geometry, so that triangles
@@ -23,7 +23,7 @@
  * truth's count reported beside it; every kernel x binning gives the same mask with ids too.
  *
  * Bound: mismatches below 0.01% of the covered pixels per render (MAX_MISMATCH). The oracle's
- * occlusion rays start at the IZB's bias offset (tests/oracle.c), so both answer the same
+ * occlusion rays start at the IZB's bias offset (tools/oracle.c), so both answer the same
  * question; what is left is float rounding where a sample lies within ~1e-6 of a silhouette edge
  * or exactly at a contact, which the oracle answers in double and Embree's watertight test.
  */

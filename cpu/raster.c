@@ -1,8 +1,8 @@
-/* izb_cpu_raster.c — stage 4 of the CPU reference and backend (thesis §5): irregular
+/* raster.c — stage 4 of the CPU reference and backend (thesis §5): irregular
  * rasterisation of the set-up triangles against the binned points, kernel1 (per triangle over its
  * cell rows, §5.1) and kernel2 (per interleaved cell group over all triangles, §5.2). This file
  * owns the parallel traversal; the per-point test is izb_math.h's izb_tri_occludes, run in SIMD
- * blocks by the hot loops of izb_cpu_kernels.h (one copy per instruction set, izb_cpu_isa.h).
+ * blocks by the hot loops of kernels.h (one copy per instruction set, izb_cpu_isa.h).
  * The mask is the same for both kernels, every thread count and every instruction set: a point
  * is zeroed when any triangle whose range holds its cell occludes it (and, with primitive ids, is
  * not the point's own or in its plane: izb_hit_is_own), an order-independent OR.

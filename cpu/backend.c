@@ -1,14 +1,15 @@
-/* izb_cpu.c — the CPU backend behind izb.h: the reference stages (izb_ref.c) run on OpenMP
+/* backend.c — the CPU backend behind izb.h (the mirror of cuda/backend.cu): the stages of cpu/
+ * (recon.c, binning.c, cull.c, raster.c) run on OpenMP
  * threads over buffers this backend owns, timed with the monotonic wall clock. Buffers grow when
  * the resolution, grid or scene needs more and are never reallocated otherwise. The CUDA
  * backend's tests compare against it, and machines without an NVIDIA GPU render with it.
  *
- * Settings: kernel1/kernel2 are the two traversals of izb_ref.c. Radix and atomic binning share
+ * Settings: kernel1/kernel2 are the two traversals of raster.c. Radix and atomic binning share
  * the stable counting sort (on a CPU, per-thread histograms + scan + scatter is what both GPU
  * schemes amount to); the mode is only recorded in the stats. Threads: izb_desc.threads (0 = all
  * OpenMP threads), passed to every parallel region, never set globally.
  */
-#include "izb_backend.h"
+#include "izb_cpu.h"
 #include "izb_cpu_stages.h"
 
 #include <stdio.h>
@@ -268,3 +269,9 @@ izb_backend *izb_cpu_create(const izb_desc *desc)
     b->threads = izb_cpu_threads(desc ? desc->threads : 0);
     return &b->base;
 }
+
+const izb_backend_entry izb_cpu_backend_entry = {
+    .kind = IZB_BACKEND_CPU,
+    .needs_device = false,
+    .create = izb_cpu_create,
+};

@@ -1,0 +1,74 @@
+/* recon.c — stage 1 of the CPU backend: reconstruction + bbox reduction (thesis §3), the mirror of
+ * cuda/recon.cu. Every per-pixel formula is izb_math.h's (izb_reconstruct_lit), run in blocks of 16
+ * pixels by the per-ISA copies of kernels_recon.h; this file owns the chunks of rows, their runs of
+ * points and the bbox over the chunks. Nothing depends on the thread count: each chunk writes its
+ * points where its first pixel is, and the chunks' boxes are reduced in chunk order.
+ */
+#include "izb_cpu_isa.h"
+#include "izb_cpu_stages.h"
+
+#include <math.h>
+#include <string.h>
+
+/* ---- stage 1: reconstruction + bbox reduction (thesis §3) ------------------------------------ */
+
+#define RECON_CHUNKS_PER_THREAD 8
+
+int izb_cpu_reconstruct_runs(const izb_recon *f, const float *depth, izb_point *points, uint8_t *mask,
+                             izb_bbox *bbox, izb_cpu_runs *runs, int threads, izb_cpu_isa isa)
+{
+    const izb_cpu_kernels *kern = izb_cpu_kernels_get(isa);
+    if (!kern) return -1;
+    izb_bbox box[IZB_CPU_MAX_THREADS]; /* per chunk */
+    threads = izb_cpu_threads(threads);
+    /* Chunks of rows, several per thread and taken as threads come free: sky rows cost less than
+     * rows of geometry, so equal shares leave a thread waiting. */
+    int64_t chunks = (int64_t)RECON_CHUNKS_PER_THREAD * threads;
+    chunks = chunks < IZB_CPU_MAX_THREADS ? chunks : IZB_CPU_MAX_THREADS;
+    chunks = chunks < f->height ? chunks : f->height;
+
+    /* One pass: each chunk of rows writes its points where its first pixel is (the buffer holds
+     * width*height points, so chunks cannot collide); they stay there, one run per chunk. */
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
+    for (int64_t r = 0; r < chunks; r++) {
+        int64_t y0, y1;
+        izb_cpu_chunk(f->height, (int)r, (int)chunks, &y0, &y1);
+        izb_point *at = points + (size_t)y0 * (size_t)f->width;
+        runs->at[r] = at;
+        runs->len[r] = kern->recon_rows(f, depth, (int)y0, (int)y1, mask, at, &box[r]);
+    }
+    runs->count = (int)chunks;
+    int n = 0;
+    izb_bbox b = {INFINITY, INFINITY, -INFINITY, -INFINITY};
+    for (int r = 0; r < runs->count; r++) { /* in chunk order, whichever thread took each */
+        n += (int)runs->len[r];
+        b.min_x = izb_minf(b.min_x, box[r].min_x);
+        b.min_y = izb_minf(b.min_y, box[r].min_y);
+        b.max_x = izb_maxf(b.max_x, box[r].max_x);
+        b.max_y = izb_maxf(b.max_y, box[r].max_y);
+    }
+    *bbox = b;
+    return n;
+}
+
+int izb_cpu_reconstruct(const izb_recon *f, const float *depth, izb_point *points, uint8_t *mask,
+                        izb_bbox *bbox, int threads)
+{
+    izb_cpu_runs runs;
+    const int n = izb_cpu_reconstruct_runs(f, depth, points, mask, bbox, &runs, threads, IZB_CPU_ISA_AUTO);
+    /* The runs moved down in order to close the gaps: run r's destination ends at or before its own
+     * start, so it never overwrites a later run's points; memmove handles the overlap with its own. */
+    izb_point *to = points;
+    for (int r = 0; r < runs.count; r++) {
+        if (runs.at[r] != to && runs.len[r] > 0)
+            memmove(to, runs.at[r], (size_t)runs.len[r] * sizeof *points);
+        to += runs.len[r];
+    }
+    return n;
+}
+
+int izb_ref_reconstruct(const izb_recon *f, const float *depth, izb_point *points, uint8_t *mask,
+                        izb_bbox *bbox)
+{
+    return izb_cpu_reconstruct(f, depth, points, mask, bbox, 0);
+}
