@@ -338,7 +338,7 @@ static float elapsed(const cuda_backend *b, int from, int to)
     float ms = 0.0f;
     if (cudaEventElapsedTime(&ms, b->ev[from], b->ev[to]) == cudaSuccess)
         return ms;
-    cudaGetLastError(); /* review fix: a timing failure is not the next frame's launch error */
+    cudaGetLastError(); /* a timing failure is not the next frame's launch error */
     return 0.0f;
 }
 
@@ -464,7 +464,7 @@ static bool cuda_shade_arrays(izb_backend *base, const izb_recon *f, const izb_s
 {
     cuda_backend *b = (cuda_backend *)base;
     b->have_frame = false;
-    if (!depth || !mask) { /* review fix: as the CPU backend; a NULL would fail inside a CUDA copy */
+    if (!depth || !mask) { /* as the CPU backend; a NULL would fail inside a CUDA copy */
         fprintf(stderr, "izb cuda: shade_arrays: NULL depth or mask\n");
         return false;
     }

@@ -29,7 +29,7 @@
 
 /* Rasterisation (thesis §5): threads per block; units of 2^5 .. 2^8 threads share a block. */
 #define IZB_CUDA_RASTER_THREADS_LOG2 8
-/* kernel1 splitting (review fix): a triangle whose rows hold more than 2^K1_SPLIT_WORK_LOG2 x unit
+/* kernel1 splitting: a triangle whose rows hold more than 2^K1_SPLIT_WORK_LOG2 x unit
  * points is shared by up to IZB_CUDA_K1_SPLIT units (equal pieces of its points), so one triangle
  * covering millions of points is not serialised on one unit. IZB_CUDA_K1_SPLIT 1 = the thesis
  * form (§5.1: one unit per triangle). The launch has ntri x K1_SPLIT units; the spare ones exit

@@ -16,9 +16,9 @@
 #define THREADS (1 << IZB_CUDA_THREADS_LOG2)
 
 /* world -> light clip (frame->light), a kernel parameter: read-only, in the constant bank, broadcast
- * like __constant__ memory but per launch (review fix: a __constant__ symbol filled with
- * cudaMemcpyToSymbolAsync from the caller's pageable stack was process-global state shared by all
- * backends, and a pageable source can make the "async" copy stall the host). __grid_constant__
+ * like __constant__ memory but per launch. Not a __constant__ symbol filled with
+ * cudaMemcpyToSymbolAsync from the caller's pageable stack: that is process-global state shared by
+ * all backends, and a pageable source can make the "async" copy stall the host. __grid_constant__
  * lets the kernel take its address without a local copy. */
 struct light_matrix {
     float m[16];
@@ -93,7 +93,7 @@ extern "C" size_t cull_temp_bytes(int n)
 {
     size_t bytes = 0;
     const cudaError_t err = cub::DeviceScan::ExclusiveSum(nullptr, bytes, (uint32_t *)nullptr, (uint32_t *)nullptr, n + 1);
-    if (err != cudaSuccess) /* review fix: cull_run failed silently on 0; name the cause */
+    if (err != cudaSuccess) /* a failed count would read as "nothing survived": name the cause */
         return cuda_report(err, "culling scratch size (cub::DeviceScan::ExclusiveSum)", __FILE__, __LINE__), 0;
     return bytes;
 }

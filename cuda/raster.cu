@@ -30,7 +30,7 @@
 #define K2_TILE (1 << IZB_CUDA_K2_TILE_LOG2)
 #define THREADS (1 << IZB_CUDA_THREADS_LOG2)
 
-/* kernel1 with splitting (review fix): `split` units per triangle (1 = the thesis form). Unit
+/* kernel1 with splitting: `split` units per triangle (1 = the thesis form). Unit
  * (t, k) takes piece k of triangle t's points, taken as one sequence over its rows: a triangle
  * with w points gets min(split, ceil(w / (K1_SPLIT_WORK * UNIT))) pieces of equal length (a
  * multiple of UNIT, so loads stay coalesced), so one covering millions of points is no longer

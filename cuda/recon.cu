@@ -14,7 +14,7 @@
 
 /* The frame's matrices reach the kernel as a __grid_constant__ parameter: read by every thread at
  * the same address from the constant bank (the broadcast of thesis §3.2.2), per launch, so no
- * process-global __constant__ symbol and no copy from the caller's pageable memory (review fix). */
+ * process-global __constant__ symbol and no copy from the caller's pageable memory. */
 
 /* One block: RECON_LOADS depth loads per thread, RECON_THREADS apart so every load of the block
  * is coalesced. Writes the mask of each pixel, its box to block_bbox[blockIdx.x] and its points

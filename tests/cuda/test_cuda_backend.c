@@ -106,7 +106,7 @@ static void run_scene(const fixture *fx, izb_backend *cpu, izb_backend *gpu)
     static const int sizes[][2] = {{640, 360}, {1280, 720}, {331, 199}, {1, 1}};
     static const int units[] = {0, 32, 64, 128, 256};
     char what[512];
-    size_t sun_shadow = 0; /* review fix: masks equal but all lit on both sides would test nothing */
+    size_t sun_shadow = 0; /* masks equal but all lit on both sides would test nothing */
     for (int s = 0; s < 4; s++)
         for (int spot = 0; spot < 2; spot++) {
             const int w = sizes[s][0], h = sizes[s][1];

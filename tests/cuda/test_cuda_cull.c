@@ -114,7 +114,7 @@ static void run_scene(fixture *fx)
                 }
                 snprintf(what, sizeof what, "%s %s grid %dx%d all %d", fx->name, spot ? "spot" : "sun", g.w, g.h, total);
                 const int kept = compare(what, all, total, &f, &g, &b, cull);
-                /* review fix: equal counts of 0 (or of everything) would pass without testing the
+                /* equal counts of 0 (or of everything) would pass without testing the
                  * setup or the compaction; a whole scene must keep some and lose some (the
                  * degenerate specials are always culled) */
                 CHECK(kept > 0 && kept < total, "%s (cull_back %d): %d of %d survive on the CPU", what, cull, kept, total);
