@@ -22,7 +22,7 @@
 
 #define KERN_BLOCK 16 /* points (pixels, triangles) per block: one bit each in a uint32_t */
 
-/* one file per stage, like cpu/*.c and cuda/*.cu */
+/* one header per stage, like the stage files of cpu/ and cuda/ */
 #include "kernels_recon.h"   /* stage 1: reconstruction of blocks of 16 pixels */
 #include "kernels_binning.h" /* stage 2: the cell hash */
 #include "kernels_cull.h"    /* stage 3: culling of bundles of 16 triangles */
