@@ -16,28 +16,8 @@
 #include <stdint.h>
 
 #include "scene.h"
-
-/* ---- errors and view ---------------------------------------------------------------------- */
-
-/* printf into err (if any), with control characters (newlines from paths or assimp) turned into
- * spaces so the message stays on one line. Always returns false, for `return scene_errorf(...)`. */
-bool scene_errorf(char *err, size_t err_size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-/* Bounds of the triangle soup in s (an empty scene gets zero bounds). */
-void scene_compute_bounds(scene *s);
-
-/* How a scene wants to be looked at: the focus box (the part worth seeing), the camera's
- * direction (degrees, scene/view.h convention) and the direction the light travels. */
-typedef struct view_desc {
-    float fmin[3], fmax[3];
-    float yaw, pitch;
-    float light_dir[3];
-} view_desc;
-
-/* Sets the suggested view of s (its bounds must be set): the camera looks along (yaw, pitch) at
- * the focus centre from far enough to frame it; light_dir is normalised; the spot sits on the line
- * through the bounds' centre, far enough back that a 60-degree cone holds the whole focus box. */
-void scene_view_focus(scene *s, const view_desc *v);
+#include "scene_common.h"
+#include "scene_frame.h"
 
 /* ---- deterministic random numbers (fixed seed: the same scene every run) ----------------- */
 
