@@ -3,7 +3,7 @@
  * poles) alias or vanish in a shadow map; a thin plate tilted towards grazing light shows
  * bias/peter-panning; a torus knot and a bumpy blob give detailed self-shadowing; plain boxes and
  * spheres are the baseline. Fixed size: N is ignored. */
-#include "scene_mesh.h"
+#include "scene_imesh.h"
 
 #include <math.h>
 #include <stdlib.h>

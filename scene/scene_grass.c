@@ -2,7 +2,7 @@
  * case: many tiny, thin, overlapping casters whose shadows land on each other and on the ground.
  * Blades are instances of a few bent templates under a random rotation, size and lean (a shear),
  * so building 10M triangles is a transform per vertex and a copy per triangle. */
-#include "scene_mesh.h"
+#include "scene_imesh.h"
 
 #include <math.h>
 #include <stdlib.h>

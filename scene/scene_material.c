@@ -7,7 +7,7 @@
  * stderr, and the material keeps its plain colour. Each image is decoded once however many
  * materials use it. */
 #include "scene.h"
-#include "scene_mesh.h"
+#include "scene_imesh.h"
 
 #include <stdio.h>
 #include <stdlib.h>

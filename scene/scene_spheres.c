@@ -1,7 +1,7 @@
 /* scene_spheres.c — "spheres": a G x G field of spheres over a 20-unit ground, some resting, some
  * floating so they shadow each other. Both the count and the tessellation grow with N (each about
  * N^(1/2) triangles per sphere, N^(1/2) spheres), so neither becomes absurd from 10K to 10M. */
-#include "scene_mesh.h"
+#include "scene_imesh.h"
 
 #include <math.h>
 #include <stdlib.h>

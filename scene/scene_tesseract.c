@@ -2,7 +2,7 @@
  * a wireframe of thin tubes with a sphere at every vertex, hanging above a ground plane. The
  * 24-cell's 24 vertices and 96 edges are projected from 4D in perspective (the nested-shell look
  * of tesseract pictures), and N sets the tubes' sides and segments: 10K .. 10M triangles. */
-#include "scene_mesh.h"
+#include "scene_imesh.h"
 
 #include <math.h>
 

@@ -1,4 +1,4 @@
-/* scene_mesh.h — internal to core/scene_*.c: the mesh builder the procedural scenes share.
+/* scene_imesh.h — internal to scene/: the mesh builder the procedural scenes share.
  *
  * Shapes are built once as small indexed meshes (imesh) in local coordinates, then instanced into
  * the scene's triangle soup (soup) through an affine transform. Building each shape once keeps
@@ -8,8 +8,8 @@
  *
  * Conventions (what the IZB's back-face culling relies on): every imesh is closed, its triangles
  * are counter-clockwise seen from outside, its normals are unit and point outward. */
-#ifndef SCENE_MESH_H
-#define SCENE_MESH_H
+#ifndef SCENE_IMESH_H
+#define SCENE_IMESH_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,7 +1,7 @@
-/* scene_mesh.c — the mesh builder shared by the procedural scenes: indexed shapes in local
+/* scene_imesh.c — the mesh builder shared by the procedural scenes: indexed shapes in local
  * coordinates (box, sphere, tube, tube around a closed curve) and their instancing into the
- * scene's triangle soup. See scene_mesh.h for the winding/normal conventions. */
-#include "scene_mesh.h"
+ * scene's triangle soup. See scene_imesh.h for the winding/normal conventions. */
+#include "scene_imesh.h"
 
 #include <assert.h>
 #include <limits.h>
