@@ -94,6 +94,7 @@ bool scene_builtin(const char *name, long tri_target, scene *out, char *err, siz
 /* Names of the built-in scenes, NULL-terminated. */
 extern const char *const scene_builtin_names[];
 
+/* Free what s owns and zero it (a zeroed scene or NULL is fine). */
 void scene_free(scene *s);
 
 /* Make s move: the triangles that move are all but the ground (built-in scenes: triangles 0 and 1;
