@@ -46,10 +46,13 @@ const option_spec options_table[] = {
      .unit = "pixels", .help = "window / image width in pixels", .deflt = "1280"},
     {"--height", .kind = OPTION_INT, .arg = "H", DEST(height), .min = 1, .max = MAX_SIZE, .what = "a size",
      .unit = "pixels", .help = "window / image height in pixels", .deflt = "720"},
-    {"--headless", .kind = OPTION_FLAG, DEST(headless), .help = "no window: EGL without a display, render into FBOs"},
-    {"--frames", .kind = OPTION_INT, .arg = "N", DEST(frames), .min = 1, .max = MAX_FRAMES, .what = "a frame count",
-     .help = "render N frames, then exit", .deflt = "until the window closes; headless 60"},
-    {"--screenshot", .kind = OPTION_OUTPUT, .arg = "FILE", DEST(screenshot), .help = "write the last frame as PNG"},
+    {"--headless", .kind = OPTION_FLAG, DEST(headless),
+     .help = "no window: EGL without a display, render into FBOs"},
+    {"--frames", .kind = OPTION_INT, .arg = "N", DEST(frames), .min = 1, .max = MAX_FRAMES,
+     .what = "a frame count", .help = "render N frames, then exit",
+     .deflt = "until the window closes; headless 60"},
+    {"--screenshot", .kind = OPTION_OUTPUT, .arg = "FILE", DEST(screenshot),
+     .help = "write the last frame as PNG"},
     {"--log", .kind = OPTION_OUTPUT, .arg = "FILE", DEST(log_path),
      .help = "per-frame CSV: stage times, counts, settings, camera pose"},
     {"--path", .kind = OPTION_INPUT, .arg = "FILE", DEST(path),
@@ -62,28 +65,30 @@ const option_spec options_table[] = {
      .what = "a frame count",
      .help = "soak runs: every N frames the next of K, B, U, C, V, T, M, ], [ and\n"
              "(headless) a resize, each reported with memory and GL object counts"},
-    {"--force", .kind = OPTION_FLAG, DEST(force), .help = "let --log and --screenshot overwrite an existing file"},
+    {"--force", .kind = OPTION_FLAG, DEST(force),
+     .help = "let --log and --screenshot overwrite an existing file"},
 
-    {"--backend", .kind = OPTION_ENUM, DEST(backend), .names = izb_backend_names, .count = IZB_BACKEND_KIND_COUNT,
-     .section = "IZB", .help = "where the IZB runs (auto: CUDA when a device answers)"},
+    {"--backend", .kind = OPTION_ENUM, DEST(backend), .names = izb_backend_names,
+     .count = IZB_BACKEND_KIND_COUNT, .section = "IZB",
+     .help = "where the IZB runs (auto: CUDA when a device answers)"},
     {"--kernel", .kind = OPTION_ENUM, DEST(kernel), .names = izb_kernel_names, .count = IZB_KERNEL_COUNT,
      .help = "rasteriser: 1 per triangle, 2 per cell group"},
     {"--binning", .kind = OPTION_ENUM, DEST(binning), .names = izb_binning_names, .count = IZB_BINNING_COUNT,
      .help = "points into cells: radix sort or atomic counters"},
     {"--unit", .kind = OPTION_INT, .arg = "N", DEST(unit_size), .min = 32, .max = 256, .pow2 = true,
      .auto_zero = true, .what = "a power of two", .help = "threads per unit (CUDA)", .deflt = "auto"},
-    {"--grid", .kind = OPTION_SIZE2, .arg = "WxH", DEST(grid_w), .dest2 = offsetof(app_options, grid_h), .min = 1,
-     .max = IZB_GRID_MAX_DIM, .what = "WxH with each side", .unit = "cells", .help = "fixed grid",
+    {"--grid", .kind = OPTION_SIZE2, .arg = "WxH", DEST(grid_w), .dest2 = offsetof(app_options, grid_h),
+     .min = 1, .max = IZB_GRID_MAX_DIM, .what = "WxH with each side", .unit = "cells", .help = "fixed grid",
      .deflt = "adaptive"},
     {"--cull", .kind = OPTION_ENUM, DEST(cull), .names = izb_cull_names, .count = IZB_CULL_COUNT,
      .help = "drop triangles facing away from the light: auto only on\n"
              "closed meshes the light is outside of (exact), on all of\n"
              "them (exact only for closed meshes), off none"},
     {"--no-cull", .kind = OPTION_FLAG, DEST(cull), .value = IZB_CULL_OFF, .help = "the same as --cull off"},
-    {"--bias", .kind = OPTION_FLOAT, .arg = "B", DEST(bias), .min = 0, .max = 0.1, .open = true, .what = "a number",
-     .help = "depth bias", .deflt_num = IZB_DEFAULT_BIAS},
-    {"--threads", .kind = OPTION_INT, .arg = "N", DEST(threads), .min = 1, .max = 1024, .what = "a thread count",
-     .help = "CPU backend threads", .deflt = "all cores"},
+    {"--bias", .kind = OPTION_FLOAT, .arg = "B", DEST(bias), .min = 0, .max = 0.1, .open = true,
+     .what = "a number", .help = "depth bias", .deflt_num = IZB_DEFAULT_BIAS},
+    {"--threads", .kind = OPTION_INT, .arg = "N", DEST(threads), .min = 1, .max = 1024,
+     .what = "a thread count", .help = "CPU backend threads", .deflt = "all cores"},
 
     {"--light", .kind = OPTION_ENUM, DEST(light), .names = light_type_names, .count = LIGHT_TYPE_COUNT,
      .section = "light and camera", .help = "the light's kind"},
@@ -96,10 +101,10 @@ const option_spec options_table[] = {
      .help = "spot cone, full angle", .deflt = "60"},
     {"--cam-pos", .kind = OPTION_VEC3, .arg = "x,y,z", DEST(cam_pos), HAS(has_cam_pos), ANY_FLOAT,
      .what = "x,y,z", .help = "camera position", .deflt = "the scene's"},
-    {"--cam-yaw", .kind = OPTION_FLOAT, .arg = "DEG", DEST(cam_yaw), HAS(has_cam_yaw), .min = -3600, .max = 3600,
-     .what = "degrees", .help = "camera yaw", .deflt = "the scene's"},
-    {"--cam-pitch", .kind = OPTION_FLOAT, .arg = "DEG", DEST(cam_pitch), HAS(has_cam_pitch), .min = -89, .max = 89,
-     .what = "degrees", .help = "camera pitch", .deflt = "the scene's"},
+    {"--cam-yaw", .kind = OPTION_FLOAT, .arg = "DEG", DEST(cam_yaw), HAS(has_cam_yaw), .min = -3600,
+     .max = 3600, .what = "degrees", .help = "camera yaw", .deflt = "the scene's"},
+    {"--cam-pitch", .kind = OPTION_FLOAT, .arg = "DEG", DEST(cam_pitch), HAS(has_cam_pitch), .min = -89,
+     .max = 89, .what = "degrees", .help = "camera pitch", .deflt = "the scene's"},
     {"--ground", .kind = OPTION_ENUM, DEST(ground), .names = scene_ground_names, .count = SCENE_GROUND_COUNT,
      .help = "a ground under the scene that catches its shadows (auto: on\n"
              "for model files, off for built-in scenes, which have one)"},
@@ -111,16 +116,19 @@ const option_spec options_table[] = {
      .help = "wait for the display's refresh"},
     {"--view", .kind = OPTION_ENUM, DEST(view), .names = render_view_names, .count = RENDER_VIEW_COUNT,
      .help = "what is shown"},
-    {"--hud", .kind = OPTION_FLAG, DEST(hud), .help = "show the HUD from the start", .deflt = "on in a window only"},
+    {"--hud", .kind = OPTION_FLAG, DEST(hud), .help = "show the HUD from the start",
+     .deflt = "on in a window only"},
     {"--shadows", .kind = OPTION_ENUM, DEST(shadows), .names = shadow_mode_names, .count = SHADOW_MODE_COUNT,
      .help = "shadow mask: IZB, shadow map, their difference, none"},
     {"--sm-size", .kind = OPTION_INT, .arg = "N", DEST(sm_size), .min = SHADOW_MAP_MIN_SIZE,
      .max = SHADOW_MAP_MAX_SIZE, .pow2 = true, .what = "a power of two", .help = "shadow map texels a side",
      .deflt = "2048"},
-    {"--sm-pcf", .kind = OPTION_FLAG, DEST(sm_pcf), .help = "3x3 percentage-closer filtering on the shadow map"},
+    {"--sm-pcf", .kind = OPTION_FLAG, DEST(sm_pcf),
+     .help = "3x3 percentage-closer filtering on the shadow map"},
     {"--shader-dir", .kind = OPTION_DIR, .arg = "DIR", DEST(shader_dir),
      .help = "load the GLSL files from DIR instead of the embedded copies"},
-    {"--help", .alias = "-h", .kind = OPTION_HELP, .help = "this text; the keys are listed with F1 or ? in the window"},
+    {"--help", .alias = "-h", .kind = OPTION_HELP,
+     .help = "this text; the keys are listed with F1 or ? in the window"},
 };
 const int options_count = (int)(sizeof options_table / sizeof options_table[0]);
 
@@ -371,11 +379,12 @@ static void expectation(const option_spec *s, char *buf, size_t n)
     switch (s->kind) {
     case OPTION_INT:
     case OPTION_SIZE2:
-        snprintf(buf, n, "%s from %.10g to %.10g%s%s%s", s->what, s->min, s->max, sp, unit, s->auto_zero ? " or auto" : "");
+        snprintf(buf, n, "%s from %.10g to %.10g%s%s%s", s->what, s->min, s->max, sp, unit,
+                 s->auto_zero ? " or auto" : "");
         break;
     case OPTION_FLOAT:
-        snprintf(buf, n, s->open ? "%s between %.10g and %.10g%s%s" : "%s from %.10g to %.10g%s%s", s->what, s->min,
-                 s->max, sp, unit);
+        snprintf(buf, n, s->open ? "%s between %.10g and %.10g%s%s" : "%s from %.10g to %.10g%s%s", s->what,
+                 s->min, s->max, sp, unit);
         break;
     case OPTION_VEC3:
         snprintf(buf, n, "%s", s->what);
@@ -389,7 +398,11 @@ static void expectation(const option_spec *s, char *buf, size_t n)
         for (int k = 0; k < s->count && len < n; k++) {
             if (!s->names[k]) continue;
             named++;
-            int w = snprintf(buf + len, n - len, "%s%s", named == 1 ? "" : named == total ? " or " : ", ", s->names[k]);
+            int w = snprintf(buf + len, n - len, "%s%s",
+                             named == 1       ? ""
+                             : named == total ? " or "
+                                              : ", ",
+                             s->names[k]);
             len += w > 0 ? (size_t)w : 0;
         }
         break;
@@ -509,11 +522,13 @@ void options_usage(FILE *f)
         if (s->section) fprintf(f, "%s%s\n", k ? "" : "\n", s->section);
         /* the left column: name, alias, the value's form (an enum's names) */
         char left[160];
-        int len = snprintf(left, sizeof left, "  %s%s%s", s->name, s->alias ? ", " : "", s->alias ? s->alias : "");
+        int len =
+            snprintf(left, sizeof left, "  %s%s%s", s->name, s->alias ? ", " : "", s->alias ? s->alias : "");
         if (s->kind == OPTION_ENUM)
             for (int i = 0, first = 1; i < s->count && len < (int)sizeof left; i++)
                 if (s->names[i]) {
-                    len += snprintf(left + len, sizeof left - (size_t)len, "%c%s", first ? ' ' : '|', s->names[i]);
+                    len += snprintf(left + len, sizeof left - (size_t)len, "%c%s", first ? ' ' : '|',
+                                    s->names[i]);
                     first = 0;
                 }
         if (s->arg && len < (int)sizeof left) snprintf(left + len, sizeof left - (size_t)len, " %s", s->arg);
@@ -530,7 +545,8 @@ void options_usage(FILE *f)
         }
         /* then the range and the default, from the same fields the parser reads */
         if (s->kind == OPTION_INT && s->pow2)
-            fprintf(f, ", a power of two from %.10g to %.10g%s", s->min, s->max, s->auto_zero ? " or auto" : "");
+            fprintf(f, ", a power of two from %.10g to %.10g%s", s->min, s->max,
+                    s->auto_zero ? " or auto" : "");
         else if (s->kind == OPTION_INT || (s->kind == OPTION_FLOAT && !s->open))
             fprintf(f, ", %.10g to %.10g", s->min, s->max);
         else if (s->kind == OPTION_FLOAT)
@@ -556,7 +572,8 @@ void options_usage(FILE *f)
 unsigned long long options_memory_budget(void)
 {
     long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    unsigned long long budget = pages > 0 && page > 0 ? (unsigned long long)pages * (unsigned long long)page : ULLONG_MAX;
+    unsigned long long budget =
+        pages > 0 && page > 0 ? (unsigned long long)pages * (unsigned long long)page : ULLONG_MAX;
     const int limits[2] = {RLIMIT_AS, RLIMIT_DATA};
     for (int i = 0; i < 2; i++) {
         struct rlimit rl;
@@ -606,13 +623,15 @@ options_result parse_options(int argc, char **argv, app_options *o, char *err, s
 
     /* before anything is allocated: a size the machine cannot hold would fail deep in the GL or
      * get the process killed */
-    unsigned long long need = (unsigned long long)o->width * (unsigned long long)o->height * OPTIONS_BYTES_PER_PIXEL,
+    unsigned long long need = (unsigned long long)o->width * (unsigned long long)o->height *
+                              OPTIONS_BYTES_PER_PIXEL,
                        budget = options_memory_budget();
     if (need > budget)
-        return fail(err, err_size,
-                    "--width %d --height %d: needs about %.1f GB (%llu bytes a pixel), more than the %.1f GB this "
-                    "process may use",
-                    o->width, o->height, (double)need / 1e9, OPTIONS_BYTES_PER_PIXEL, (double)budget / 1e9);
+        return fail(
+            err, err_size,
+            "--width %d --height %d: needs about %.1f GB (%llu bytes a pixel), more than the %.1f GB this "
+            "process may use",
+            o->width, o->height, (double)need / 1e9, OPTIONS_BYTES_PER_PIXEL, (double)budget / 1e9);
     if (!check_scene(o->scene, err, err_size)) {
         one_line(err, err_size);
         return OPTIONS_ERROR;

@@ -62,9 +62,11 @@ static void expect_number(const option_spec *s, const char *value, int c, double
         options_result r = parse(s->name, value, eq);
         CHECK(r == OPTIONS_OK, "%s%s%s refused: %s", s->name, eq ? "=" : " ", value, err);
         if (r != OPTIONS_OK) continue;
-        CHECK(options_value(&o, s, c) == want, "%s %s stored %.10g (component %d), want %.10g", s->name, value,
-              options_value(&o, s, c), c, want);
-        if (s->has) CHECK(*(const bool *)((const char *)&o + s->has - 1), "%s %s: its has flag is set", s->name, value);
+        CHECK(options_value(&o, s, c) == want, "%s %s stored %.10g (component %d), want %.10g", s->name,
+              value, options_value(&o, s, c), c, want);
+        if (s->has)
+            CHECK(*(const bool *)((const char *)&o + s->has - 1), "%s %s: its has flag is set", s->name,
+                  value);
     }
 }
 
@@ -75,8 +77,8 @@ static const char *ftext(char *buf, size_t n, float f)
 }
 
 /* values no number option takes */
-static const char *const not_numbers[] = {"nan", "NaN", "inf", "-inf", "infinity", "1e99999", "12abc", "abc", "",
-                                          "0x", "1,", NULL};
+static const char *const not_numbers[] = {"nan",   "NaN", "inf", "-inf", "infinity", "1e99999",
+                                          "12abc", "abc", "",    "0x",   "1,",       NULL};
 
 static void test_int(const option_spec *s)
 {
@@ -144,8 +146,10 @@ static void test_size2(const option_spec *s)
 {
     char a[64];
     const long lo = (long)s->min, hi = (long)s->max;
-    snprintf(a, sizeof a, "%ldx%ld", lo, hi), expect_number(s, a, 0, (double)lo), expect_number(s, a, 1, (double)hi);
-    snprintf(a, sizeof a, "%ldx%ld", hi, lo), expect_number(s, a, 0, (double)hi), expect_number(s, a, 1, (double)lo);
+    snprintf(a, sizeof a, "%ldx%ld", lo, hi), expect_number(s, a, 0, (double)lo),
+        expect_number(s, a, 1, (double)hi);
+    snprintf(a, sizeof a, "%ldx%ld", hi, lo), expect_number(s, a, 0, (double)hi),
+        expect_number(s, a, 1, (double)lo);
     snprintf(a, sizeof a, "%ldx%ld", lo - 1, lo), expect_refused(s, a);
     snprintf(a, sizeof a, "%ldx%ld", lo, lo - 1), expect_refused(s, a);
     snprintf(a, sizeof a, "%ldx%ld", hi + 1, lo), expect_refused(s, a);
@@ -170,7 +174,8 @@ static void test_enum(const option_spec *s)
     expect_refused(s, "no-such-mode");
     CHECK(parse(s->name, "no-such-mode", false) == OPTIONS_ERROR, "%s refuses an unknown name", s->name);
     for (int k = 0; k < s->count; k++) /* the message lists what is accepted */
-        CHECK(!s->names[k] || strstr(err, s->names[k]), "%s: message lists '%s': %s", s->name, s->names[k], err);
+        CHECK(!s->names[k] || strstr(err, s->names[k]), "%s: message lists '%s': %s", s->name, s->names[k],
+              err);
     expect_refused(s, "");
 }
 
@@ -194,8 +199,10 @@ static void test_row(const option_spec *s)
         break;
     case OPTION_FLAG:
         CHECK(parse(s->name, NULL, false) == OPTIONS_OK, "%s: %s", s->name, err);
-        CHECK(options_value(&o, s, 0) == (s->value ? s->value : 1), "%s stores %d", s->name, s->value ? s->value : 1);
-        CHECK(parse(s->name, "1", true) == OPTIONS_ERROR && strstr(err, s->name) && strstr(err, "takes no value"),
+        CHECK(options_value(&o, s, 0) == (s->value ? s->value : 1), "%s stores %d", s->name,
+              s->value ? s->value : 1);
+        CHECK(parse(s->name, "1", true) == OPTIONS_ERROR && strstr(err, s->name) &&
+                  strstr(err, "takes no value"),
               "%s=1: '%s'", s->name, err);
         break;
     case OPTION_HELP:
@@ -203,12 +210,14 @@ static void test_row(const option_spec *s)
         CHECK(!s->alias || parse(s->alias, NULL, false) == OPTIONS_HELP, "%s", s->alias);
         break;
     case OPTION_SCENE:
-        CHECK(parse(s->name, "builtin:spheres:1k", false) == OPTIONS_OK && strcmp(o.scene, "builtin:spheres:1k") == 0,
+        CHECK(parse(s->name, "builtin:spheres:1k", false) == OPTIONS_OK &&
+                  strcmp(o.scene, "builtin:spheres:1k") == 0,
               "%s: %s", s->name, err);
         expect_refused(s, "/no/such/scene.obj");
         break;
     case OPTION_OUTPUT:
-        CHECK(parse(s->name, "/tmp/izb-options-table-no-such-file", false) == OPTIONS_OK, "%s: %s", s->name, err);
+        CHECK(parse(s->name, "/tmp/izb-options-table-no-such-file", false) == OPTIONS_OK, "%s: %s", s->name,
+              err);
         expect_refused(s, "/no/such/dir/file");
         expect_refused(s, "");
         break;
@@ -226,7 +235,8 @@ static void test_row(const option_spec *s)
         for (int k = 0; not_numbers[k]; k++)
             expect_refused(s, not_numbers[k]);
     if (s->kind != OPTION_FLAG && s->kind != OPTION_HELP) { /* a value it needs, missing */
-        CHECK(parse(s->name, NULL, false) == OPTIONS_ERROR && strstr(err, s->name) && strstr(err, "needs a value"),
+        CHECK(parse(s->name, NULL, false) == OPTIONS_ERROR && strstr(err, s->name) &&
+                  strstr(err, "needs a value"),
               "%s alone: '%s'", s->name, err);
     }
 }
@@ -266,7 +276,8 @@ static void test_readme(const char *path)
                 in_span = !in_span;
                 continue;
             }
-            if (!in_span || !(p[0] == '-' && p[1] == '-' && (p == c || p[-1] == '`' || p[-1] == ' '))) continue;
+            if (!in_span || !(p[0] == '-' && p[1] == '-' && (p == c || p[-1] == '`' || p[-1] == ' ')))
+                continue;
             size_t n = strcspn(p, " =`");
             if (p + n > end) n = (size_t)(end - p);
             if (len + n + 2 < sizeof names) {
@@ -283,7 +294,8 @@ static void test_readme(const char *path)
     char key[96];
     for (int k = 0; k < options_count; k++) {
         snprintf(key, sizeof key, "\n%s\n", options_table[k].name);
-        CHECK(strstr(names, key) != NULL, "%s: the options table does not list %s", path, options_table[k].name);
+        CHECK(strstr(names, key) != NULL, "%s: the options table does not list %s", path,
+              options_table[k].name);
     }
     for (const char *n = names + 1; *n; n = strchr(n, '\n') + 1) {
         const size_t l = (size_t)(strchr(n, '\n') - n);
@@ -315,7 +327,8 @@ int main(int argc, char **argv)
         char key[96];
         snprintf(key, sizeof key, "\n  %s%s%s", s->name, s->alias ? ", " : "", s->alias ? s->alias : "");
         const char *at = strstr(help, key);
-        CHECK(at && (at[strlen(key)] == ' ' || at[strlen(key)] == '\n'), "--help lists %s: %s", key + 3, help);
+        CHECK(at && (at[strlen(key)] == ' ' || at[strlen(key)] == '\n'), "--help lists %s: %s", key + 3,
+              help);
         for (int j = 0; j < k; j++)
             CHECK(strcmp(s->name, options_table[j].name) != 0, "%s is in the table twice", s->name);
     }
@@ -323,14 +336,17 @@ int main(int argc, char **argv)
 
     /* a zero *_DEFAULT is not a mode: no name, and it is named as the mode it resolves to, the first
      * one (what --help prints as the default) */
-    CHECK(izb_kernel_names[IZB_KERNEL_DEFAULT] == NULL && strcmp(izb_kernel_name(IZB_KERNEL_DEFAULT), izb_kernel_names[IZB_KERNEL1]) == 0,
+    CHECK(izb_kernel_names[IZB_KERNEL_DEFAULT] == NULL &&
+              strcmp(izb_kernel_name(IZB_KERNEL_DEFAULT), izb_kernel_names[IZB_KERNEL1]) == 0,
           "kernel default: %s", izb_kernel_name(IZB_KERNEL_DEFAULT));
     CHECK(izb_binning_names[IZB_BINNING_DEFAULT] == NULL &&
               strcmp(izb_binning_name(IZB_BINNING_DEFAULT), izb_binning_names[IZB_BINNING_RADIX]) == 0,
           "binning default: %s", izb_binning_name(IZB_BINNING_DEFAULT));
-    CHECK(izb_cull_names[IZB_CULL_DEFAULT] == NULL && strcmp(izb_cull_name(IZB_CULL_DEFAULT), izb_cull_names[IZB_CULL_AUTO]) == 0,
+    CHECK(izb_cull_names[IZB_CULL_DEFAULT] == NULL &&
+              strcmp(izb_cull_name(IZB_CULL_DEFAULT), izb_cull_names[IZB_CULL_AUTO]) == 0,
           "cull default: %s", izb_cull_name(IZB_CULL_DEFAULT));
-    CHECK(strcmp(izb_cull_name(IZB_CULL_OFF), "off") == 0 && strcmp(izb_cull_name((izb_cull)99), "auto") == 0 &&
+    CHECK(strcmp(izb_cull_name(IZB_CULL_OFF), "off") == 0 &&
+              strcmp(izb_cull_name((izb_cull)99), "auto") == 0 &&
               strcmp(izb_kernel_name((izb_kernel)99), "?") == 0,
           "names of values");
 

@@ -48,8 +48,13 @@ static const char *value_for(const option_spec *s, unsigned pick, char *buf, siz
         return pick % 8 < 5 ? buf : junk[pick % njunk];
     }
     case OPTION_FLOAT: {
-        const float v[7] = {lo, hi, nextafterf(lo, -INFINITY), nextafterf(hi, INFINITY), nextafterf(lo, hi),
-                            nextafterf(hi, lo), lo + 0.5f * (hi - lo)};
+        const float v[7] = {lo,
+                            hi,
+                            nextafterf(lo, -INFINITY),
+                            nextafterf(hi, INFINITY),
+                            nextafterf(lo, hi),
+                            nextafterf(hi, lo),
+                            lo + 0.5f * (hi - lo)};
         if (pick % 10 < 7) ftext(buf, n, v[pick % 10]);
         return pick % 10 < 7 ? buf : junk[pick % njunk];
     }
@@ -76,8 +81,13 @@ static const char *value_for(const option_spec *s, unsigned pick, char *buf, siz
         return "";
     }
     case OPTION_SCENE: {
-        static const char *const v[] = {"builtin:default", "builtin:grass:1k", "builtin:spheres:0", "builtin:nope",
-                                        "/no/such.obj", "/tmp", ""};
+        static const char *const v[] = {"builtin:default",
+                                        "builtin:grass:1k",
+                                        "builtin:spheres:0",
+                                        "builtin:nope",
+                                        "/no/such.obj",
+                                        "/tmp",
+                                        ""};
         return v[pick % (sizeof v / sizeof v[0])];
     }
     case OPTION_OUTPUT: {
@@ -138,7 +148,8 @@ static void check_fields(const app_options *o, const app_options *def)
         const double v = options_value(o, s, 0), d = options_value(def, s, 0);
         switch (s->kind) {
         case OPTION_INT:
-            FUZZ_ASSERT(v == d || (v >= s->min && v <= s->max && (!s->pow2 || ((long)v & ((long)v - 1)) == 0)) ||
+            FUZZ_ASSERT(v == d ||
+                            (v >= s->min && v <= s->max && (!s->pow2 || ((long)v & ((long)v - 1)) == 0)) ||
                             (s->auto_zero && v == 0),
                         "%s holds %.10g: neither its default %.10g nor in its range", s->name, v, d);
             break;
@@ -152,11 +163,11 @@ static void check_fields(const app_options *o, const app_options *def)
             float c[3];
             for (int i = 0; i < 3; i++) {
                 c[i] = (float)options_value(o, s, i);
-                FUZZ_ASSERT(isfinite(c[i]) && c[i] >= (float)s->min && c[i] <= (float)s->max, "%s[%d] %g", s->name,
-                            i, (double)c[i]);
+                FUZZ_ASSERT(isfinite(c[i]) && c[i] >= (float)s->min && c[i] <= (float)s->max, "%s[%d] %g",
+                            s->name, i, (double)c[i]);
             }
-            FUZZ_ASSERT(!s->check || s->check(c), "%s %g,%g,%g fails its rule", s->name, (double)c[0], (double)c[1],
-                        (double)c[2]);
+            FUZZ_ASSERT(!s->check || s->check(c), "%s %g,%g,%g fails its rule", s->name, (double)c[0],
+                        (double)c[1], (double)c[2]);
             break;
         }
         case OPTION_SIZE2: {
