@@ -20,6 +20,13 @@
 
 #define MAX_SIZE 16384
 #define MAX_FRAMES 1000000000L
+/* defaults the parser fills in, also printed by --help (as text: STR) */
+#define DEFAULT_SCENE "builtin:default"
+#define DEFAULT_WIDTH 1280
+#define DEFAULT_HEIGHT 720
+#define HEADLESS_FRAMES 60
+#define STR_(x) #x
+#define STR(x) STR_(x)
 
 /* the field of app_options a row stores into, and a bool it sets when the option is given */
 #define DEST(field) .dest = offsetof(app_options, field), .dest_size = sizeof(((app_options *)0)->field)
@@ -41,16 +48,16 @@ const option_spec options_table[] = {
     {"--scene", .kind = OPTION_SCENE, .arg = "SPEC", DEST(scene), .section = "scene and output",
      .help = "builtin:NAME[:N] (N triangles, k/M suffixes) or a model file (OBJ, PLY,\n"
              "glTF, ...); a positional argument works too",
-     .deflt = "builtin:default"},
+     .deflt = DEFAULT_SCENE},
     {"--width", .kind = OPTION_INT, .arg = "W", DEST(width), .min = 1, .max = MAX_SIZE, .what = "a size",
-     .unit = "pixels", .help = "window / image width in pixels", .deflt = "1280"},
+     .unit = "pixels", .help = "window / image width in pixels", .deflt = STR(DEFAULT_WIDTH)},
     {"--height", .kind = OPTION_INT, .arg = "H", DEST(height), .min = 1, .max = MAX_SIZE, .what = "a size",
-     .unit = "pixels", .help = "window / image height in pixels", .deflt = "720"},
+     .unit = "pixels", .help = "window / image height in pixels", .deflt = STR(DEFAULT_HEIGHT)},
     {"--headless", .kind = OPTION_FLAG, DEST(headless),
      .help = "no window: EGL without a display, render into FBOs"},
     {"--frames", .kind = OPTION_INT, .arg = "N", DEST(frames), .min = 1, .max = MAX_FRAMES,
      .what = "a frame count", .help = "render N frames, then exit",
-     .deflt = "until the window closes; headless 60"},
+     .deflt = "until the window closes; headless " STR(HEADLESS_FRAMES)},
     {"--screenshot", .kind = OPTION_OUTPUT, .arg = "FILE", DEST(screenshot),
      .help = "write the last frame as PNG"},
     {"--log", .kind = OPTION_OUTPUT, .arg = "FILE", DEST(log_path),
@@ -585,7 +592,7 @@ unsigned long long options_memory_budget(void)
 
 options_result parse_options(int argc, char **argv, app_options *o, char *err, size_t err_size)
 {
-    *o = (app_options){.scene = "builtin:default", .width = 1280, .height = 720};
+    *o = (app_options){.scene = DEFAULT_SCENE, .width = DEFAULT_WIDTH, .height = DEFAULT_HEIGHT};
     bool scene_set = false;
     err[0] = '\0';
 
@@ -643,6 +650,7 @@ options_result parse_options(int argc, char **argv, app_options *o, char *err, s
         if (path && !o->force && access(path, F_OK) == 0)
             return fail(err, err_size, "%s '%s': file exists (add --force to overwrite it)", s->name, path);
     }
-    if (o->headless && o->frames == 0 && (!o->path || o->path_loop)) o->frames = 60; /* a path: to its end */
+    if (o->headless && o->frames == 0 && (!o->path || o->path_loop))
+        o->frames = HEADLESS_FRAMES; /* a path: to its end */
     return OPTIONS_OK;
 }
