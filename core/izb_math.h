@@ -463,6 +463,7 @@ typedef enum izb_cull {
     IZB_CULL_AUTO,
     IZB_CULL_ON,
     IZB_CULL_OFF,
+    IZB_CULL_COUNT
 } izb_cull;
 
 #define IZB_OPEN 0xffffffffu /* component index of a triangle that is not on a closed surface */
