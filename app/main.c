@@ -402,7 +402,7 @@ static bool animate_scene(app *a)
 static scene shown_scene(const app *a)
 {
     scene s = a->scn;
-    if (!a->ground) s.tri_count -= s.ground_tris;
+    if (!a->ground) s.tri_count -= s.ground_tris, s.ground_tris = 0;
     scene_motion_bounds(&a->scn, s.bounds_min, s.bounds_max); /* a moving scene's: every pose */
     return s;
 }

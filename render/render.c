@@ -132,6 +132,7 @@ render *render_create(const render_desc *desc, char *err, size_t err_size)
     }
     r->u_depth.view = glGetUniformLocation(r->prog_depth, "u_view");
     r->u_depth.proj = glGetUniformLocation(r->prog_depth, "u_proj");
+    r->u_depth.first = glGetUniformLocation(r->prog_depth, "u_first");
 #define SHADE_UNIFORM(field) r->u_shade.field = glGetUniformLocation(r->prog_shade, "u_" #field)
     SHADE_UNIFORM(view);
     SHADE_UNIFORM(proj);
@@ -267,6 +268,7 @@ bool render_set_scene(render *r, const scene *s, char *err, size_t err_size)
     glVertexArrayVertexBuffer(r->vao, 0, r->vbo_pos, 0, 3 * sizeof(float));
     glVertexArrayVertexBuffer(r->vao, 1, r->vbo_normal, 0, 3 * sizeof(float));
     r->tri_count = s->tri_count;
+    r->ground_tris = s->ground_tris < 0 ? 0 : s->ground_tris > s->tri_count ? s->tri_count : s->ground_tris;
     if (!render_materials_set(r, s, err, err_size)) {
         r->tri_count = 0;
         return false;
@@ -336,9 +338,29 @@ void render_depth_pass(render *r, const camera *c)
         glProgramUniformMatrix4fv(r->prog_depth, r->u_depth.view, 1, GL_FALSE, view);
         glProgramUniformMatrix4fv(r->prog_depth, r->u_depth.proj, 1, GL_FALSE, proj);
         glBindVertexArray(r->vao);
-        glDrawArrays(GL_TRIANGLES, 0, r->tri_count * 3);
+        render_draw_triangles(r, 0, r->tri_count, r->u_depth.first);
     }
     gl_timer_end(&r->timer_depth);
+}
+
+void render_draw_triangles(const render *r, int first, int count, GLint first_loc)
+{
+    const int ground = r->tri_count - r->ground_tris, end = first + count;
+    const int mid = first > ground ? first : end < ground ? end : ground;
+    if (mid > first) {
+        glUniform1ui(first_loc, (GLuint)first); /* location -1: ignored */
+        glDrawArrays(GL_TRIANGLES, 3 * first, 3 * (mid - first));
+    }
+    if (end > mid) {
+        glUniform1ui(first_loc, (GLuint)mid);
+        /* the ground and a floor in its plane rasterise to depths a rounding apart: the offset (one
+         * depth step beyond the slope) lets the scene win every tie, and GL applies it alike in
+         * every pass. The colour target's linear depth, which the IZB reads, is not offset. */
+        glEnable(GL_POLYGON_OFFSET_FILL);
+        glPolygonOffset(1.0f, 1.0f);
+        glDrawArrays(GL_TRIANGLES, 3 * mid, 3 * (end - mid));
+        glDisable(GL_POLYGON_OFFSET_FILL);
+    }
 }
 
 void render_fill_mask(render *r, uint8_t value)

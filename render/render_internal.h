@@ -15,7 +15,7 @@ struct render {
     /* programs and their uniforms */
     GLuint prog_depth, prog_shade, prog_sky, prog_debug;
     struct {
-        GLint view, proj;
+        GLint view, proj, first;
     } u_depth;
     struct {
         GLint view, proj, light_type, light_dir, light_pos, cos_outer, cos_inner, cam_pos, bounds_min,
@@ -28,6 +28,7 @@ struct render {
     /* scene: positions and normals in two buffers (texture coordinates in a third), one VAO */
     GLuint vao, vbo_pos, vbo_normal, vao_empty;
     int tri_count;
+    int ground_tris; /* the last ground_tris of them: the added ground (scene.h), drawn behind its plane */
     float bounds_min[3], bounds_max[3];
 
     /* targets (re-made on resize): the depth FBO and the colour FBO share depth_ds */
@@ -77,6 +78,13 @@ bool render_materials_set(render *r, const scene *s, char *err, size_t err_size)
 void render_materials_free(render *r);
 /* The shading pass's scene draws (program, matrices, VAO and depth state already set). */
 void render_materials_draw(render *r);
+/* glDrawArrays of the scene's triangles [first, first + count) (program, VAO, depth state set), the
+ * added ground's part with a polygon offset that puts it behind the scene's faces lying in its
+ * plane (scene_add_ground: a floor of the scene's own). Every pass that draws the scene against
+ * the depth pass's depth draws through this, so each pixel takes the same triangle in all.
+ * first_loc: a uniform of the bound program that gets each draw's first triangle (depth.frag's
+ * u_first, which makes gl_PrimitiveID a scene index), or -1. */
+void render_draw_triangles(const render *r, int first, int count, GLint first_loc);
 /* Delete and make the targets again at the same size (render.c): after a backend failed while it
  * held them. False with a reason when they cannot be made. */
 bool render_remake_targets(render *r, char *err, size_t err_size);

@@ -124,6 +124,6 @@ void render_materials_draw(render *r)
         glProgramUniform1i(p, r->u_shade.material, d->mode);
         glProgramUniform4fv(p, r->u_shade.base_colour, 1, d->colour);
         glBindTextureUnit(2, d->texture);
-        glDrawArrays(GL_TRIANGLES, 3 * d->first, 3 * d->count);
+        render_draw_triangles(r, d->first, d->count, -1);
     }
 }

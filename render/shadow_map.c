@@ -358,7 +358,7 @@ bool render_shadow_map_pass(render *r, const camera *c, const light *l)
         glEnable(GL_DEPTH_TEST);
         glDepthFunc(GL_LEQUAL);
         glBindVertexArray(r->vao);
-        glDrawArrays(GL_TRIANGLES, 0, r->tri_count * 3);
+        render_draw_triangles(r, 0, r->tri_count, -1);
         glDisable(GL_DEPTH_TEST);
     }
     gl_timer_end(&sm->timer);

@@ -118,11 +118,12 @@ void scene_animate(const scene *s, double t, float *xyz, float *normals);
  * "builtin:" scenes. */
 bool scene_ground_wanted(scene_ground g, const char *spec);
 
-/* Append a ground to s: one upward-facing quad (2 triangles, normals +y) just below the bounds
- * along the up axis (+y), large enough to catch the shadows the scene's directional light casts
- * (its footprint and the bounds' shadow along light_dir, with a margin). Sets ground_tris = 2 and
- * grows the bounds to hold it; the camera and light stay the model's. Drawing the first
- * tri_count - ground_tris triangles shows the scene without it. False (s unchanged) on OOM. */
+/* Append a ground to s: one upward-facing quad (2 triangles, normals +y) on the bottom of the
+ * bounds along the up axis (+y), in the plane of any floor the scene has there, large enough to
+ * catch the shadows the scene's directional light casts (its footprint and the bounds' shadow
+ * along light_dir, with a margin). Sets ground_tris = 2 and grows the bounds to hold it; the
+ * camera and light stay the model's. Drawing the first tri_count - ground_tris triangles shows the
+ * scene without it (then pass ground_tris = 0 too). False (s unchanged) on OOM. */
 bool scene_add_ground(scene *s, char *err, size_t err_size);
 
 /* Recompute bounds and a default camera and light from the geometry (used after loading files):

@@ -1,7 +1,7 @@
 /* scene_ground.c — a ground for loaded models (scene.h: scene_add_ground). A model from a file
- * floats in empty space: nothing but itself receives its shadow. The ground is one quad under
- * its bounds, sized from the shadow the scene's own directional light casts of the bounds box, so
- * the default view shows the model's shadow whole. */
+ * floats in empty space: nothing but itself receives its shadow. The ground is one quad on the
+ * bottom of its bounds, sized from the shadow the scene's own directional light casts of the
+ * bounds box, so the default view shows the model's shadow whole. */
 #include "scene.h"
 
 #include <math.h>
@@ -12,9 +12,6 @@
 /* How far the ground extends at most, in bounding-sphere radii from the centre: a light a few
  * degrees above the horizon casts shadows ~tan(87°) = 19 radii long; past that it is all ground. */
 #define GROUND_MAX_RADII 20.0f
-/* Gap between the bounds' bottom and the ground, in radii: a face lying on the bottom must not
- * fight the ground for depth, and at 1e-3 the gap is below a pixel from the default camera. */
-#define GROUND_GAP_RADII 1e-3f
 
 const char *const scene_ground_names[SCENE_GROUND_COUNT] = {"auto", "on", "off"};
 
@@ -33,7 +30,13 @@ bool scene_add_ground(scene *s, char *err, size_t err_size)
         r2 += 0.25f * (hi[k] - lo[k]) * (hi[k] - lo[k]);
     }
     const float r = r2 > 0.0f ? sqrtf(r2) : 1.0f;
-    const float y = lo[1] - GROUND_GAP_RADII * r;
+    /* On the bounds' bottom, in the plane of whatever lies there: a scene's own floor (the built-in
+     * scenes', a room's) and the ground are then one plane, and neither shadows the other (a plane
+     * cannot shadow a point on itself: izb_math.h, the own-plane rule). Any gap would make that
+     * floor a plate over the ground whose edges cast a strip of shadow gap x (the light's slope)
+     * wide onto it, which the pixel grid samples as isolated dark pixels along the floor's edges.
+     * The renderer keeps the faces in this plane in front of the ground (render_draw_triangles). */
+    const float y = lo[1];
     /* the footprint, grown by the shadow of every bounds corner along the light direction */
     float x0 = lo[0], x1 = hi[0], z0 = lo[2], z1 = hi[2];
     const float *d = s->light_dir;

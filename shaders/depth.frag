@@ -2,10 +2,13 @@
 // depth.frag — writes the linear view depth (distance along the camera's -Z) into the R32F
 // colour target. The target is cleared to 0, which means sky (core/izb_math.h conventions).
 // o_id: the primitive id (izb_shade_arrays_ids' ids) into the R32UI attachment, cleared to
-// 0xffffffff (IZB_NO_ID) for sky. The scene is one glDrawArrays from vertex 0 in izb_set_scene's
-// triangle order (render.c render_depth_pass), so gl_PrimitiveID is the triangle's scene index.
+// 0xffffffff (IZB_NO_ID) for sky. The scene is drawn in izb_set_scene's triangle order, in draws
+// whose first triangle is u_first (render.c render_draw_triangles: the added ground is a draw of its
+// own), so u_first + gl_PrimitiveID, which counts from 0 in each draw, is the triangle's scene index.
 
 in float v_depth;
+
+uniform uint u_first;
 
 layout(location = 0) out float o_depth;
 layout(location = 1) out uint o_id;
@@ -13,5 +16,5 @@ layout(location = 1) out uint o_id;
 void main()
 {
     o_depth = v_depth;
-    o_id = uint(gl_PrimitiveID);
+    o_id = u_first + uint(gl_PrimitiveID);
 }
