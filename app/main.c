@@ -350,7 +350,10 @@ static void app_input(app *a)
     double t = now_s();
     float dt = (float)(t - a->t_input);
     a->t_input = t;
-    apply_toggles(a, controls_update(&a->ctl, dt > 0.25f ? 0.25f : dt, &a->cam, &a->light));
+    /* every press since the last frame, in order: K four times toggles four times */
+    for (unsigned toggle; (toggle = controls_next(&a->ctl)) != 0;)
+        apply_toggles(a, toggle);
+    controls_update(&a->ctl, dt > 0.25f ? 0.25f : dt, &a->cam, &a->light);
     if (a->opt.switch_every > 0 && a->frame > 0 && a->frame % a->opt.switch_every == 0 &&
         a->frame != a->switch_frame) {
         a->switch_frame = a->frame;
