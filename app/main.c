@@ -384,13 +384,14 @@ static bool app_update(app *a)
     return animate_scene(a);
 }
 
-/* a moving scene: pose it for this frame (t = frame / 60 s: deterministic) and hand the moved
- * triangles to the renderer and to the backend (izb_update_scene: a copy, no rebuild) */
+/* a moving scene: pose it for this frame (session_anim_time: the wall clock in a window, frame /
+ * path_fps headless) and hand the moved triangles to the renderer and to the backend
+ * (izb_update_scene: a copy, no rebuild) */
 static bool animate_scene(app *a)
 {
     if (a->scn.motion == SCENE_MOTION_NONE)
         return true;
-    scene_animate(&a->scn, (double)a->frame / 60.0, a->anim_xyz, a->anim_nrm);
+    scene_animate(&a->scn, session_anim_time(&a->ses, a->frame, now_s() - a->t0), a->anim_xyz, a->anim_nrm);
     const int n = shown_scene(a).tri_count; /* the added ground is last and never moves */
     char err[256];
     if (!render_update_positions(a->r, a->anim_xyz, a->anim_nrm, n, err, sizeof err) ||

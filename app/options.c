@@ -67,7 +67,8 @@ const option_spec options_table[] = {
              "runs stop at its end unless --frames is given"},
     {"--path-loop", .kind = OPTION_FLAG, DEST(path_loop), .help = "replay the path in a loop"},
     {"--path-fps", .kind = OPTION_FLOAT, .arg = "F", DEST(path_fps), .min = 1, .max = 1000,
-     .what = "frames per second", .help = "headless replay step 1/F s of path time per frame", .deflt = "60"},
+     .what = "frames per second", .help = "headless step 1/F s of path and animation time per frame",
+     .deflt = "60"},
     {"--switch-every", .kind = OPTION_INT, .arg = "N", DEST(switch_every), .min = 1, .max = MAX_FRAMES,
      .what = "a frame count",
      .help = "soak runs: every N frames the next of K, B, U, C, V, T, M, ], [ and\n"
@@ -116,8 +117,9 @@ const option_spec options_table[] = {
      .help = "a ground under the scene that catches its shadows (auto: on\n"
              "for model files, off for built-in scenes, which have one)"},
     {"--animate", .kind = OPTION_FLAG, DEST(animate),
-     .help = "turn the scene on a turntable (12 s a turn, 60 frames a second;\n"
-             "builtin:wave moves by itself): the shadows sweep"},
+     .help = "turn the scene on a turntable (12 s a turn: by the clock in a\n"
+             "window, at --path-fps frames a second headless; builtin:wave\n"
+             "moves by itself): the shadows sweep"},
 
     {"--vsync", .kind = OPTION_ENUM, DEST(vsync), .names = vsync_names, .count = 2, .section = "display",
      .help = "wait for the display's refresh"},

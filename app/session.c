@@ -178,6 +178,11 @@ void session_replay(session *s, double wall_dt, camera *c, light *l)
         s->play_t += wall_dt;
 }
 
+double session_anim_time(const session *s, long frame, double wall_s)
+{
+    return s->desc.headless ? (double)frame / s->desc.path_fps : wall_s;
+}
+
 void session_record(session *s, double now, const camera *c, const light *l)
 {
     if (s->recording) camera_path_add(&s->rec, now - s->rec_t0, c, l);

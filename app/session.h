@@ -66,6 +66,13 @@ void session_keys(session *s, unsigned toggles, double now, render *r, const cam
  * pose. No-op when not replaying. */
 void session_replay(session *s, double wall_dt, camera *c, light *l);
 
+/* The time (s) a moving scene (--animate, builtin:wave) is posed at on frame `frame`, `wall_s`
+ * seconds of wall clock after the first frame began: in a window the wall clock, so the motion
+ * keeps its speed at any frame rate (a turn in 12 s at 4 fps as at 60); headless frame /
+ * path_fps (default 60), the step the path replay takes too, so a headless run (a benchmark, a
+ * screenshot) poses frame N the same on every machine. */
+double session_anim_time(const session *s, long frame, double wall_s);
+
 /* While recording: add the pose at wall time `now`. */
 void session_record(session *s, double now, const camera *c, const light *l);
 
