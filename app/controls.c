@@ -60,6 +60,8 @@ enum { BINDING_COUNT = sizeof BINDINGS / sizeof BINDINGS[0] };
 static void key_callback(GLFWwindow *w, int key, int scancode, int action, int mods);
 static void char_callback(GLFWwindow *w, unsigned codepoint);
 static void scroll_callback(GLFWwindow *w, double dx, double dy);
+/* queue one press of toggle `action` */
+static void push(controls *c, unsigned action);
 
 static void key_callback(GLFWwindow *w, int key, int scancode, int action, int mods)
 {
@@ -72,19 +74,42 @@ static void key_callback(GLFWwindow *w, int key, int scancode, int action, int m
 
 _Static_assert(BINDING_COUNT <= 64, "controls.taps has one bit per binding");
 
+static void push(controls *c, unsigned action)
+{
+    if (c->queue_len == CONTROLS_QUEUE) {
+        if (c->dropped++ == 0)
+            fprintf(stderr, "izb-shadows: more than %d key presses in one frame: the rest are dropped\n",
+                    CONTROLS_QUEUE);
+        return;
+    }
+    c->queue[(c->queue_first + c->queue_len++) % CONTROLS_QUEUE] = action;
+}
+
 void controls_key(controls *c, int key)
 {
     for (int i = 0; i < BINDING_COUNT; i++) {
         if (BINDINGS[i].key != key) continue;
-        c->pending |= BINDINGS[i].action;
-        if (!BINDINGS[i].action) c->taps |= 1ull << i;
+        if (BINDINGS[i].action)
+            push(c, BINDINGS[i].action);
+        else
+            c->taps |= 1ull << i;
     }
+}
+
+unsigned controls_next(controls *c)
+{
+    if (c->queue_len == 0) return 0;
+    unsigned action = c->queue[c->queue_first];
+    c->queue_first = (c->queue_first + 1) % CONTROLS_QUEUE;
+    c->queue_len--;
+    if (action == CONTROL_LIGHT_MODE) c->light_mode = !c->light_mode;
+    return action;
 }
 
 static void char_callback(GLFWwindow *w, unsigned codepoint)
 {
     controls *c = glfwGetWindowUserPointer(w);
-    if (c && codepoint == '?') c->pending |= CONTROL_HELP;
+    if (c && codepoint == '?') push(c, CONTROL_HELP);
 }
 
 static void scroll_callback(GLFWwindow *w, double dx, double dy)
@@ -115,13 +140,10 @@ void controls_init(controls *c, GLFWwindow *window, const float bmin[3], const f
     }
 }
 
-unsigned controls_update(controls *c, float dt, camera *cam, light *l)
+void controls_update(controls *c, float dt, camera *cam, light *l)
 {
-    unsigned toggles = c->pending;
     unsigned long long taps = c->taps;
-    c->pending = 0;
     c->taps = 0;
-    if (toggles & CONTROL_LIGHT_MODE) c->light_mode = !c->light_mode;
     GLFWwindow *w = c->window;
 
     bool fast = w && (glfwGetKey(w, GLFW_KEY_LEFT_SHIFT) == GLFW_PRESS ||
@@ -206,7 +228,6 @@ unsigned controls_update(controls *c, float dt, camera *cam, light *l)
             l->dir[2] = -cosf(el) * cosf(az);
         }
     }
-    return toggles;
 }
 
 /* append to out[*n..], keeping it terminated and *n within out_size - 1 */

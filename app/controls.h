@@ -13,7 +13,7 @@
 
 struct GLFWwindow;
 
-/* Toggles pressed since the last controls_update(), as bits. */
+/* Toggles, one bit each; the key callbacks queue every press (controls_next). */
 enum {
     CONTROL_KERNEL = 1u << 0,     /* K: kernel1 <-> kernel2 */
     CONTROL_BINNING = 1u << 1,    /* B: radix <-> atomic */
@@ -38,6 +38,9 @@ enum {
     CONTROL_SCREENSHOT = 1u << 24, /* P: PNG screenshot */
 };
 
+/* Presses a frame can hold: far more than a hand types between two frames at 1 fps. */
+enum { CONTROLS_QUEUE = 64 };
+
 typedef struct controls {
     struct GLFWwindow *window;
     float speed;     /* camera speed, scene units per second (wheel scales it) */
@@ -45,7 +48,11 @@ typedef struct controls {
     float radius;    /* scene bounding-sphere radius: scales speeds */
     bool looking;    /* right button held */
     double last_x, last_y;
-    unsigned pending; /* CONTROL_* bits queued by the key callbacks */
+    /* toggles pressed since they were last taken, in order, one CONTROL_* bit per press: a frame
+     * slower than the keys must not merge two presses of a key into one */
+    unsigned queue[CONTROLS_QUEUE];
+    int queue_first, queue_len;
+    long dropped;            /* presses lost to a full queue (said on stderr when it happens) */
     unsigned long long taps; /* movement keys pressed since the last update, by binding index */
     bool light_mode;  /* L: movement keys and mouse steer the light */
 } controls;
@@ -53,12 +60,17 @@ typedef struct controls {
 /* Install the callbacks on `window` (its user pointer becomes c). Speeds follow the scene size. */
 void controls_init(controls *c, struct GLFWwindow *window, const float bmin[3], const float bmax[3]);
 
-/* Apply held keys and the mouse to the camera and light for a frame of dt seconds; return the
- * toggles pressed since the last call. */
-unsigned controls_update(controls *c, float dt, camera *cam, light *l);
+/* Apply held keys and the mouse to the camera and light for a frame of dt seconds. */
+void controls_update(controls *c, float dt, camera *cam, light *l);
+
+/* The next toggle pressed (one CONTROL_* bit), in the order pressed; 0 when none is left. Every
+ * press comes out once: K pressed four times between two frames gives four CONTROL_KERNEL. Taking
+ * CONTROL_LIGHT_MODE flips light_mode. Call until 0 once a frame, before controls_update(). */
+unsigned controls_next(controls *c);
 
 /* What the key callback does on a press of GLFW key `key`: queue its toggle, or remember a
- * movement key's press so a tap released before the next frame still moves (tests call it). */
+ * movement key's press so a tap released before the next frame still moves (tests call it; the
+ * callback installed by controls_init() is the window's way in). */
 void controls_key(controls *c, int key);
 
 /* Seconds of movement one tap of a movement key is worth (one step). */

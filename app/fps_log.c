@@ -63,32 +63,49 @@ void fps_log_write(fps_log *l, const fps_log_row *r)
     bool diff = strcmp(mode, names[SHADOW_MODE_DIFF]) == 0;
     bool izb_ran = diff || strcmp(mode, names[SHADOW_MODE_IZB]) == 0;
     bool map_ran = diff || strcmp(mode, names[SHADOW_MODE_MAP]) == 0;
-    char b[8][32];
-    fprintf(l->f, "%ld,%.6f,%.4f,%.4f", r->frame, r->wall_s, r->frame_ms, (double)r->gl.depth_ms);
+    /* GL pass times: empty until the timer has a result (frame 0's is never reported) */
+    bool depth_timed = r->gl.depth_frame >= 0, shade_timed = r->gl.shade_frame >= 0;
+    bool sm_timed = map_ran && r->gl.shadow_map_frame >= 0;
+    char b[12][32];
+    fprintf(l->f, "%ld,%.6f,%.4f,%s", r->frame, r->wall_s, r->frame_ms,
+            num(b[0], depth_timed, "%.4f", (double)r->gl.depth_ms));
     for (int s = 0; s < IZB_STAGE_COUNT; s++)
         fprintf(l->f, ",%s", num(b[0], izb_ran, "%.4f", (double)z->stage_ms[s]));
-    /* unit: what the backend resolved (CUDA), else the setting ("auto" = 0) */
-    int unit = z->unit_size > 0 ? z->unit_size : r->unit_setting;
+    /* kernel, binning, unit: the IZB's own where it ran (unit: what the backend resolved, CUDA),
+     * else the settings now; "auto" = 0 */
+    izb_settings set =
+        r->settings
+            ? izb_settings_resolve(*r->settings)
+            : (izb_settings){.kernel = z->kernel, .binning = z->binning, .unit_size = r->unit_setting};
+    izb_kernel kernel = izb_ran || !r->settings ? z->kernel : set.kernel;
+    izb_binning binning = izb_ran || !r->settings ? z->binning : set.binning;
+    int unit = izb_ran && z->unit_size > 0 ? z->unit_size : r->settings ? set.unit_size : r->unit_setting;
     char unit_s[16] = "auto";
     if (unit > 0) snprintf(unit_s, sizeof unit_s, "%d", unit);
-    fprintf(l->f, ",%s,%s,%.4f,%d,%s,%s,%s,%s,%s,%s,%s,%s,%d,%d", num(b[0], izb_ran, "%.4f", (double)z->total_ms),
-            num(b[1], izb_ran, "%.4f", (double)r->gl.transfer_ms), (double)r->gl.shade_ms, z->tris_in,
-            num(b[2], izb_ran, "%.0f", z->tris_after_cull), num(b[3], izb_ran, "%.0f", z->points), r->backend,
-            izb_kernel_name(z->kernel), izb_binning_name(z->binning), unit_s,
-            num(b[4], izb_ran, "%.0f", z->grid_w), num(b[5], izb_ran, "%.0f", z->grid_h), r->width, r->height);
+    /* the scene's triangles: known in every mode */
+    int tris_in = r->scene_tris > 0 ? r->scene_tris : z->tris_in;
+    fprintf(l->f, ",%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%d,%d",
+            num(b[1], izb_ran, "%.4f", (double)z->total_ms),
+            num(b[2], izb_ran, "%.4f", (double)r->gl.transfer_ms),
+            num(b[3], shade_timed, "%.4f", (double)r->gl.shade_ms),
+            num(b[4], r->scene_tris > 0 || izb_ran, "%.0f", tris_in),
+            num(b[5], izb_ran, "%.0f", z->tris_after_cull), num(b[6], izb_ran, "%.0f", z->points), r->backend,
+            izb_kernel_name(kernel), izb_binning_name(binning), unit_s, num(b[7], izb_ran, "%.0f", z->grid_w),
+            num(b[8], izb_ran, "%.0f", z->grid_h), r->width, r->height);
     const camera *c = r->cam;
     const light *li = r->light;
     float fwd[3];
     camera_forward(c, fwd);
-    fprintf(l->f, ",%.5f,%.5f,%.5f,%.3f,%.3f,%.5f,%.5f,%.5f,%s,%.5f,%.5f,%.5f,%.5f,%.5f,%.5f,%.2f,%s,%s,%s,%d,%s\n",
+    fprintf(l->f,
+            ",%.5f,%.5f,%.5f,%.3f,%.3f,%.5f,%.5f,%.5f,%s,%.5f,%.5f,%.5f,%.5f,%.5f,%.5f,%.2f,%s,%s,%s,%s,%s\n",
             (double)c->pos[0], (double)c->pos[1], (double)c->pos[2], (double)c->yaw, (double)c->pitch,
             (double)fwd[0], (double)fwd[1], (double)fwd[2],
-            (unsigned)li->type < LIGHT_TYPE_COUNT ? light_type_names[li->type] : "?", (double)li->dir[0], (double)li->dir[1],
-            (double)li->dir[2], (double)li->pos[0], (double)li->pos[1], (double)li->pos[2],
-            (double)(li->cone_deg > 0.0f ? li->cone_deg : 60.0f),
-            (unsigned)r->view < RENDER_VIEW_COUNT ? render_view_names[r->view] : "?",
-            izb_cull_name(r->cull),
-            mode, r->sm_size, num(b[6], map_ran, "%.4f", (double)r->gl.shadow_map_ms));
+            (unsigned)li->type < LIGHT_TYPE_COUNT ? light_type_names[li->type] : "?", (double)li->dir[0],
+            (double)li->dir[1], (double)li->dir[2], (double)li->pos[0], (double)li->pos[1],
+            (double)li->pos[2], (double)(li->cone_deg > 0.0f ? li->cone_deg : 60.0f),
+            (unsigned)r->view < RENDER_VIEW_COUNT ? render_view_names[r->view] : "?", izb_cull_name(r->cull),
+            mode, num(b[9], map_ran, "%.0f", r->sm_size),
+            num(b[10], sm_timed, "%.4f", (double)r->gl.shadow_map_ms));
     errno = 0;
     if (fflush(l->f) != 0 || ferror(l->f)) {
         fprintf(stderr, "izb-shadows: log '%s': cannot write frame %ld: %s; logging stopped after %ld rows\n",

@@ -27,6 +27,9 @@ typedef struct fps_log_row {
     izb_cull cull;    /* back-face culling mode (0: auto) */
     const char *shadow_mode; /* shadow_mode_names[]: izb, map, diff, none (NULL: izb) */
     int sm_size;             /* shadow map texels a side */
+    int scene_tris;          /* the scene's triangles as drawn (tris_in: known in every mode); 0: the IZB's */
+    const izb_settings *settings; /* the settings now (kernel, binning, unit of a row without the IZB);
+                                   * NULL: the IZB's stats */
 } fps_log_row;
 
 typedef struct fps_log {
@@ -44,8 +47,11 @@ bool fps_log_open(fps_log *l, const char *path, bool force, char *err, size_t er
 /* Append one row and flush it whole (one write: a row never straddles two flushes). No-op when the
  * log is not open or has failed. The first row that cannot be written is said at once on stderr,
  * naming the file, the frame and the reason; what reached the file of that row is cut off (the file
- * ends with the last whole row) and the log stops (a gap would be silent). The fields of a pass that did not run this frame are empty: the
- * IZB's times and outputs (points, triangles after culling, grid, transfer) in modes map and none, sm_ms in modes izb and none. */
+ * ends with the last whole row) and the log stops (a gap would be silent). The fields of a pass
+ * that did not run this frame are empty: the IZB's times and outputs (points, triangles after
+ * culling, grid, transfer) in modes map and none, sm_ms and sm_size_px in modes izb and none; so
+ * is a GL pass time not yet measured (frame 0: the timer's first result is not reported). tris_in,
+ * kernel, binning and unit_size are the scene's and the settings' in every mode. */
 void fps_log_write(fps_log *l, const fps_log_row *row);
 /* Close. False (said on stderr) when a row or the close failed: the caller's run must end with
  * exit 1, the file being incomplete. */

@@ -36,6 +36,7 @@ typedef struct app {
     izb_backend *izb;
     izb_settings settings;
     izb_stats stats;
+    bool izb_ran; /* the last frame drawn ran the IZB: stats are its (else an older frame's) */
     camera cam;
     light light;
     controls ctl;
@@ -91,6 +92,8 @@ static void apply_toggles(app *a, unsigned t);
 static void scripted_switch(app *a);
 static void update_title(app *a);
 static void update_hud(app *a);
+/* what the HUD and the title show: this frame's numbers, the IZB's only where it ran */
+static session_hud_info hud_info(app *a, double fps, double now);
 
 static double now_s(void)
 {
@@ -277,7 +280,6 @@ static void apply_toggles(app *a, unsigned t)
     if (t & CONTROL_VSYNC) gl_context_set_vsync(&a->gl, !a->gl.vsync);
     if (t & CONTROL_VIEW) a->view = (render_view)((a->view + 1) % RENDER_VIEW_COUNT);
     if (t & CONTROL_RESET) reset_view(a);
-    if (t & CONTROL_HELP) controls_print_keys(stdout); /* and on the HUD until F1 again (session.c) */
     if (t & (CONTROL_SHADOW_MODE | CONTROL_SM_SMALLER | CONTROL_SM_LARGER)) {
         char msg[256];
         int step = (t & CONTROL_SM_LARGER ? 1 : 0) - (t & CONTROL_SM_SMALLER ? 1 : 0);
@@ -289,7 +291,10 @@ static void apply_toggles(app *a, unsigned t)
     if (t & ~(CONTROL_HELP | CONTROL_QUIT | CONTROL_HUD | CONTROL_LOG | CONTROL_RECORD | CONTROL_SCREENSHOT)) {
         izb_settings r = izb_settings_resolve(*s);
         char unit[16] = "auto";
-        if (r.unit_size > 0) snprintf(unit, sizeof unit, "%d", r.unit_size);
+        if (strcmp(izb_name(a->izb), "cpu") == 0) /* no units of threads: the size does nothing */
+            snprintf(unit, sizeof unit, "n/a");
+        else if (r.unit_size > 0)
+            snprintf(unit, sizeof unit, "%d", r.unit_size);
         printf("izb-shadows: kernel %s, %s binning, unit %s, culling %s, ground %s, %s light, vsync %s, "
                "%s view\n",
                izb_kernel_name(r.kernel), izb_binning_name(r.binning), unit, izb_cull_name(r.cull),
@@ -350,7 +355,10 @@ static void app_input(app *a)
     double t = now_s();
     float dt = (float)(t - a->t_input);
     a->t_input = t;
-    apply_toggles(a, controls_update(&a->ctl, dt > 0.25f ? 0.25f : dt, &a->cam, &a->light));
+    /* every press since the last frame, in order: K four times toggles four times */
+    for (unsigned toggle; (toggle = controls_next(&a->ctl)) != 0;)
+        apply_toggles(a, toggle);
+    controls_update(&a->ctl, dt > 0.25f ? 0.25f : dt, &a->cam, &a->light);
     if (a->opt.switch_every > 0 && a->frame > 0 && a->frame % a->opt.switch_every == 0 &&
         a->frame != a->switch_frame) {
         a->switch_frame = a->frame;
@@ -381,13 +389,14 @@ static bool app_update(app *a)
     return animate_scene(a);
 }
 
-/* a moving scene: pose it for this frame (t = frame / 60 s: deterministic) and hand the moved
- * triangles to the renderer and to the backend (izb_update_scene: a copy, no rebuild) */
+/* a moving scene: pose it for this frame (session_anim_time: the wall clock in a window, frame /
+ * path_fps headless) and hand the moved triangles to the renderer and to the backend
+ * (izb_update_scene: a copy, no rebuild) */
 static bool animate_scene(app *a)
 {
     if (a->scn.motion == SCENE_MOTION_NONE)
         return true;
-    scene_animate(&a->scn, (double)a->frame / 60.0, a->anim_xyz, a->anim_nrm);
+    scene_animate(&a->scn, session_anim_time(&a->ses, a->frame, now_s() - a->t0), a->anim_xyz, a->anim_nrm);
     const int n = shown_scene(a).tri_count; /* the added ground is last and never moves */
     char err[256];
     if (!render_update_positions(a->r, a->anim_xyz, a->anim_nrm, n, err, sizeof err) ||
@@ -488,6 +497,8 @@ static bool app_draw(app *a)
         a->quit = true;
         return false;
     }
+    const shadow_mode m = render_shadow_mode(a->r);
+    a->izb_ran = m == SHADOW_MODE_IZB || m == SHADOW_MODE_DIFF;
     if (a->gl.window) render_present(a->r, a->gl.fb_width, a->gl.fb_height);
     return true;
 }
@@ -515,7 +526,9 @@ static void app_end_frame(app *a)
                                           .view = a->view,
                                           .cull = izb_settings_resolve(a->settings).cull,
                                           .shadow_mode = shadow_mode_names[render_shadow_mode(a->r)],
-                                          .sm_size = render_shadow_map_settings(a->r).size});
+                                          .sm_size = render_shadow_map_settings(a->r).size,
+                                          .scene_tris = shown_scene(a).tri_count,
+                                          .settings = &a->settings});
     if (a->frame_times) a->frame_times[a->frame] = a->frame_ms;
     a->frame++;
     session_record(&a->ses, t, &a->cam, &a->light);
@@ -531,23 +544,31 @@ static void update_title(app *a)
     double fps = (double)(a->frame - a->title_frame) / (t - a->title_t);
     a->title_t = t;
     a->title_frame = a->frame;
-    izb_settings s = izb_settings_resolve(a->settings);
-    char unit[16] = "auto";
-    if (a->stats.unit_size > 0 || s.unit_size > 0)
-        snprintf(unit, sizeof unit, "%d", a->stats.unit_size > 0 ? a->stats.unit_size : s.unit_size);
     char title[384];
-    snprintf(
-        title, sizeof title,
-        "izb-shadows | %.1f fps %.2f ms | %s kernel%s %s unit %s | tris %d / %d after cull | points %d | %s",
-        fps, (double)a->frame_ms, izb_name(a->izb), izb_kernel_name(s.kernel), izb_binning_name(s.binning), unit,
-        a->stats.tris_in,
-        a->stats.tris_after_cull, a->stats.points, render_view_names[a->view]);
-    size_t len = strlen(title); /* shadow mode; the map's size and pass time only where one is drawn */
-    char shadows[96];
-    session_shadow_text(shadows, sizeof shadows, render_shadow_mode(a->r), render_shadow_map_settings(a->r).size,
-                        render_get_timings(a->r).shadow_map_ms);
-    snprintf(title + len, sizeof title - len, " | shadows: %s", shadows);
+    session_hud_info info = hud_info(a, fps, t);
+    session_title_text(&info, title, sizeof title);
     gl_context_set_title(&a->gl, title);
+}
+
+static session_hud_info hud_info(app *a, double fps, double now)
+{
+    return (session_hud_info){.fps = fps,
+                              .frame_ms = a->frame_ms,
+                              .gl = render_get_timings(a->r),
+                              .izb = a->izb_ran ? &a->stats : NULL,
+                              .scene_tris = shown_scene(a).tri_count,
+                              .backend = izb_name(a->izb),
+                              .vsync = a->gl.vsync,
+                              .settings = a->settings,
+                              .light = &a->light,
+                              .width = render_width(a->r),
+                              .height = render_height(a->r),
+                              .view = a->view,
+                              .light_mode = a->ctl.light_mode,
+                              .ground = a->ground,
+                              .now = now,
+                              .shadows = render_shadow_mode(a->r),
+                              .sm_size = render_shadow_map_settings(a->r).size};
 }
 
 /* the HUD text, rebuilt at most 4 times a second (the HUD re-uploads only when it changed) */
@@ -563,23 +584,8 @@ static void update_hud(app *a)
     a->hud_t = t;
     a->hud_frame = a->frame;
     char text[4096];
-    session_hud_text(&a->ses,
-                     &(session_hud_info){.fps = fps,
-                                         .frame_ms = a->frame_ms,
-                                         .gl = render_get_timings(a->r),
-                                         .izb = &a->stats,
-                                         .backend = izb_name(a->izb),
-                                         .settings = a->settings,
-                                         .light = &a->light,
-                                         .width = render_width(a->r),
-                                         .height = render_height(a->r),
-                                         .view = a->view,
-                                         .light_mode = a->ctl.light_mode,
-                                         .ground = a->ground,
-                                         .now = t,
-                                         .shadows = render_shadow_mode(a->r),
-                                         .sm_size = render_shadow_map_settings(a->r).size},
-                     text, sizeof text);
+    session_hud_info info = hud_info(a, fps, t);
+    session_hud_text(&a->ses, &info, text, sizeof text);
     render_set_hud_text(a->r, text);
 }
 

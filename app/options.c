@@ -67,7 +67,8 @@ const option_spec options_table[] = {
              "runs stop at its end unless --frames is given"},
     {"--path-loop", .kind = OPTION_FLAG, DEST(path_loop), .help = "replay the path in a loop"},
     {"--path-fps", .kind = OPTION_FLOAT, .arg = "F", DEST(path_fps), .min = 1, .max = 1000,
-     .what = "frames per second", .help = "headless replay step 1/F s of path time per frame", .deflt = "60"},
+     .what = "frames per second", .help = "headless step 1/F s of path and animation time per frame",
+     .deflt = "60"},
     {"--switch-every", .kind = OPTION_INT, .arg = "N", DEST(switch_every), .min = 1, .max = MAX_FRAMES,
      .what = "a frame count",
      .help = "soak runs: every N frames the next of K, B, U, C, V, T, M, ], [ and\n"
@@ -116,8 +117,9 @@ const option_spec options_table[] = {
      .help = "a ground under the scene that catches its shadows (auto: on\n"
              "for model files, off for built-in scenes, which have one)"},
     {"--animate", .kind = OPTION_FLAG, DEST(animate),
-     .help = "turn the scene on a turntable (12 s a turn, 60 frames a second;\n"
-             "builtin:wave moves by itself): the shadows sweep"},
+     .help = "turn the scene on a turntable (12 s a turn: by the clock in a\n"
+             "window, at --path-fps frames a second headless; builtin:wave\n"
+             "moves by itself): the shadows sweep"},
 
     {"--vsync", .kind = OPTION_ENUM, DEST(vsync), .names = vsync_names, .count = 2, .section = "display",
      .help = "wait for the display's refresh"},
@@ -151,6 +153,8 @@ static bool parse_vec3(const char *s, float out[3]);
 static bool parse_size2(const char *s, long lo, long hi, int *w, int *h);
 /* the directory part of path exists */
 static bool parent_dir_exists(const char *path);
+/* what a file that is not a regular one is: "a character device", ... */
+static const char *file_kind(mode_t mode);
 /* builtin:NAME[:N] with a known NAME and a valid N; or an existing readable file */
 static bool check_scene(const char *spec, char *err, size_t n);
 /* the row named by the first len bytes of arg (its name or alias), or NULL */
@@ -235,6 +239,16 @@ static bool parse_size2(const char *s, long lo, long hi, int *w, int *h)
     *w = (int)vw;
     *h = (int)vh;
     return true;
+}
+
+static const char *file_kind(mode_t mode)
+{
+    return S_ISCHR(mode)    ? "a character device"
+           : S_ISBLK(mode)  ? "a block device"
+           : S_ISFIFO(mode) ? "a named pipe"
+           : S_ISSOCK(mode) ? "a socket"
+           : S_ISDIR(mode)  ? "a directory"
+                            : "something else";
 }
 
 static bool parent_dir_exists(const char *path)
@@ -576,18 +590,58 @@ void options_usage(FILE *f)
     fprintf(f, "exit status: 0 done, 1 runtime failure (scene, GL, IZB), 2 bad command line\n");
 }
 
-unsigned long long options_memory_budget(void)
+unsigned long long options_mem_available(const char *meminfo)
+{
+    for (const char *line = meminfo; line && *line;) {
+        unsigned long long kb;
+        if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1) return kb * 1024ull;
+        line = strchr(line, '\n');
+        if (line) line++;
+    }
+    return 0;
+}
+
+options_memory options_memory_budget(const char *meminfo)
 {
     long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    unsigned long long budget =
-        pages > 0 && page > 0 ? (unsigned long long)pages * (unsigned long long)page : ULLONG_MAX;
-    const int limits[2] = {RLIMIT_AS, RLIMIT_DATA};
+    options_memory m = {pages > 0 && page > 0 ? (unsigned long long)pages * (unsigned long long)page
+                                              : ULLONG_MAX,
+                        "RAM of this machine"};
+    char text[8192] = "";
+    if (!meminfo) { /* no /proc (not Linux, a sandbox): the RAM and the limits still bound it */
+        FILE *f = fopen("/proc/meminfo", "r");
+        if (f) {
+            text[fread(text, 1, sizeof text - 1, f)] = '\0';
+            fclose(f);
+        }
+        meminfo = text;
+    }
+    unsigned long long avail = options_mem_available(meminfo);
+    if (avail > 0 && avail < m.bytes)
+        m = (options_memory){avail, "free on this machine (MemAvailable in /proc/meminfo)"};
+    static const struct {
+        int resource;
+        const char *what;
+    } limits[2] = {{RLIMIT_AS, "this process may use (ulimit -v)"},
+                   {RLIMIT_DATA, "this process may use (ulimit -d)"}};
     for (int i = 0; i < 2; i++) {
         struct rlimit rl;
-        if (getrlimit(limits[i], &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < budget)
-            budget = rl.rlim_cur;
+        if (getrlimit(limits[i].resource, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < m.bytes)
+            m = (options_memory){rl.rlim_cur, limits[i].what};
     }
-    return budget;
+    return m;
+}
+
+bool options_check_memory(int width, int height, const char *meminfo, char *err, size_t err_size)
+{
+    unsigned long long need =
+        (unsigned long long)width * (unsigned long long)height * OPTIONS_BYTES_PER_PIXEL;
+    options_memory m = options_memory_budget(meminfo);
+    if (need <= m.bytes) return true;
+    snprintf(err, err_size,
+             "--width %d --height %d: needs about %.1f GB (%llu bytes a pixel), more than the %.1f GB %s",
+             width, height, (double)need / 1e9, OPTIONS_BYTES_PER_PIXEL, (double)m.bytes / 1e9, m.what);
+    return false;
 }
 
 options_result parse_options(int argc, char **argv, app_options *o, char *err, size_t err_size)
@@ -630,15 +684,7 @@ options_result parse_options(int argc, char **argv, app_options *o, char *err, s
 
     /* before anything is allocated: a size the machine cannot hold would fail deep in the GL or
      * get the process killed */
-    unsigned long long need = (unsigned long long)o->width * (unsigned long long)o->height *
-                              OPTIONS_BYTES_PER_PIXEL,
-                       budget = options_memory_budget();
-    if (need > budget)
-        return fail(
-            err, err_size,
-            "--width %d --height %d: needs about %.1f GB (%llu bytes a pixel), more than the %.1f GB this "
-            "process may use",
-            o->width, o->height, (double)need / 1e9, OPTIONS_BYTES_PER_PIXEL, (double)budget / 1e9);
+    if (!options_check_memory(o->width, o->height, NULL, err, err_size)) return OPTIONS_ERROR;
     if (!check_scene(o->scene, err, err_size)) {
         one_line(err, err_size);
         return OPTIONS_ERROR;
@@ -647,8 +693,15 @@ options_result parse_options(int argc, char **argv, app_options *o, char *err, s
     for (int k = 0; k < options_count; k++) {
         const option_spec *s = &options_table[k];
         const char *path = s->kind == OPTION_OUTPUT ? string_at(o, s) : NULL;
-        if (path && !o->force && access(path, F_OK) == 0)
+        struct stat st;
+        if (!path || o->force || stat(path, &st) != 0) continue;
+        if (S_ISREG(st.st_mode))
             return fail(err, err_size, "%s '%s': file exists (add --force to overwrite it)", s->name, path);
+        if (S_ISDIR(st.st_mode))
+            return fail(err, err_size, "%s '%s': is a directory, not a file", s->name, path);
+        return fail(err, err_size,
+                    "%s '%s': exists and is %s, not a regular file (add --force to write to it)", s->name,
+                    path, file_kind(st.st_mode));
     }
     if (o->headless && o->frames == 0 && (!o->path || o->path_loop))
         o->frames = HEADLESS_FRAMES; /* a path: to its end */

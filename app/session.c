@@ -153,7 +153,13 @@ static void screenshot(session *s, double now, render *r)
 void session_keys(session *s, unsigned toggles, double now, render *r, const camera *c, const light *l)
 {
     if (toggles & CONTROL_HUD) s->hud = !s->hud;
-    if (toggles & CONTROL_HELP) s->keys_shown = !s->keys_shown;
+    if (toggles & CONTROL_HELP) {
+        s->keys_shown = !s->keys_shown;
+        if (s->keys_shown) { /* on the terminal too, once: hiding the list prints nothing */
+            controls_print_keys(stdout);
+            fflush(stdout);
+        }
+    }
     if (toggles & CONTROL_LOG) toggle_log(s, now);
     if (toggles & CONTROL_RECORD) toggle_record(s, now, c, l);
     if ((toggles & CONTROL_SCREENSHOT) && r) screenshot(s, now, r);
@@ -178,6 +184,11 @@ void session_replay(session *s, double wall_dt, camera *c, light *l)
         s->play_t += wall_dt;
 }
 
+double session_anim_time(const session *s, long frame, double wall_s)
+{
+    return s->desc.headless ? (double)frame / s->desc.path_fps : wall_s;
+}
+
 void session_record(session *s, double now, const camera *c, const light *l)
 {
     if (s->recording) camera_path_add(&s->rec, now - s->rec_t0, c, l);
@@ -185,12 +196,14 @@ void session_record(session *s, double now, const camera *c, const light *l)
 
 void session_shadow_text(char *out, size_t out_size, shadow_mode m, int sm_size, float sm_ms)
 {
+    char ms[32] = "n/a"; /* no result yet */
+    if (sm_ms >= 0.0f) snprintf(ms, sizeof ms, "%.2f ms", (double)sm_ms);
     switch (m) {
     case SHADOW_MODE_MAP:
-        snprintf(out, out_size, "shadow map %d: %.2f ms", sm_size, (double)sm_ms);
+        snprintf(out, out_size, "shadow map %d: %s", sm_size, ms);
         break;
     case SHADOW_MODE_DIFF:
-        snprintf(out, out_size, "difference IZB / map %d: %.2f ms", sm_size, (double)sm_ms);
+        snprintf(out, out_size, "difference IZB / map %d: %s", sm_size, ms);
         break;
     case SHADOW_MODE_NONE:
         snprintf(out, out_size, "none");
@@ -199,6 +212,48 @@ void session_shadow_text(char *out, size_t out_size, shadow_mode m, int sm_size,
         snprintf(out, out_size, "IZB");
         break;
     }
+}
+
+/* the unit size as it applies: the resolved one (CUDA), else the setting; n/a on the CPU backend,
+ * which has no units of threads */
+static void unit_text(char out[16], const session_hud_info *i, const izb_settings *st)
+{
+    if (i->backend && strcmp(i->backend, "cpu") == 0) {
+        snprintf(out, 16, "n/a");
+        return;
+    }
+    int u = i->izb && i->izb->unit_size > 0 ? i->izb->unit_size : st->unit_size;
+    if (u > 0)
+        snprintf(out, 16, "%d", u);
+    else
+        snprintf(out, 16, "auto");
+}
+
+/* a GL pass time, or n/a before its timer's first result */
+static const char *ms_text(char out[16], float ms, long frame)
+{
+    if (frame < 0)
+        snprintf(out, 16, "   n/a");
+    else
+        snprintf(out, 16, "%6.2f", (double)ms);
+    return out;
+}
+
+void session_title_text(const session_hud_info *i, char *out, size_t out_size)
+{
+    izb_settings st = izb_settings_resolve(i->settings);
+    char unit[16], counts[128], shadows[96];
+    unit_text(unit, i, &st);
+    if (i->izb)
+        snprintf(counts, sizeof counts, "tris %d / %d after cull | points %d", i->scene_tris,
+                 i->izb->tris_after_cull, i->izb->points);
+    else /* no IZB on this frame: the scene's count, nothing of the IZB's */
+        snprintf(counts, sizeof counts, "tris %d | points n/a", i->scene_tris);
+    session_shadow_text(shadows, sizeof shadows, i->shadows, i->sm_size,
+                        i->gl.shadow_map_frame >= 0 ? i->gl.shadow_map_ms : -1.0f);
+    snprintf(out, out_size, "izb-shadows | %.1f fps %.2f ms | %s kernel%s %s unit %s | %s | %s | shadows: %s",
+             i->fps, i->frame_ms, i->backend ? i->backend : "none", izb_kernel_name(st.kernel),
+             izb_binning_name(st.binning), unit, counts, render_view_names[i->view], shadows);
 }
 
 void session_hud_text(const session *s, const session_hud_info *i, char *out, size_t out_size)
@@ -210,9 +265,8 @@ void session_hud_text(const session *s, const session_hud_info *i, char *out, si
     }
     izb_settings st = izb_settings_resolve(i->settings);
     const izb_stats *z = i->izb;
-    char unit[16] = "auto";
-    int u = z && z->unit_size > 0 ? z->unit_size : st.unit_size;
-    if (u > 0) snprintf(unit, sizeof unit, "%d", u);
+    char unit[16], t1[16], t2[16];
+    unit_text(unit, i, &st);
     size_t n = 0;
 #define ADD(...)                                                                                        \
     do {                                                                                                \
@@ -221,27 +275,33 @@ void session_hud_text(const session *s, const session_hud_info *i, char *out, si
             n += k_ > 0 ? (size_t)k_ : 0;                                                               \
         }                                                                                               \
     } while (0)
-    ADD("%.1f fps  %.2f ms/frame  %dx%d  view %s\n", i->fps, i->frame_ms, i->width, i->height,
-        render_view_names[i->view]);
+    ADD("%.1f fps  %.2f ms/frame  %dx%d  view %s  vsync %s\n", i->fps, i->frame_ms, i->width, i->height,
+        render_view_names[i->view], i->vsync ? "on" : "off");
     ADD("%s backend  kernel%s  %s binning  unit %s\n", i->backend ? i->backend : "none", izb_kernel_name(st.kernel),
         izb_binning_name(st.binning), unit);
-    ADD("culling %s (%d of %d triangles on closed meshes)  ground %s\n", izb_cull_name(st.cull),
-        z ? z->tris_cullable : 0, z ? z->tris_in : 0, i->ground ? "on" : "off");
+    if (z) /* what auto may cull is the IZB's finding: only where it ran */
+        ADD("culling %s (%d of %d triangles on closed meshes)  ground %s\n", izb_cull_name(st.cull),
+            z->tris_cullable, i->scene_tris, i->ground ? "on" : "off");
+    else
+        ADD("culling %s  ground %s\n", izb_cull_name(st.cull), i->ground ? "on" : "off");
     char shadows[96];
-    session_shadow_text(shadows, sizeof shadows, i->shadows, i->sm_size, i->gl.shadow_map_ms);
+    session_shadow_text(shadows, sizeof shadows, i->shadows, i->sm_size,
+                        i->gl.shadow_map_frame >= 0 ? i->gl.shadow_map_ms : -1.0f);
     ADD("shadows: %s\n", shadows);
-    bool izb_ran = i->shadows == SHADOW_MODE_IZB || i->shadows == SHADOW_MODE_DIFF;
-    if (z && izb_ran) { /* its numbers would be an older frame's in modes map and none */
-        ADD("depth pass %6.2f ms   reconstruct+bbox %6.2f ms\n", (double)i->gl.depth_ms,
+    bool izb_mode = i->shadows == SHADOW_MODE_IZB || i->shadows == SHADOW_MODE_DIFF;
+    if (z && izb_mode) {
+        ADD("depth pass %s ms   reconstruct+bbox %6.2f ms\n", ms_text(t1, i->gl.depth_ms, i->gl.depth_frame),
             (double)z->stage_ms[IZB_STAGE_RECONSTRUCT]);
         ADD("binning    %6.2f ms   culling+compact  %6.2f ms\n", (double)z->stage_ms[IZB_STAGE_BINNING],
             (double)z->stage_ms[IZB_STAGE_CULLING]);
-        ADD("raster     %6.2f ms   shading          %6.2f ms\n", (double)z->stage_ms[IZB_STAGE_RASTER],
-            (double)i->gl.shade_ms);
-        ADD("triangles %d -> %d after culling   points %d   grid %dx%d\n", z->tris_in, z->tris_after_cull,
+        ADD("raster     %6.2f ms   shading          %s ms\n", (double)z->stage_ms[IZB_STAGE_RASTER],
+            ms_text(t2, i->gl.shade_ms, i->gl.shade_frame));
+        ADD("triangles %d -> %d after culling   points %d   grid %dx%d\n", i->scene_tris, z->tris_after_cull,
             z->points, z->grid_w, z->grid_h);
-    } else {
-        ADD("depth pass %6.2f ms   shading %6.2f ms   (IZB off)\n", (double)i->gl.depth_ms, (double)i->gl.shade_ms);
+    } else { /* the IZB's numbers would be an older frame's, or none */
+        ADD("depth pass %s ms   shading %s ms   (%s)\n", ms_text(t1, i->gl.depth_ms, i->gl.depth_frame),
+            ms_text(t2, i->gl.shade_ms, i->gl.shade_frame), izb_mode ? "IZB: no frame yet" : "IZB off");
+        ADD("triangles %d\n", i->scene_tris);
     }
     if (i->light) {
         const light *l = i->light;

@@ -55,7 +55,8 @@ bool session_init(session *s, const session_desc *d, char *err, size_t err_size)
 /* Stop a recording in progress (saving it) and free the paths. The log is the app's to close. */
 void session_shutdown(session *s, double now);
 
-/* Act on the session toggles (CONTROL_HUD, _LOG, _RECORD, _SCREENSHOT) in `toggles`; what happens
+/* Act on the session toggles (CONTROL_HUD, _HELP, _LOG, _RECORD, _SCREENSHOT) in `toggles` (F1
+ * prints the key list on stdout when it shows it, not when it hides it); what happens
  * is printed on stdout (a file that cannot be written: on stderr, counted in write_failures, and the
  * session goes on so the user can try again) and kept as the HUD notice. `now` is the wall clock (s); r is
  * needed for screenshots (the colour target of the last frame). */
@@ -65,6 +66,13 @@ void session_keys(session *s, unsigned toggles, double now, render *r, const cam
  * the fixed step (headless) or wall_dt. Sets path_done once a non-looping path has given its last
  * pose. No-op when not replaying. */
 void session_replay(session *s, double wall_dt, camera *c, light *l);
+
+/* The time (s) a moving scene (--animate, builtin:wave) is posed at on frame `frame`, `wall_s`
+ * seconds of wall clock after the first frame began: in a window the wall clock, so the motion
+ * keeps its speed at any frame rate (a turn in 12 s at 4 fps as at 60); headless frame /
+ * path_fps (default 60), the step the path replay takes too, so a headless run (a benchmark, a
+ * screenshot) poses frame N the same on every machine. */
+double session_anim_time(const session *s, long frame, double wall_s);
 
 /* While recording: add the pose at wall time `now`. */
 void session_record(session *s, double now, const camera *c, const light *l);
@@ -76,9 +84,11 @@ bool session_unique_name(char *out, size_t out_size, const char *dir, const char
 /* What the HUD shows. */
 typedef struct session_hud_info {
     double fps, frame_ms;
-    render_timings gl;
-    const izb_stats *izb;
-    const char *backend;
+    render_timings gl;    /* a pass time whose *_frame is -1 has no result yet: shown as n/a */
+    const izb_stats *izb; /* the last frame's IZB numbers; NULL where the IZB did not run on it */
+    int scene_tris;       /* the scene's triangles as drawn: known in every mode */
+    const char *backend;  /* izb_name(); "cpu": no units, the unit size is n/a */
+    bool vsync;
     izb_settings settings; /* as asked (zero fields = defaults) */
     const light *light;
     int width, height;
@@ -90,11 +100,16 @@ typedef struct session_hud_info {
     int sm_size;         /* shadow map texels a side */
 } session_hud_info;
 
-/* The HUD text: several lines, '\n'-separated; the key list instead while keys_shown. */
+/* The HUD text: several lines, '\n'-separated; the key list instead while keys_shown. Every number
+ * is this frame's or says n/a: the IZB's counts and times only where it ran (i->izb). */
 void session_hud_text(const session *s, const session_hud_info *i, char *out, size_t out_size);
+/* The window title: the same numbers in short (fps, backend and settings, triangles, points,
+ * view, shadows). */
+void session_title_text(const session_hud_info *i, char *out, size_t out_size);
 
 /* What draws the shadows, for the HUD and the window title: "IZB", "shadow map 2048: 1.25 ms",
- * "difference IZB / map 2048: 1.25 ms", "none". The map's time only where a map is drawn. */
+ * "difference IZB / map 2048: 1.25 ms", "none". The map's time only where a map is drawn; a
+ * negative sm_ms (no timer result yet) says n/a. */
 void session_shadow_text(char *out, size_t out_size, shadow_mode m, int sm_size, float sm_ms);
 
 #endif

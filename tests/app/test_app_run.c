@@ -2,6 +2,8 @@
  * context):
  *  - --frames N --screenshot --log: exit 0, a PNG of the requested size, a CSV with a header of
  *    unit-named columns and N complete rows with the run's settings;
+ *  - logs of runs started in modes izb, map and none: tris_in the scene's, kernel and binning as
+ *    asked, the map's size only where one is drawn, frame 0's GL times empty (no result yet);
  *  - SIGINT in the middle of a long run: exits 0 soon, every log row complete;
  *  - --shader-dir with a broken shader: exit 1, the file name and the GL info log on stderr;
  *    with a shader missing: exit 1, one line naming the path.
@@ -437,6 +439,45 @@ int main(int argc, char **argv)
             if (b) fclose(b);
             unlink(shot[0]), unlink(shot[1]);
         }
+    }
+
+    /* every number true in every mode (issue 22, defect 2): a run started with --shadows map or
+     * none logs the scene's triangles (not 0), the kernel and binning asked for (not the defaults of
+     * an IZB frame that never ran), a map size only where a map is drawn, and frame 0's GL times
+     * (no timer result yet) empty, not 0.0000 */
+    {
+        char csvm[300];
+        snprintf(csvm, sizeof csvm, "%s/modes.csv", tmpdir);
+        static const char *const modes[] = {"izb", "map", "none"};
+        double izb_tris = -1;
+        for (int m = 0; m < 3; m++) {
+            char *args[] = {
+                exe,         "--headless",     "--frames", "3",        "--width", "160",       "--height",
+                "100",       "--backend",      "cpu",      "--kernel", "2",       "--binning", "atomic",
+                "--shadows", (char *)modes[m], "--log",    csvm,       "--force", NULL};
+            run_program(args, false, &res);
+            CHECK(res.code == 0, "--shadows %s: exit %d: %s", modes[m], res.code, res.err);
+            csv_table t;
+            CHECK(csv_read(csvm, &t) && t.rows == 3, "--shadows %s: 3 rows", modes[m]);
+            for (long r = 0; r < t.rows; r++) {
+                if (m == 0 && r == 0) izb_tris = csv_num(&t, r, "tris_in");
+                CHECK(csv_num(&t, r, "tris_in") == izb_tris && izb_tris > 0,
+                      "--shadows %s row %ld: tris_in %s, the scene's %g", modes[m], r,
+                      csv_str(&t, r, "tris_in"), izb_tris);
+                CHECK(strcmp(csv_str(&t, r, "kernel"), "2") == 0 &&
+                          strcmp(csv_str(&t, r, "binning"), "atomic") == 0,
+                      "--shadows %s row %ld: kernel %s binning %s, as asked", modes[m], r,
+                      csv_str(&t, r, "kernel"), csv_str(&t, r, "binning"));
+                CHECK((m == 1) == (csv_str(&t, r, "sm_size_px")[0] != '\0'),
+                      "--shadows %s row %ld: sm_size_px '%s'", modes[m], r, csv_str(&t, r, "sm_size_px"));
+            }
+            static const char *const untimed[] = {"depth_pass_ms", "shading_ms", "sm_ms", NULL};
+            for (int k = 0; untimed[k] && t.rows > 0; k++)
+                CHECK(csv_str(&t, 0, untimed[k])[0] == '\0', "--shadows %s frame 0: %s '%s', want empty",
+                      modes[m], untimed[k], csv_str(&t, 0, untimed[k]));
+            csv_free(&t);
+        }
+        unlink(csvm);
     }
 
     unlink(png);

@@ -4,6 +4,7 @@
  *    loop wraps, no-loop clamps;
  *  - R records poses (session_record) and saves a timestamped file; --path replay on the fixed
  *    headless step reproduces the recorded poses frame by frame and ends after the last one;
+ *  - a moving scene's time: the wall clock in a window, frame / path_fps headless;
  *  - malformed files are rejected with one line naming the file (and line);
  *  - every shipped assets/paths/ file loads. */
 #undef NDEBUG
@@ -132,6 +133,28 @@ int main(void)
     }
     CHECK(frames == N, "the replay ends after its %d poses (%d frames)", N, frames);
     session_shutdown(&r, 0.0);
+
+    /* a moving scene's time (issue 22): in a window the wall clock — at 4 fps, 24 frames in 6 s pose
+     * the turntable at 6 s (half a turn), not 24 / 60 = 0.4 s (12 degrees); headless frame /
+     * path_fps, whatever the clock did */
+    session aw, ah, ah30;
+    CHECK(session_init(&aw, &(session_desc){.headless = false}, err, sizeof err) &&
+              session_init(&ah, &(session_desc){.headless = true}, err, sizeof err) &&
+              session_init(&ah30, &(session_desc){.headless = true, .path_fps = 30.0}, err, sizeof err),
+          "init: %s", err);
+    CHECK(session_anim_time(&aw, 24, 6.0) == 6.0, "window, 4 fps: %g s after 6 s",
+          session_anim_time(&aw, 24, 6.0));
+    CHECK(session_anim_time(&aw, 360, 6.0) == 6.0, "window, 60 fps: the same pose at the same time (%g)",
+          session_anim_time(&aw, 360, 6.0));
+    CHECK(session_anim_time(&aw, 0, 0.0) == 0.0, "window, first frame: 0 s");
+    CHECK(fabs(session_anim_time(&ah, 24, 6.0) - 0.4) < 1e-12 &&
+              session_anim_time(&ah, 24, 99.0) == session_anim_time(&ah, 24, 6.0),
+          "headless: frame 24 is 0.4 s on any clock (%g)", session_anim_time(&ah, 24, 6.0));
+    CHECK(fabs(session_anim_time(&ah30, 24, 6.0) - 0.8) < 1e-12,
+          "headless at --path-fps 30: frame 24 is 0.8 s (%g)", session_anim_time(&ah30, 24, 6.0));
+    session_shutdown(&aw, 0.0);
+    session_shutdown(&ah, 0.0);
+    session_shutdown(&ah30, 0.0);
 
     /* malformed files */
     static const struct {

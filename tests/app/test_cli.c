@@ -70,6 +70,9 @@ int main(int argc, char **argv)
     CHECK(f && fgets(line, sizeof line, f) && strcmp(line, "keep\n") == 0, "the existing file is untouched");
     if (f) fclose(f);
     unlink(path);
+    /* an existing output that is not a regular file: said for what it is, not "file exists" */
+    EXPECT_USAGE("--screenshot '/dev/full': exists and is a character device, not a regular file",
+                 "--headless", "--frames", "1", "--screenshot", "/dev/full");
 
     /* a camera path whose light direction is 0,0,0: refused like --light-dir 0,0,0, naming file:line */
     EXPECT_USAGE("--light-dir '0,0,0'", "--light-dir", "0,0,0");

@@ -2,6 +2,9 @@
  *  - the header names every column, each with its unit where it has one (_ms, _s, _px, _deg);
  *  - rows parse back to the numbers written (stage times, counts, modes, pose, light), one row
  *    per frame, each complete on disk as soon as it is written (flushed: nothing lost on Ctrl-C);
+ *  - a pass that did not run leaves its fields empty (the IZB's in modes map and none, the map's
+ *    time and size in izb and none), so does a GL time not yet measured (frame 0); tris_in is the
+ *    scene's and kernel, binning, unit the settings' in every mode;
  *  - an existing file is never overwritten without force, and the message names it;
  *  - F (session_keys with CONTROL_LOG) starts a new timestamped log and stops it; a second start
  *    picks a new name and leaves the first file alone. */
@@ -38,21 +41,23 @@ static fps_log_row make_row(long frame, const camera *c, const light *l)
     z.kernel = IZB_KERNEL2;
     z.binning = IZB_BINNING_ATOMIC;
     z.unit_size = 64;
-    return (fps_log_row){.frame = frame,
-                         .wall_s = 0.5 * (double)frame,
-                         .frame_ms = 16.5 + (double)frame,
-                         .gl = {.depth_ms = 0.75f, .shade_ms = 1.5f, .transfer_ms = 0.25f, .shadow_map_ms = 3.25f},
-                         .izb = z,
-                         .backend = "cpu",
-                         .unit_setting = 0,
-                         .width = 320,
-                         .height = 180,
-                         .cam = c,
-                         .light = l,
-                         .view = RENDER_VIEW_MASK,
-                         .cull = IZB_CULL_OFF,
-                         .shadow_mode = "diff", /* both passes ran: every field has a value */
-                         .sm_size = 1024};
+    return (fps_log_row){
+        .frame = frame,
+        .wall_s = 0.5 * (double)frame,
+        .frame_ms = 16.5 + (double)frame,
+        .gl = {.depth_ms = 0.75f, .shade_ms = 1.5f, .transfer_ms = 0.25f, .shadow_map_ms = 3.25f},
+        .izb = z,
+        .backend = "cpu",
+        .unit_setting = 0,
+        .width = 320,
+        .height = 180,
+        .cam = c,
+        .light = l,
+        .view = RENDER_VIEW_MASK,
+        .cull = IZB_CULL_OFF,
+        .shadow_mode = "diff", /* both passes ran: every field has a value */
+        .sm_size = 1024,
+        .scene_tris = 5000};
 }
 
 /* Every column of row f against what make_row put in, by name; a column this table does not know
@@ -241,12 +246,56 @@ int main(void)
         CHECK(strcmp(csv_str(&t, m, "shadow_mode"), modes[m]) == 0, "mode column '%s'", csv_str(&t, m, "shadow_mode"));
         CHECK(map ? fabs(csv_num(&t, m, "sm_ms") - 3.5) < 1e-4 : csv_str(&t, m, "sm_ms")[0] == '\0',
               "mode %s: sm_ms '%s' (%s)", modes[m], csv_str(&t, m, "sm_ms"), map ? "3.5" : "empty");
-        CHECK(csv_num(&t, m, "sm_size_px") == 2048, "sm_size_px");
+        CHECK(map ? csv_num(&t, m, "sm_size_px") == 2048 : csv_str(&t, m, "sm_size_px")[0] == '\0',
+              "mode %s: sm_size_px '%s' (%s): no map drawn, no size", modes[m], csv_str(&t, m, "sm_size_px"),
+              map ? "2048" : "empty");
         static const char *const izb_cols[] = {"reconstruct_ms", "raster_ms", "izb_total_ms", "points", "grid_w", NULL};
         for (int k = 0; izb_cols[k]; k++)
             CHECK(izb == (csv_str(&t, m, izb_cols[k])[0] != '\0'), "mode %s: %s '%s' (%s)", modes[m], izb_cols[k],
                   csv_str(&t, m, izb_cols[k]), izb ? "a number" : "empty");
         CHECK(csv_num(&t, m, "tris_in") == 5000 && csv_num(&t, m, "shading_ms") > 1.0, "scene and shading columns stay");
+    }
+    csv_free(&t);
+
+    /* numbers that are true in every mode (issue 22, defect 2): tris_in is the scene's, also where
+     * the IZB never ran (its stats all zero, as in a run started with --shadows map) or ran last
+     * on a smaller scene; kernel, binning and unit are the settings now, not the last IZB frame's;
+     * a GL time with no result yet (frame 0) is empty, not 0.0000 */
+    char tpath[256];
+    snprintf(tpath, sizeof tpath, "%s/true.csv", dir);
+    CHECK(fps_log_open(&log, tpath, false, err, sizeof err), "open: %s", err);
+    const izb_settings now_set = {.kernel = IZB_KERNEL1, .binning = IZB_BINNING_RADIX, .unit_size = 128};
+    for (int m = 0; m < 4; m++) {
+        fps_log_row row = make_row(m, &cam, &li); /* stats: kernel 2, atomic, unit 64, 5000 triangles */
+        row.shadow_mode = modes[m];
+        row.scene_tris = 7321; /* the scene as drawn now (G added the ground since the IZB last ran) */
+        row.settings = &now_set;
+        if (m == 3) row.izb = (izb_stats){0}; /* --shadows none from the start: no IZB frame ever */
+        fps_log_write(&log, &row);
+    }
+    fps_log_row row0 = make_row(0, &cam, &li); /* frame 0: no GL timer result yet */
+    row0.gl.depth_frame = row0.gl.shade_frame = row0.gl.shadow_map_frame = -1;
+    row0.shadow_mode = "map";
+    fps_log_write(&log, &row0);
+    fps_log_close(&log);
+    CHECK(csv_read(tpath, &t) && t.rows == 5, "true-numbers log: 5 rows");
+    for (long m = 0; m < 4 && t.rows == 5; m++) {
+        bool izb = m == 0 || m == 2;
+        CHECK(csv_num(&t, m, "tris_in") == 7321, "mode %s: tris_in %s is the scene's 7321", modes[m],
+              csv_str(&t, m, "tris_in"));
+        CHECK(strcmp(csv_str(&t, m, "kernel"), izb ? "2" : "1") == 0 &&
+                  strcmp(csv_str(&t, m, "binning"), izb ? "atomic" : "radix") == 0,
+              "mode %s: kernel %s binning %s (%s)", modes[m], csv_str(&t, m, "kernel"),
+              csv_str(&t, m, "binning"), izb ? "the IZB's own" : "the settings now");
+        CHECK(strcmp(csv_str(&t, m, "unit_size"), izb ? "64" : "128") == 0, "mode %s: unit_size %s", modes[m],
+              csv_str(&t, m, "unit_size"));
+    }
+    if (t.rows == 5) {
+        static const char *const untimed[] = {"depth_pass_ms", "shading_ms", "sm_ms", NULL};
+        for (int k = 0; untimed[k]; k++)
+            CHECK(csv_str(&t, 4, untimed[k])[0] == '\0', "frame 0: %s '%s' is empty, not 0", untimed[k],
+                  csv_str(&t, 4, untimed[k]));
+        CHECK(csv_num(&t, 4, "sm_size_px") == 1024, "frame 0 in map mode: the map's size is known");
     }
     csv_free(&t);
     /* a log that cannot be written. /dev/full: the header's flush fails, so --log refuses at once */

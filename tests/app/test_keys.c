@@ -4,9 +4,12 @@
  *  - L flips the light mode; H flips the HUD;
  *  - P writes a timestamped PNG of the last headless frame that decodes at the frame's size;
  *  - F starts a log whose row holds the numbers that frame produced (points, triangles, grid);
- *  - F1 lists every key.
+ *  - F1 lists every key;
+ *  - presses faster than frames: every one comes out in order (K four times toggles four times),
+ *    P twice between two frames writes two screenshots, F three times starts, stops and starts.
  * Exit 77 without a GL 4.5 context. */
 #undef NDEBUG
+#include <dirent.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,13 +32,48 @@
 enum { W = 160, H = 90 };
 static char dir[] = "/tmp/izb-keys-XXXXXX";
 
+/* files in d whose name starts with prefix */
+static int count_files(const char *d, const char *prefix)
+{
+    DIR *dd = opendir(d);
+    int n = 0;
+    for (struct dirent *e; dd && (e = readdir(dd)) != NULL;)
+        n += strncmp(e->d_name, prefix, strlen(prefix)) == 0;
+    if (dd) closedir(dd);
+    return n;
+}
+
+/* a press, then a frame: the toggles it queued (OR-ed) */
 static unsigned press(controls *c, int key)
 {
     controls_key(c, key);
+    unsigned got = 0;
+    for (unsigned t; (t = controls_next(c)) != 0;)
+        got |= t;
     camera cam = {0};
     light l = {0};
-    return controls_update(c, 0.016f, &cam, &l);
+    controls_update(c, 0.016f, &cam, &l);
+    return got;
 }
+
+/* presses that come faster than frames: every one comes out, in order (issue 22, defect 1) */
+static const int BURST[] = {GLFW_KEY_K,
+                            GLFW_KEY_P,
+                            GLFW_KEY_K,
+                            GLFW_KEY_F,
+                            GLFW_KEY_LEFT_BRACKET,
+                            GLFW_KEY_K,
+                            GLFW_KEY_F,
+                            GLFW_KEY_P,
+                            GLFW_KEY_LEFT_BRACKET,
+                            GLFW_KEY_K,
+                            GLFW_KEY_F,
+                            GLFW_KEY_LEFT_BRACKET};
+static const unsigned BURST_ACTIONS[] = {CONTROL_KERNEL, CONTROL_SCREENSHOT, CONTROL_KERNEL,
+                                         CONTROL_LOG,    CONTROL_SM_SMALLER, CONTROL_KERNEL,
+                                         CONTROL_LOG,    CONTROL_SCREENSHOT, CONTROL_SM_SMALLER,
+                                         CONTROL_KERNEL, CONTROL_LOG,        CONTROL_SM_SMALLER};
+enum { BURST_N = sizeof BURST / sizeof BURST[0] };
 
 int main(void)
 {
@@ -63,6 +101,24 @@ int main(void)
     }
     CHECK(press(&c, GLFW_KEY_Z) == 0, "an unbound key does nothing");
     CHECK(press(&c, GLFW_KEY_V) == CONTROL_VIEW, "V is the view now, not vsync");
+
+    for (int i = 0; i < BURST_N; i++)
+        controls_key(&c, BURST[i]);
+    for (int i = 0; i < BURST_N; i++) {
+        unsigned t = controls_next(&c);
+        CHECK(t == BURST_ACTIONS[i], "burst press %d comes out in order: %#x (got %#x)", i, BURST_ACTIONS[i],
+              t);
+    }
+    CHECK(controls_next(&c) == 0, "and nothing more");
+    /* a full queue drops the rest, and the queue works again after */
+    for (int i = 0; i < CONTROLS_QUEUE + 5; i++)
+        controls_key(&c, GLFW_KEY_K);
+    int kept = 0;
+    while (controls_next(&c))
+        kept++;
+    CHECK(kept == CONTROLS_QUEUE && c.dropped == 5, "a full queue keeps %d (got %d), drops 5 (%ld)",
+          CONTROLS_QUEUE, kept, c.dropped);
+    CHECK(press(&c, GLFW_KEY_B) == CONTROL_BINNING, "after an overflow, a press still comes through");
 
     bool before = c.light_mode;
     press(&c, GLFW_KEY_L);
@@ -150,7 +206,23 @@ int main(void)
     session_keys(&ses, press(&c, GLFW_KEY_R), 1.0, r, &cam, &l);
     CHECK(!ses.recording && access(ses.rec_path, R_OK) == 0, "R again writes %s", ses.rec_path);
 
+    /* the burst of the frame loop (main.c takes the queue until it is empty): P twice writes two
+     * screenshots, F three times starts, stops and starts a log */
+    int shots0 = count_files(dir, "izb-shot-"), logs0 = count_files(dir, "izb-log-");
+    for (int i = 0; i < BURST_N; i++)
+        controls_key(&c, BURST[i]);
+    int applied = 0;
+    for (unsigned toggle; (toggle = controls_next(&c)) != 0; applied++)
+        session_keys(&ses, toggle, 3.0, r, &cam, &l);
+    CHECK(applied == BURST_N, "%d presses applied (got %d)", BURST_N, applied);
+    CHECK(count_files(dir, "izb-shot-") == shots0 + 2, "P twice in one frame: two screenshots (%d -> %d)",
+          shots0, count_files(dir, "izb-shot-"));
+    CHECK(log.f != NULL && count_files(dir, "izb-log-") == logs0 + 2,
+          "F three times in one frame: start, stop, start (a log open, %d -> %d log files)", logs0,
+          count_files(dir, "izb-log-"));
+
     session_shutdown(&ses, 2.0);
+    fps_log_close(&log);
     izb_destroy(b);
     render_destroy(r);
     scene_free(&s);

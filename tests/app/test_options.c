@@ -1,10 +1,12 @@
 /* test_options.c — parse_options(): defaults, every option's accepted forms, and the rejections
  * (unknown options, bad and absurd numbers, bad names, missing files, existing --log) with a
- * one-line message naming the option. */
+ * one-line message naming the option; an existing output that is not a regular file said as such;
+ * the memory check against a fake /proc/meminfo. */
 #undef NDEBUG
 #include <stdarg.h>
 #include <string.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "options.h"
@@ -161,6 +163,44 @@ int main(void)
     CHECK(parse("--screenshot", log_path, "--force", NULL) == OPTIONS_OK,
           "--force allows an existing screenshot: %s", err);
     unlink(log_path);
+
+    /* an existing path that is not a regular file is named for what it is (issue 22): "file
+     * exists" about /dev/full sent the user looking for a file */
+    REJECT("a character device, not a regular file (add --force", "--screenshot", "/dev/full");
+    CHECK(!strstr(err, "file exists"), "/dev/full is no 'file': '%s'", err);
+    REJECT("a character device, not a regular file", "--log", "/dev/null");
+    REJECT("is a directory", "--screenshot", "/tmp");
+    char fifo[64];
+    snprintf(fifo, sizeof fifo, "/tmp/izb-opt-fifo-%d", (int)getpid());
+    CHECK(mkfifo(fifo, 0600) == 0, "mkfifo %s", fifo);
+    REJECT("a named pipe, not a regular file", "--screenshot", fifo);
+    unlink(fifo);
+
+    /* the memory check counts what the machine has free (a fake /proc/meminfo), not only the RAM and
+     * ulimit: 16384^2 took 17 GB of a machine with 23 GB, 22 of them free, and drew nothing */
+    static const char meminfo_6g[] = "MemTotal:       24000000 kB\nMemFree:          500000 kB\n"
+                                     "MemAvailable:    6000000 kB\nBuffers:           10000 kB\n";
+    CHECK(options_mem_available(meminfo_6g) == 6000000ull * 1024, "MemAvailable read: %llu",
+          options_mem_available(meminfo_6g));
+    CHECK(options_mem_available("MemTotal: 1 kB\n") == 0 && options_mem_available("") == 0,
+          "no MemAvailable line: 0");
+    options_memory m = options_memory_budget(meminfo_6g);
+    CHECK(m.bytes <= 6000000ull * 1024 && strstr(m.what, "MemAvailable"),
+          "the free memory bounds it: %llu (%s)", m.bytes, m.what);
+    CHECK(!options_check_memory(16384, 16384, meminfo_6g, err, sizeof err),
+          "16384^2 with 6 GB free is refused");
+    CHECK(strstr(err, "--width 16384 --height 16384: needs about 17.4 GB") &&
+              strstr(err, "more than the 6.1 GB free") && strstr(err, "MemAvailable in /proc/meminfo") &&
+              !strchr(err, '\n'),
+          "the refusal names the need and the free memory, in one line: '%s'", err);
+    CHECK(options_check_memory(4096, 4096, meminfo_6g, err, sizeof err),
+          "4096^2 (1.1 GB) fits in 6 GB free: %s", err);
+    /* plenty free: the RAM or a ulimit bounds it, never a free figure above the RAM */
+    options_memory big = options_memory_budget("MemAvailable: 999999999999 kB\n");
+    CHECK(big.bytes < 999999999999ull * 1024 && !strstr(big.what, "MemAvailable"),
+          "more free than RAM: %llu (%s)", big.bytes, big.what);
+    /* the parser uses the real one: a size that fits anywhere passes */
+    CHECK(parse("--width", "64", "--height", "64", NULL) == OPTIONS_OK, "64x64: %s", err);
 
     return test_done();
 }
