@@ -1,6 +1,7 @@
 /* test_scene_models.c — models as users bring them (issue 22, defect 5): texture names that
- * differ from the files beside the model in case or are Windows paths. Every model is written by
- * the test into a temporary folder. */
+ * differ from the files beside the model in case or are Windows paths; standing a model up
+ * (scene_set_up: a rotation, never a mirror). Every model is written by the test into a temporary
+ * folder. */
 #undef NDEBUG
 #include <float.h>
 #include <math.h>
@@ -126,6 +127,111 @@ static void texture_names(void)
     if (ok) scene_free(&s);
 }
 
+/* ---- --up: scene_set_up ---------------------------------------------------------------------- */
+
+/* A closed tetrahedron with a different length along each axis (x 3, y 2, z 1), counter-clockwise
+ * from outside: no turn maps it onto itself, and a mirror would turn it inside out. */
+static const char TETRA[] = "v 0 0 0\nv 3 0 0\nv 0 2 0\nv 0 0 1\n"
+                            "vn 0 0 -1\nvn 0 -1 0\nvn -1 0 0\nvn 2 3 6\n" /* flat: the faces' own */
+                            "f 1//1 3//1 2//1\nf 1//2 2//2 4//2\nf 1//3 4//3 3//3\nf 2//4 3//4 4//4\n";
+
+/* signed volume of the closed soup (positive: outward winding) */
+static double volume(const scene *s, int n)
+{
+    double v = 0.0;
+    for (int t = 0; t < n; t++) {
+        const float *a = s->xyz + 9 * t, *b = a + 3, *c = a + 6;
+        v += (a[0] * ((double)b[1] * c[2] - (double)b[2] * c[1]) -
+              a[1] * ((double)b[0] * c[2] - (double)b[2] * c[0]) +
+              a[2] * ((double)b[0] * c[1] - (double)b[1] * c[0])) /
+             6.0;
+    }
+    return v;
+}
+
+static void up_axis(void)
+{
+    const char *obj = write_text("tetra.obj", TETRA);
+    /* bounds after the turn: the file's box [0,3] x [0,2] x [0,1] with its `up` axis as +y */
+    static const float want_lo[SCENE_UP_COUNT][3] = {{0, 0, 0},   {0, 0, -2}, {-2, 0, 0},
+                                                     {0, -2, -1}, {0, -1, 0}, {0, -3, 0}};
+    static const float want_hi[SCENE_UP_COUNT][3] = {{3, 2, 1}, {3, 1, 0}, {0, 3, 1},
+                                                     {3, 0, 0}, {3, 0, 2}, {2, 0, 1}};
+    /* where the file's apex (0, 0, 1) and its x tip (3, 0, 0) go */
+    static const float want_apex[SCENE_UP_COUNT][3] = {{0, 0, 1},  {0, 1, 0},  {0, 0, 1},
+                                                       {0, 0, -1}, {0, -1, 0}, {0, 0, 1}};
+    static const float want_tip[SCENE_UP_COUNT][3] = {{3, 0, 0}, {3, 0, 0}, {0, 3, 0},
+                                                      {3, 0, 0}, {3, 0, 0}, {0, -3, 0}};
+    char err[512];
+    scene s0;
+    if (!scene_load(obj, &s0, err, sizeof err)) {
+        CHECK(false, "tetra.obj: %s", err);
+        return;
+    }
+    CHECK(s0.up == SCENE_UP_Y && s0.tri_count == 4, "tetra.obj: loaded y-up, 4 triangles");
+    const double v0 = volume(&s0, 4);
+    for (int up = 0; up < SCENE_UP_COUNT; up++) {
+        scene s;
+        if (!scene_load(obj, &s, err, sizeof err)) continue;
+        const char *name = scene_up_names[up];
+        CHECK(scene_set_up(&s, (scene_up)up, err, sizeof err), "--up %s: %s", name, err);
+        CHECK(s.up == (scene_up)up && s.tri_count == 4, "--up %s: 4 triangles, up recorded", name);
+        for (int k = 0; k < 3; k++)
+            CHECK(s.bounds_min[k] == want_lo[up][k] && s.bounds_max[k] == want_hi[up][k],
+                  "--up %s: axis %d bounds [%g, %g], want [%g, %g]", name, k, s.bounds_min[k],
+                  s.bounds_max[k], want_lo[up][k], want_hi[up][k]);
+        bool apex = false, tip = false;
+        for (int i = 0; i < 12; i++) {
+            const float *p = s.xyz + 3 * i;
+            apex |= p[0] == want_apex[up][0] && p[1] == want_apex[up][1] && p[2] == want_apex[up][2];
+            tip |= p[0] == want_tip[up][0] && p[1] == want_tip[up][1] && p[2] == want_tip[up][2];
+        }
+        CHECK(apex && tip, "--up %s: the apex and the x tip where the turn puts them", name);
+        /* a rotation: the same volume, still closed and outward (a mirror flips the sign) */
+        CHECK(fabs(volume(&s, 4) - v0) < 1e-6 && v0 > 0.0, "--up %s: volume %g, want %g", name, volume(&s, 4),
+              v0);
+        CHECK(check_closed(&s, 0, name) == 0, "--up %s: closed and outward", name);
+        CHECK(check_scene_valid(&s, name) == 0, "--up %s: a valid scene (bounds, view)", name);
+        /* with a ground: laid again under the turned model */
+        CHECK(scene_add_ground(&s, err, sizeof err), "--up %s: ground", name);
+        const scene_up next = (scene_up)((up + 1) % SCENE_UP_COUNT);
+        CHECK(scene_set_up(&s, next, err, sizeof err), "--up %s -> %s: %s", name, scene_up_names[next], err);
+        float top = -INFINITY, bottom = INFINITY;
+        for (int i = 0; i < 12; i++) {
+            top = fmaxf(top, s.xyz[3 * i + 1]);
+            bottom = fminf(bottom, s.xyz[3 * i + 1]);
+        }
+        const float *g = s.xyz + 9 * 4;
+        CHECK(s.tri_count == 6 && s.ground_tris == 2 && g[1] < bottom && g[4] == g[1] && g[7] == g[1] &&
+                  s.normals[9 * 4 + 1] == 1.0f && s.bounds_min[1] == g[1],
+              "--up %s -> %s: the ground lies under the model again (%d triangles)", name,
+              scene_up_names[next], s.tri_count);
+        CHECK(top - bottom == want_hi[next][1] - want_lo[next][1], "--up %s -> %s: the model's height %g",
+              name, scene_up_names[next], top - bottom);
+        /* and back: the file as loaded, to the bit */
+        CHECK(scene_set_up(&s, SCENE_UP_Y, err, sizeof err), "back to y: %s", err);
+        CHECK(memcmp(s.xyz, s0.xyz, 36 * sizeof(float)) == 0 &&
+                  memcmp(s.normals, s0.normals, 36 * sizeof(float)) == 0,
+              "--up %s, %s, then y: the loaded triangles and normals exactly", name, scene_up_names[next]);
+        scene_free(&s);
+    }
+    scene_free(&s0);
+    /* built-in scenes stand y-up: another axis is refused, y changes nothing */
+    scene b;
+    if (scene_load("builtin:default", &b, err, sizeof err)) {
+        const int n = b.tri_count;
+        float first = b.xyz[0], cam = b.cam_pos[1];
+        CHECK(scene_set_up(&b, SCENE_UP_Y, err, sizeof err) && b.cam_pos[1] == cam,
+              "builtin: --up y is a no-op");
+        CHECK(!scene_set_up(&b, SCENE_UP_Z, err, sizeof err) && strstr(err, "builtin:default") &&
+                  !strchr(err, '\n'),
+              "builtin: --up z refused in one line naming it: %s", err);
+        CHECK(b.tri_count == n && b.xyz[0] == first && b.up == SCENE_UP_Y,
+              "builtin: unchanged after the refusal");
+        scene_free(&b);
+    }
+}
+
 int main(void)
 {
     if (!mkdtemp(dir)) {
@@ -133,6 +239,7 @@ int main(void)
         return 1;
     }
     texture_names();
+    up_axis();
     for (int i = made_count - 1; i >= 0; i--)
         unlink(made[i]);
     rmdir(in_dir("tex"));
