@@ -91,8 +91,12 @@ bool scene_load(const char *spec, scene *out, char *err, size_t err_size);
  * plain colour, never a failure. Vertex normals are the file's where it has them. Faces with NaN/Inf coordinates and
  * degenerate faces (points, lines, height < 1e-6 of the longest edge) are skipped and counted;
  * normals the file lacks are generated (smooth), unusable ones (NaN, zero) become the face normal.
- * Fails when no triangle is left. The view comes from scene_frame_view. On any failure *out is
- * left zeroed (nothing to free). */
+ * Fails when no triangle is left. A model whose bounds' centre lies farther from the origin than
+ * its diagonal (geographic coordinates) is moved to the origin, an OBJ in double before assimp
+ * rounds it to float; one line on stderr says by how much, another how many faces float rounding
+ * still made degenerate. A size float arithmetic cannot frame (coordinates beyond 2^60, or under
+ * 2^-20 across) is scaled by a power of two (exact; one line). The view comes from
+ * scene_frame_view. On any failure *out is left zeroed (nothing to free). */
 bool scene_load_file(const char *path, scene *out, char *err, size_t err_size);
 
 /* Built-in procedural scenes. NAME: "default" (ground, fence, lattice, slanted plate, torus knot,

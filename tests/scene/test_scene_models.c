@@ -1,7 +1,8 @@
-/* test_scene_models.c — models as users bring them (issue 22, defect 5): texture names that
+/* test_scene_models.c — models as users bring them (issue 22, defects 5 and 6): texture names that
  * differ from the files beside the model in case or are Windows paths; standing a model up
- * (scene_set_up: a rotation, never a mirror). Every model is written by the test into a temporary
- * folder. */
+ * (scene_set_up: a rotation, never a mirror); far-off and huge models (re-centred before their
+ * precision is lost, framed whatever their extent). Every model is written by the test into a
+ * temporary folder, except Wuson (assimp's test models), moved far off. */
 #undef NDEBUG
 #include <float.h>
 #include <math.h>
@@ -15,6 +16,9 @@
 #include "scene_check.h"
 #include "test.h"
 #include "test_io.h"
+#include "view.h"
+
+#define WUSON "/usr/share/assimp/models/OBJ/WusonOBJ.obj"
 
 static char dir[] = "/tmp/izb_models_XXXXXX";
 static char made[32][600]; /* what the test wrote, removed at the end */
@@ -232,6 +236,178 @@ static void up_axis(void)
     }
 }
 
+/* ---- far-off and huge models ------------------------------------------------------------------ */
+
+/* Wuson with every vertex moved by (off, 0, off), written as the text a GIS export would hold */
+static const char *moved_wuson(const char *name, double off)
+{
+    FILE *in = fopen(WUSON, "rb");
+    const char *path = in_dir(name);
+    FILE *out = fopen(path, "wb");
+    if (!in || !out) {
+        perror(WUSON);
+        exit(1);
+    }
+    char line[1024];
+    while (fgets(line, sizeof line, in)) {
+        double x, y, z;
+        if (line[0] == 'v' && line[1] == ' ' && sscanf(line + 2, "%lf %lf %lf", &x, &y, &z) == 3)
+            fprintf(out, "v %.6f %.6f %.6f\n", x + off, y, z + off);
+        else
+            fputs(line, out);
+    }
+    fclose(in);
+    if (fclose(out) != 0) exit(1);
+    if (made_count < 32) snprintf(made[made_count++], 600, "%s", path);
+    return path;
+}
+
+static void far_off(void)
+{
+    struct stat st;
+    if (stat(WUSON, &st) != 0) {
+        printf("far_off: %s missing (assimp-testmodels), skipped\n", WUSON);
+        return;
+    }
+    scene home, far;
+    char warn[4096];
+    CHECK(load_captured(WUSON, &home, warn, sizeof warn) && warn[0] == '\0', "Wuson at the origin, quietly");
+    const char *obj = moved_wuson("wuson_far.obj", 5e6);
+    bool ok = load_captured(obj, &far, warn, sizeof warn);
+    CHECK(ok, "Wuson 5e6 off loads");
+    if (!ok) return;
+    printf("Wuson: %d triangles at the origin, %d (%d degenerate) at 5e6\n", home.tri_count, far.tri_count,
+           far.dropped_degenerate);
+    CHECK(far.tri_count == home.tri_count && far.dropped_degenerate == 0,
+          "Wuson 5e6 off keeps all %d triangles: %d, %d degenerate", home.tri_count, far.tri_count,
+          far.dropped_degenerate);
+    CHECK(strstr(warn, "far from the origin: moved by (-5000000") &&
+              strchr(warn, '\n') == warn + strlen(warn) - 1,
+          "one line says it was moved, and by how much: %s", warn);
+    /* the same shape: read in double and moved, the sizes match the origin's to float rounding */
+    for (int k = 0; k < 3 && far.tri_count == home.tri_count; k++) {
+        double a = (double)home.bounds_max[k] - home.bounds_min[k],
+               b = (double)far.bounds_max[k] - far.bounds_min[k];
+        CHECK(fabs(a - b) < 1e-5, "axis %d: size %.7f at the origin, %.7f moved back", k, a, b);
+    }
+    CHECK(check_scene_valid(&far, "wuson_far") == 0, "Wuson 5e6 off: a valid scene");
+    /* every triangle is the origin's, moved by the centre */
+    double move[3];
+    for (int k = 0; k < 3; k++)
+        move[k] = (double)home.xyz[k] - far.xyz[k];
+    double worst = 0.0;
+    for (size_t i = 0; far.tri_count == home.tri_count && i < 9 * (size_t)home.tri_count; i++)
+        worst = fmax(worst, fabs((double)home.xyz[i] - far.xyz[i] - move[i % 3]));
+    CHECK(worst < 1e-5, "Wuson 5e6 off: every vertex the origin's, moved (worst %g)", worst);
+    scene_free(&far);
+
+    /* a PLY: assimp reads it in float; what rounding collapses is said in one line */
+    const char *ply = in_dir("wuson_far.ply");
+    FILE *f = fopen(ply, "wb");
+    CHECK(f != NULL, "write %s", ply);
+    if (!f) return;
+    snprintf(made[made_count++], 600, "%s", ply);
+    fprintf(f,
+            "ply\nformat ascii 1.0\nelement vertex %d\nproperty float x\nproperty float y\nproperty float z\n"
+            "element face %d\nproperty list uchar int vertex_indices\nend_header\n",
+            3 * home.tri_count, home.tri_count);
+    for (int i = 0; i < 3 * home.tri_count; i++)
+        fprintf(f, "%.6f %.6f %.6f\n", home.xyz[3 * i] + 5e6, home.xyz[3 * i + 1], home.xyz[3 * i + 2] + 5e6);
+    for (int t = 0; t < home.tri_count; t++)
+        fprintf(f, "3 %d %d %d\n", 3 * t, 3 * t + 1, 3 * t + 2);
+    fclose(f);
+    ok = load_captured(ply, &far, warn, sizeof warn);
+    CHECK(ok, "Wuson PLY 5e6 off loads");
+    if (ok) {
+        char want[256];
+        snprintf(want, sizeof want,
+                 "%d triangles degenerate after conversion to float (coordinates up to 5e+06)",
+                 far.dropped_degenerate);
+        CHECK(far.dropped_degenerate > 0 && strstr(warn, want), "PLY: the precision loss said: '%s' in: %s",
+              want, warn);
+        CHECK(far.tri_count + far.dropped_degenerate == home.tri_count, "PLY: %d kept + %d dropped = %d",
+              far.tri_count, far.dropped_degenerate, home.tri_count);
+        CHECK(far.bounds_max[0] < 10.0f && far.bounds_min[0] > -10.0f,
+              "PLY: moved to the origin too (x %g .. %g)", far.bounds_min[0], far.bounds_max[0]);
+        scene_free(&far);
+    }
+    scene_free(&home);
+}
+
+/* The view of a model `size` units across: the scene's camera, clip planes from the bounds, and
+ * every corner of the bounds in front of the camera, between near and far, finite, the centre on
+ * screen. */
+static void huge(double size)
+{
+    char name[64], text[1024], label[64];
+    snprintf(name, sizeof name, "huge_%g.obj", size);
+    snprintf(label, sizeof label, "%g units", size);
+    const double h = size / 2;
+    /* a slab and a block on it (closed), size across */
+    snprintf(text, sizeof text,
+             "v %.9g 0 %.9g\nv %.9g 0 %.9g\nv %.9g 0 %.9g\nv %.9g 0 %.9g\n"
+             "v %.9g %.9g %.9g\nv %.9g %.9g %.9g\nv %.9g %.9g %.9g\n"
+             "f 1 3 2\nf 1 4 3\nf 5 6 7\n",
+             -h, -h, h, -h, h, h, -h, h, -h / 5, h / 5, 0.0, h / 5, h / 5, 0.0, 0.0, h / 5, h / 5);
+    const char *obj = write_text(name, text);
+    scene s;
+    char warn[4096];
+    bool ok = load_captured(obj, &s, warn, sizeof warn);
+    CHECK(ok && s.tri_count == 3, "%s: loads", label);
+    if (!ok) return;
+    CHECK(check_scene_valid(&s, label) == 0, "%s: a valid scene", label);
+    const double side = (double)s.bounds_max[0] - s.bounds_min[0];
+    if (size > 0x1p60 || size < 0x1p-20)
+        CHECK(strstr(warn, "scaled by 2^") && fmax(fabs(s.bounds_min[0]), s.bounds_max[0]) <= 0x1p60 &&
+                  side >= 0x1p-20,
+              "%s: brought into float's range by a power of two, and said so (%g across now): %s", label,
+              side, warn);
+    else
+        CHECK(side == (float)size, "%s: kept as it is (%g across)", label, side);
+    camera c = {.pos = {s.cam_pos[0], s.cam_pos[1], s.cam_pos[2]}, .yaw = s.cam_yaw, .pitch = s.cam_pitch};
+    camera_fit_clip(&c, s.bounds_min, s.bounds_max);
+    float view[16], proj[16];
+    camera_view(&c, view);
+    camera_proj(&c, 16.0f / 9.0f, proj);
+    CHECK(isfinite(c.near) && isfinite(c.far) && c.near > 0.0f && c.far > c.near, "%s: near %g far %g", label,
+          c.near, c.far);
+    int bad = 0;
+    for (int corner = 0; corner < 9; corner++) { /* 8 corners, then the centre */
+        double p[3], e[4], q[4];
+        for (int k = 0; k < 3; k++)
+            p[k] = corner == 8 ? 0.5 * ((double)s.bounds_min[k] + s.bounds_max[k])
+                               : (corner >> k & 1 ? s.bounds_max[k] : s.bounds_min[k]);
+        for (int r = 0; r < 4; r++)
+            e[r] = view[r] * p[0] + view[4 + r] * p[1] + view[8 + r] * p[2] + view[12 + r];
+        for (int r = 0; r < 4; r++)
+            q[r] = proj[r] * e[0] + proj[4 + r] * e[1] + proj[8 + r] * e[2] + proj[12 + r] * e[3];
+        bool finite = isfinite(q[0]) && isfinite(q[1]) && isfinite(q[2]) && isfinite(q[3]);
+        bool between = finite && q[3] > 0.0 && -e[2] >= c.near && -e[2] <= c.far;
+        bool centred = corner < 8 || (fabs(q[0] / q[3]) < 0.25 && fabs(q[1] / q[3]) < 0.25);
+        if (!between || !centred) {
+            bad++;
+            fprintf(stderr, "%s: corner %d: depth %g (near %g, far %g), ndc %g %g\n", label, corner, -e[2],
+                    c.near, c.far, q[0] / q[3], q[1] / q[3]);
+        }
+    }
+    CHECK(bad == 0, "%s: the bounds lie between near and far, the centre mid-screen (%d wrong)", label, bad);
+    /* and big enough to see: the block's top corner (size/10 above the slab) well off the centre */
+    double top[3] = {0.0, s.bounds_max[1], 0.0}, e[4], q[4], cy;
+    for (int r = 0; r < 4; r++)
+        e[r] = view[r] * top[0] + view[4 + r] * top[1] + view[8 + r] * top[2] + view[12 + r];
+    for (int r = 0; r < 4; r++)
+        q[r] = proj[r] * e[0] + proj[4 + r] * e[1] + proj[8 + r] * e[2] + proj[12 + r] * e[3];
+    for (int r = 0; r < 4; r++) /* the centre's screen height */
+        e[r] = view[r] * 0.5 * ((double)s.bounds_min[0] + s.bounds_max[0]) +
+               view[4 + r] * 0.5 * ((double)s.bounds_min[1] + s.bounds_max[1]) +
+               view[8 + r] * 0.5 * ((double)s.bounds_min[2] + s.bounds_max[2]) + view[12 + r];
+    cy = (proj[1] * e[0] + proj[5] * e[1] + proj[9] * e[2] + proj[13] * e[3]) /
+         (proj[3] * e[0] + proj[7] * e[1] + proj[11] * e[2] + proj[15] * e[3]);
+    CHECK(q[1] / q[3] - cy > 0.05, "%s: the block stands %g of the screen's half-height above the centre",
+          label, q[1] / q[3] - cy);
+    scene_free(&s);
+}
+
 int main(void)
 {
     if (!mkdtemp(dir)) {
@@ -240,6 +416,10 @@ int main(void)
     }
     texture_names();
     up_axis();
+    far_off();
+    static const double sizes[] = {1.0, 1e7, 1e10, 1e15, 1e19, 1e30, 3e38, 1e-9};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+        huge(sizes[i]);
     for (int i = made_count - 1; i >= 0; i--)
         unlink(made[i]);
     rmdir(in_dir("tex"));
