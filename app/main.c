@@ -83,6 +83,8 @@ static scene shown_scene(const app *a);
 static bool animate_scene(app *a);
 /* G: show / hide the added ground, giving the renderer and the backend the scene again */
 static void toggle_ground(app *a);
+/* O: the model's next up axis; the renderer, the backend and the view follow */
+static void next_up(app *a);
 static void app_end_frame(app *a);
 /* after the loop: screenshot, summary; the exit code */
 static int app_finish(app *a);
@@ -204,6 +206,8 @@ static int app_init(app *a, int argc, char **argv)
         return failf(EXIT_RUNTIME, "out of memory for %ld frame times", times);
 
     if (!scene_load(o->scene, &a->scn, err, sizeof err)) return failf(EXIT_RUNTIME, "%s", err);
+    if (!scene_set_up(&a->scn, o->up, err, sizeof err))
+        return failf(EXIT_RUNTIME, "--up %s: %s", scene_up_names[o->up], err);
     /* the ground: auto under model files only; G adds it later where it was not wanted (adding it
      * grows the scene's arrays, a copy of the whole scene for the large built-in ones) */
     a->ground = scene_ground_wanted(o->ground, o->scene);
@@ -271,6 +275,7 @@ static void apply_toggles(app *a, unsigned t)
                   : s->cull == IZB_CULL_OFF ? IZB_CULL_AUTO
                                             : IZB_CULL_ON;
     if (t & CONTROL_GROUND) toggle_ground(a);
+    if (t & CONTROL_UP) next_up(a);
     if (t & CONTROL_LIGHT_TYPE) {
         a->opt.light = a->light.type == LIGHT_SPOT ? LIGHT_DIRECTIONAL : LIGHT_SPOT;
         camera keep = a->cam;
@@ -455,6 +460,30 @@ static void toggle_ground(app *a)
                 a->ground ? "on" : "off", izb_name(a->izb));
         a->quit = true, a->rc = EXIT_RUNTIME;
     }
+}
+
+static void next_up(app *a)
+{
+    char err[256];
+    const scene_up up = (scene_up)((a->scn.up + 1) % SCENE_UP_COUNT);
+    if (!scene_set_up(&a->scn, up, err, sizeof err)) {
+        fprintf(stderr, "izb-shadows: up axis: %s\n", err);
+        if (a->scn.up != up) return; /* refused (a built-in scene): nothing changed */
+        a->ground = false;           /* turned, but its ground could not be laid again */
+    }
+    printf("izb-shadows: up axis %s\n", scene_up_names[a->scn.up]);
+    const scene shown = shown_scene(a);
+    if (!render_set_scene(a->r, &shown, err, sizeof err) ||
+        (!izb_set_scene(a->izb, shown.xyz, shown.tri_count) &&
+         !fall_back_to_cpu(a, "cannot take the scene"))) {
+        fprintf(stderr, "izb-shadows: up axis %s: the scene could not be given again\n",
+                scene_up_names[a->scn.up]);
+        a->quit = true, a->rc = EXIT_RUNTIME;
+        return;
+    }
+    reset_view(a);
+    for (int k = 0; k < 3; k++) /* the spot steers around the turned model's centre */
+        a->ctl.centre[k] = 0.5f * (a->scn.bounds_min[k] + a->scn.bounds_max[k]);
 }
 
 /* A CUDA error or out-of-GPU-memory is not the end (DESIGN.md "Bad input and faults"): say so once

@@ -37,8 +37,9 @@
 /* Enum fields are stored through an int (store_int): they must be int-sized. */
 _Static_assert(sizeof(izb_backend_kind) == sizeof(int) && sizeof(izb_kernel) == sizeof(int) &&
                    sizeof(izb_binning) == sizeof(int) && sizeof(izb_cull) == sizeof(int) &&
-                   sizeof(scene_ground) == sizeof(int) && sizeof(light_type) == sizeof(int) &&
-                   sizeof(render_view) == sizeof(int) && sizeof(shadow_mode) == sizeof(int),
+                   sizeof(scene_ground) == sizeof(int) && sizeof(scene_up) == sizeof(int) &&
+                   sizeof(light_type) == sizeof(int) && sizeof(render_view) == sizeof(int) &&
+                   sizeof(shadow_mode) == sizeof(int),
                "enum fields are stored as int");
 
 /* --vsync's names: a bool, false first */
@@ -116,6 +117,9 @@ const option_spec options_table[] = {
     {"--ground", .kind = OPTION_ENUM, DEST(ground), .names = scene_ground_names, .count = SCENE_GROUND_COUNT,
      .help = "a ground under the scene that catches its shadows (auto: on\n"
              "for model files, off for built-in scenes, which have one)"},
+    {"--up", .kind = OPTION_ENUM, DEST(up), .names = scene_up_names, .count = SCENE_UP_COUNT,
+     .help = "the model file's axis that is up, turned to +y (X and AC files\n"
+             "are often z-up; O cycles it in the window)"},
     {"--animate", .kind = OPTION_FLAG, DEST(animate),
      .help = "turn the scene on a turntable (12 s a turn: by the clock in a\n"
              "window, at --path-fps frames a second headless; builtin:wave\n"

@@ -33,6 +33,7 @@ typedef struct app_options {
     int grid_w, grid_h;
     izb_cull cull;  /* --cull auto|on|off (--no-cull: off); 0 = auto */
     scene_ground ground; /* --ground auto|on|off: a shadow catcher under loaded models */
+    scene_up up;         /* --up: the model file's axis that is up (default y) */
     float bias; /* 0 = IZB_DEFAULT_BIAS */
     light_type light;
     bool has_light_dir, has_light_pos, has_cam_pos, has_cam_yaw, has_cam_pitch;

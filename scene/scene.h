@@ -31,6 +31,18 @@ typedef struct scene_range {
  * object's vertices (builtin:wave), or a turntable about the vertical axis (--animate). */
 typedef enum scene_motion { SCENE_MOTION_NONE = 0, SCENE_MOTION_WAVE, SCENE_MOTION_TURNTABLE } scene_motion;
 
+/* Which axis of a model file is up (scene_set_up): it is turned to +y, the renderer's up. */
+typedef enum scene_up {
+    SCENE_UP_Y = 0,
+    SCENE_UP_Z,
+    SCENE_UP_X,
+    SCENE_UP_NEG_Y,
+    SCENE_UP_NEG_Z,
+    SCENE_UP_NEG_X,
+    SCENE_UP_COUNT
+} scene_up;
+extern const char *const scene_up_names[SCENE_UP_COUNT]; /* "y", "z", "x", "-y", "-z", "-x" */
+
 typedef struct scene {
     float *xyz;     /* 9 floats per triangle: 3 world-space vertices (owned, malloc) */
     float *normals; /* 9 floats per triangle: a unit normal per vertex (owned) */
@@ -44,6 +56,7 @@ typedef struct scene {
     float light_dir[3]; /* direction the light travels (directional) */
     float light_pos[3]; /* spot light position; it looks at the bounds' centre */
     int ground_tris;    /* the last ground_tris triangles are an added ground (scene_add_ground) */
+    scene_up up;        /* the file's axis that is +y now (scene_set_up); SCENE_UP_Y as loaded */
     scene_motion motion;            /* SCENE_MOTION_NONE: static */
     int motion_first, motion_count; /* the triangles that move (scene_set_motion): not the ground */
     /* Materials of loaded files (all NULL / 0 for built-in scenes; owned, malloc). */
@@ -78,8 +91,12 @@ bool scene_load(const char *spec, scene *out, char *err, size_t err_size);
  * plain colour, never a failure. Vertex normals are the file's where it has them. Faces with NaN/Inf coordinates and
  * degenerate faces (points, lines, height < 1e-6 of the longest edge) are skipped and counted;
  * normals the file lacks are generated (smooth), unusable ones (NaN, zero) become the face normal.
- * Fails when no triangle is left. The view comes from scene_frame_view. On any failure *out is
- * left zeroed (nothing to free). */
+ * Fails when no triangle is left. A model whose bounds' centre lies farther from the origin than
+ * its diagonal (geographic coordinates) is moved to the origin, an OBJ in double before assimp
+ * rounds it to float; one line on stderr says by how much, another how many faces float rounding
+ * still made degenerate. A size float arithmetic cannot frame (coordinates beyond 2^60, or under
+ * 2^-20 across) is scaled by a power of two (exact; one line). The view comes from
+ * scene_frame_view. On any failure *out is left zeroed (nothing to free). */
 bool scene_load_file(const char *path, scene *out, char *err, size_t err_size);
 
 /* Built-in procedural scenes. NAME: "default" (ground, fence, lattice, slanted plate, torus knot,
@@ -125,6 +142,14 @@ bool scene_ground_wanted(scene_ground g, const char *spec);
  * camera and light stay the model's. Drawing the first tri_count - ground_tris triangles shows the
  * scene without it (then pass ground_tris = 0 too). False (s unchanged) on OOM. */
 bool scene_add_ground(scene *s, char *err, size_t err_size);
+
+/* Stand a model up: turn it so that its axis `up` (as the file has it, whatever turn s had before)
+ * becomes +y. A rotation (a signed permutation of the axes: exact, never a mirror, so winding and
+ * outward normals are kept), then the bounds, camera and light are framed again
+ * (scene_frame_view) and an added ground is laid again under the turned model. Built-in scenes
+ * stand y-up: anything but SCENE_UP_Y is refused for them (false, message in err, s unchanged).
+ * False on OOM for the ground (s turned, without its ground). */
+bool scene_set_up(scene *s, scene_up up, char *err, size_t err_size);
 
 /* Recompute bounds and a default camera and light from the geometry (used after loading files):
  * the camera frames the bounds from above at 30 degrees, the light slants down over its shoulder.

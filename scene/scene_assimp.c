@@ -13,8 +13,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
+#include <assimp/cfileio.h>
 #include <assimp/cimport.h>
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
@@ -38,36 +40,53 @@ static const double DEGENERATE_RATIO = 1e-6;
  * gets the process killed. Other formats are left to assimp. */
 static bool header_fits(const char *path, long long size, char *err, size_t err_size);
 static const unsigned long long SATURATE = 1ull << 40; /* counts above this are absurd anyway */
+/* Could float rounding alone have made a degenerate face so? */
+static bool float_made_degenerate(const float *p[3]);
 /* Classify a triangle: 0 = keep (face normal in fn), 1 = non-finite, 2 = degenerate. */
 static int classify(const float *p[3], float fn[3]);
 /* Append the kept triangles of one mesh; false on a corrupt index (message in err). */
-static bool add_mesh(const struct aiMesh *m, const char *path, scene *s, char *err, size_t err_size);
+static bool add_mesh(const struct aiMesh *m, const char *path, scene *s, int *imprecise, char *err,
+                     size_t err_size);
 static const char *base_name(const char *path);
 /* Does a mesh of the freshly imported scene hold a face without vertex indices? */
 static bool has_empty_face(const struct aiScene *ai);
+/* Import path into out (zeroed first; on failure nothing to free): every kept triangle,
+ * materials, uv. shift: NULL, or subtract it from an OBJ's vertices in double before assimp reads
+ * them. imprecise counts the degenerate faces that float rounding may have made so. */
+static bool import_file(const char *path, const double *shift, scene *out, int *imprecise, char *err,
+                        size_t err_size);
+/* Is the bounds' centre farther from the origin than the bounds' diagonal (float rounding then
+ * costs more than the model's own size would)? centre (in double from the floats), reach: the
+ * largest |coordinate|. */
+static bool far_off(const scene *s, double centre[3], double *reach);
+static bool is_obj(const char *path);
+/* one line on stderr: the model was moved by -centre (positions given by hand are then relative) */
+static void say_moved(const char *path, const double centre[3]);
+/* Move a far-off model to the origin and bring a size float cannot frame into range by a power of
+ * two, each said in one line on stderr; returns the largest |coordinate| before. */
+static double fit_float_range(scene *s, const char *path);
+/* Largest |coordinate| and smallest size a model keeps: beyond, fit_float_range rescales it. */
+static const double MAX_REACH = 0x1p60, MIN_SIDE = 0x1p-20;
+/* assimp's file callbacks (io_open, io_close) serve every file from memory, the model itself with
+ * its vertices moved */
+typedef struct shift_io {
+    const char *path;    /* the model: served moved */
+    const double *shift; /* subtracted from every "v x y z" */
+} shift_io;
+static struct aiFile *io_open(struct aiFileIO *io, const char *name, const char *mode);
+static void io_close(struct aiFileIO *io, struct aiFile *f);
 
-bool scene_load_file(const char *path, scene *out, char *err, size_t err_size)
+static bool import_file(const char *path, const double *shift, scene *out, int *imprecise, char *err,
+                        size_t err_size)
 {
     memset(out, 0, sizeof *out);
-    if (!path || !*path) return scene_errorf(err, err_size, "scene: empty file name");
-
-    /* Check the file ourselves first: assimp's messages for these cases are vague. */
-    struct stat st;
-    if (stat(path, &st) != 0) return scene_errorf(err, err_size, "scene '%s': %s", path, strerror(errno));
-    if (S_ISDIR(st.st_mode)) return scene_errorf(err, err_size, "scene '%s': is a directory", path);
-    if (!S_ISREG(st.st_mode)) return scene_errorf(err, err_size, "scene '%s': not a regular file", path);
-    FILE *f = fopen(path, "rb");
-    if (!f) return scene_errorf(err, err_size, "scene '%s': %s", path, strerror(errno));
-    fclose(f);
-    if (st.st_size == 0) return scene_errorf(err, err_size, "scene '%s': empty file", path);
-
-    if (!header_fits(path, (long long)st.st_size, err, err_size)) return false;
-
     /* Import, then post-process: assimp 5.2's triangulation aborts the whole process (an ai_assert)
      * on a face without indices, which its validation lets through (fuzz_scene found one in a
      * binary PLY), and dropping such faces can leave an empty mesh on which its post-processing
      * fails and then crashes while cleaning up; so a file with one is refused before either. */
-    const struct aiScene *ai = aiImportFile(path, aiProcess_ValidateDataStructure);
+    shift_io io = {.path = path, .shift = shift};
+    struct aiFileIO aio = {.OpenProc = io_open, .CloseProc = io_close, .UserData = (aiUserData)&io};
+    const struct aiScene *ai = aiImportFileEx(path, aiProcess_ValidateDataStructure, shift ? &aio : NULL);
     if (ai && has_empty_face(ai)) {
         aiReleaseImport(ai);
         return scene_errorf(err, err_size, "scene '%s': a face without vertex indices", path);
@@ -105,7 +124,7 @@ bool scene_load_file(const char *path, scene *out, char *err, size_t err_size)
     for (unsigned i = 0; i < ai->mNumMeshes; i++) {
         const struct aiMesh *m = ai->mMeshes[i];
         int first = out->tri_count;
-        if (m && !add_mesh(m, path, out, err, err_size)) {
+        if (m && !add_mesh(m, path, out, imprecise, err, err_size)) {
             aiReleaseImport(ai);
             scene_free(out);
             return false;
@@ -139,12 +158,58 @@ bool scene_load_file(const char *path, scene *out, char *err, size_t err_size)
         if (n) out->normals = n;
         if (u) out->uv = u;
     }
+    return true;
+}
+
+bool scene_load_file(const char *path, scene *out, char *err, size_t err_size)
+{
+    memset(out, 0, sizeof *out);
+    if (!path || !*path) return scene_errorf(err, err_size, "scene: empty file name");
+
+    /* Check the file ourselves first: assimp's messages for these cases are vague. */
+    struct stat st;
+    if (stat(path, &st) != 0) return scene_errorf(err, err_size, "scene '%s': %s", path, strerror(errno));
+    if (S_ISDIR(st.st_mode)) return scene_errorf(err, err_size, "scene '%s': is a directory", path);
+    if (!S_ISREG(st.st_mode)) return scene_errorf(err, err_size, "scene '%s': not a regular file", path);
+    FILE *f = fopen(path, "rb");
+    if (!f) return scene_errorf(err, err_size, "scene '%s': %s", path, strerror(errno));
+    fclose(f);
+    if (st.st_size == 0) return scene_errorf(err, err_size, "scene '%s': empty file", path);
+
+    if (!header_fits(path, (long long)st.st_size, err, err_size)) return false;
+
+    int imprecise = 0;
+    if (!import_file(path, NULL, out, &imprecise, err, err_size)) return false;
+    /* Far off (geographic coordinates): the floats assimp gave have lost what the file's text held.
+     * An OBJ is read again with its vertices moved by the centre first, in double; other formats
+     * are moved as they came. Precision is only blamed where the coordinates dwarf the model: a
+     * model near the origin with degenerate faces has them in the file. */
+    double centre[3], reach;
+    const bool far = far_off(out, centre, &reach);
+    if (!far) imprecise = 0;
+    if (far && is_obj(path)) {
+        scene again;
+        int again_imprecise = 0;
+        char again_err[512];
+        if (import_file(path, centre, &again, &again_imprecise, again_err, sizeof again_err)) {
+            scene_free(out);
+            *out = again, imprecise = again_imprecise;
+            say_moved(path, centre);
+        }
+    }
+    reach = fmax(reach, fit_float_range(out, path));
+    if (imprecise > 0)
+        fprintf(stderr,
+                "scene '%s': %d triangles degenerate after conversion to float (coordinates up to %.3g); "
+                "dropped\n",
+                path, imprecise, reach);
     snprintf(out->name, sizeof out->name, "%s", base_name(path));
     scene_frame_view(out);
     return true;
 }
 
-static bool add_mesh(const struct aiMesh *m, const char *path, scene *s, char *err, size_t err_size)
+static bool add_mesh(const struct aiMesh *m, const char *path, scene *s, int *imprecise, char *err,
+                     size_t err_size)
 {
     if (!m->mFaces) return true;
     for (unsigned f = 0; f < m->mNumFaces; f++) {
@@ -170,6 +235,7 @@ static bool add_mesh(const struct aiMesh *m, const char *path, scene *s, char *e
         }
         if (c == 2) {
             s->dropped_degenerate++;
+            *imprecise += float_made_degenerate(p);
             continue;
         }
         float *ox = s->xyz + 9 * (size_t)s->tri_count, *on = s->normals + 9 * (size_t)s->tri_count;
@@ -193,6 +259,25 @@ static bool add_mesh(const struct aiMesh *m, const char *path, scene *s, char *e
         s->tri_count++;
     }
     return true;
+}
+
+/* Could float rounding of the coordinates alone have made this face degenerate? Each coordinate
+ * moved by up to half an ulp of its magnitude (2^-24 relative); with three vertices moving, the
+ * height moves by up to a few ulps (2^-22 relative), which counts against DEGENERATE_RATIO times
+ * the longest edge. */
+static bool float_made_degenerate(const float *p[3])
+{
+    double reach = 0.0, longest = 0.0;
+    for (int k = 0; k < 3; k++) {
+        double e2 = 0.0;
+        for (int i = 0; i < 3; i++) {
+            double d = (double)p[(k + 1) % 3][i] - p[k][i];
+            e2 += d * d;
+            reach = fmax(reach, fabs((double)p[k][i]));
+        }
+        longest = fmax(longest, sqrt(e2));
+    }
+    return 0x1p-22 * reach > DEGENERATE_RATIO * longest;
 }
 
 static int classify(const float *p[3], float fn[3])
@@ -308,4 +393,228 @@ static bool has_empty_face(const struct aiScene *ai)
         for (unsigned f = 0; f < ai->mMeshes[m]->mNumFaces; f++)
             if (ai->mMeshes[m]->mFaces[f].mNumIndices == 0) return true;
     return false;
+}
+
+/* ---- far-off and huge models ------------------------------------------------------------------ */
+
+static bool far_off(const scene *s, double centre[3], double *reach)
+{
+    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY}, d2 = 0.0,
+           c = 0.0;
+    *reach = 0.0;
+    for (size_t i = 0; i < 3 * (size_t)s->tri_count; i++)
+        for (int k = 0; k < 3; k++) {
+            double v = s->xyz[3 * i + k];
+            lo[k] = v < lo[k] ? v : lo[k];
+            hi[k] = v > hi[k] ? v : hi[k];
+            *reach = fabs(v) > *reach ? fabs(v) : *reach;
+        }
+    for (int k = 0; k < 3; k++) {
+        centre[k] = s->tri_count > 0 ? 0.5 * (lo[k] + hi[k]) : 0.0;
+        d2 += (hi[k] - lo[k]) * (hi[k] - lo[k]);
+        c = fabs(centre[k]) > c ? fabs(centre[k]) : c;
+    }
+    return s->tri_count > 0 && c > sqrt(d2);
+}
+
+static void say_moved(const char *path, const double centre[3])
+{
+    fprintf(stderr, "scene '%s': far from the origin: moved by (%.9g, %.9g, %.9g) to centre it\n", path,
+            -centre[0], -centre[1], -centre[2]);
+}
+
+static bool is_obj(const char *path)
+{
+    size_t n = strlen(path);
+    return n > 4 && strcasecmp(path + n - 4, ".obj") == 0;
+}
+
+static double fit_float_range(scene *s, const char *path)
+{
+    double centre[3], reach;
+    if (far_off(s, centre, &reach)) {
+        for (size_t i = 0; i < 3 * (size_t)s->tri_count; i++)
+            for (int k = 0; k < 3; k++)
+                s->xyz[3 * i + k] = (float)((double)s->xyz[3 * i + k] - centre[k]);
+        say_moved(path, centre);
+    }
+    /* sizes beyond these the view's float math cannot frame (squares and distances overflow, or
+     * the model shrinks below the smallest framed radius): a power of two, so no bit is lost */
+    double far = 0.0, side = 0.0;
+    for (int k = 0; k < 3; k++) { /* reach and size after the move */
+        double lo = INFINITY, hi = -INFINITY;
+        for (size_t i = 0; i < 3 * (size_t)s->tri_count; i++) {
+            double v = s->xyz[3 * i + k];
+            lo = v < lo ? v : lo, hi = v > hi ? v : hi;
+        }
+        side = hi - lo > side ? hi - lo : side;
+        far = fmax(far, fmax(fabs(lo), fabs(hi)));
+    }
+    int e = 0;
+    if (far > MAX_REACH)
+        e = -(int)ceil(log2(far / MAX_REACH));
+    else if (side > 0.0 && side < MIN_SIDE)
+        e = (int)ceil(log2(MIN_SIDE / side));
+    if (e != 0) {
+        for (size_t i = 0; i < 9 * (size_t)s->tri_count; i++)
+            s->xyz[i] = ldexpf(s->xyz[i], e);
+        fprintf(stderr,
+                "scene '%s': %.3g units across: scaled by 2^%d so that float arithmetic can frame it\n", path,
+                side, e);
+    }
+    return reach;
+}
+
+/* ---- an OBJ read in double: its vertex lines moved by the centre before assimp sees them -------- */
+
+typedef struct mem_file {
+    char *data;
+    size_t size, pos;
+} mem_file;
+
+static size_t mem_read(struct aiFile *f, char *buf, size_t size, size_t count)
+{
+    mem_file *m = (mem_file *)f->UserData;
+    size_t want = size && count ? size * count : 0, left = m->size - m->pos;
+    size_t n = (want < left ? want : left) / (size ? size : 1);
+    memcpy(buf, m->data + m->pos, n * size);
+    m->pos += n * size;
+    return n;
+}
+
+static size_t mem_write(struct aiFile *f, const char *buf, size_t size, size_t count)
+{
+    (void)f, (void)buf, (void)size, (void)count;
+    return 0; /* read only */
+}
+
+static size_t mem_tell(struct aiFile *f)
+{
+    return ((mem_file *)f->UserData)->pos;
+}
+
+static size_t mem_size(struct aiFile *f)
+{
+    return ((mem_file *)f->UserData)->size;
+}
+
+static void mem_flush(struct aiFile *f)
+{
+    (void)f;
+}
+
+static enum aiReturn mem_seek(struct aiFile *f, size_t off, enum aiOrigin origin)
+{
+    mem_file *m = (mem_file *)f->UserData;
+    size_t base = origin == aiOrigin_CUR ? m->pos : origin == aiOrigin_END ? m->size : 0;
+    if (off > m->size - base && origin != aiOrigin_END) return aiReturn_FAILURE;
+    m->pos = origin == aiOrigin_END ? (off <= m->size ? m->size - off : 0) : base + off;
+    return aiReturn_SUCCESS;
+}
+
+/* the whole file, NUL-terminated; NULL on failure */
+static char *read_all(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    char *data = NULL;
+    size_t n = 0, cap = 0;
+    for (;;) {
+        if (n + 65536 + 1 > cap) {
+            char *d = realloc(data, cap = 2 * cap + 65536 + 1);
+            if (!d) break;
+            data = d;
+        }
+        size_t k = fread(data + n, 1, cap - n - 1, f);
+        n += k;
+        if (k == 0) break;
+    }
+    bool ok = data && !ferror(f);
+    fclose(f);
+    if (!ok) {
+        free(data);
+        return NULL;
+    }
+    data[n] = '\0';
+    *size = n;
+    return data;
+}
+
+/* the OBJ text with each "v x y z" written as "v x-sx y-sy z-sz" in double (%.17g) */
+static char *shift_obj(const char *text, size_t size, const double shift[3], size_t *out_size)
+{
+    size_t cap = size + size / 2 + 4096, n = 0;
+    char *out = malloc(cap);
+    for (const char *line = text; out && line < text + size;) {
+        const char *eol = memchr(line, '\n', (size_t)(text + size - line));
+        const char *next = eol ? eol + 1 : text + size;
+        const char *c = line;
+        while (c < next && (*c == ' ' || *c == '\t'))
+            c++;
+        double v[3];
+        char *end = (char *)c + 1;
+        bool vertex = c + 1 < next && c[0] == 'v' && (c[1] == ' ' || c[1] == '\t');
+        for (int k = 0; vertex && k < 3; k++) {
+            const char *from = end;
+            v[k] = strtod(from, &end);
+            vertex = end != from && end <= next;
+        }
+        if (n + (size_t)(next - line) + 96 > cap) {
+            char *o = realloc(out, cap = 2 * cap + (size_t)(next - line) + 96);
+            if (!o) {
+                free(out);
+                return NULL;
+            }
+            out = o;
+        }
+        if (vertex) {
+            n += (size_t)snprintf(out + n, cap - n, "v %.17g %.17g %.17g", v[0] - shift[0], v[1] - shift[1],
+                                  v[2] - shift[2]);
+            line = end; /* the rest of the line (w, vertex colours) as it was */
+        }
+        memcpy(out + n, line, (size_t)(next - line));
+        n += (size_t)(next - line);
+        line = next;
+    }
+    *out_size = n;
+    return out;
+}
+
+static struct aiFile *io_open(struct aiFileIO *io, const char *name, const char *mode)
+{
+    const shift_io *s = (const shift_io *)io->UserData;
+    if (!name || !mode || strchr(mode, 'w') || strchr(mode, 'a')) return NULL;
+    struct aiFile *f = calloc(1, sizeof *f);
+    mem_file *m = calloc(1, sizeof *m);
+    size_t size = 0;
+    char *data = f && m ? read_all(name, &size) : NULL;
+    if (data && strcmp(name, s->path) == 0) {
+        char *moved = shift_obj(data, size, s->shift, &size);
+        free(data);
+        data = moved;
+    }
+    if (!data) {
+        free(f);
+        free(m);
+        return NULL;
+    }
+    *m = (mem_file){.data = data, .size = size};
+    *f = (struct aiFile){.ReadProc = mem_read,
+                         .WriteProc = mem_write,
+                         .TellProc = mem_tell,
+                         .FileSizeProc = mem_size,
+                         .SeekProc = mem_seek,
+                         .FlushProc = mem_flush,
+                         .UserData = (aiUserData)m};
+    return f;
+}
+
+static void io_close(struct aiFileIO *io, struct aiFile *f)
+{
+    (void)io;
+    if (!f) return;
+    mem_file *m = (mem_file *)f->UserData;
+    free(m->data);
+    free(m);
+    free(f);
 }

@@ -10,9 +10,11 @@
 #include "scene_common.h"
 #include "scene_material.h"
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <assimp/material.h>
 #include <assimp/scene.h>
@@ -28,6 +30,12 @@ typedef struct texture_cache {
     int count;
 } texture_cache;
 
+/* Open the image file a material names, relative to the model's folder: the path as given
+ * (backslashes read as slashes, "./" dropped), that path with its file name in any case, then its
+ * last component beside the model in any case (MTL files written on Windows name
+ * D:\art\drkwood2.jpg, or IMAGE1.JPG for the IMAGE1.jpg shipped beside the model). NULL when
+ * none opens; tried names the first candidate (for the message). */
+static FILE *open_beside(const char *model_path, const char *name, char *tried, size_t tried_size);
 /* The material's base-colour texture name ("" when it has none). */
 static void texture_name(const struct aiMaterial *m, char out[1024]);
 /* Decode the image `name` refers to: embedded ("*N", or an embedded image's file name) or a file
@@ -72,6 +80,64 @@ static const struct aiTexture *embedded(const struct aiScene *ai, const char *na
     return NULL;
 }
 
+/* fopen(dir/file), or else the entry of dir whose name equals file in any case (the first in
+ * strcmp order, so the choice does not hang on the directory's order); path gets what was opened */
+static FILE *open_any_case(const char *dir, const char *file, char *path, size_t path_size)
+{
+    snprintf(path, path_size, "%s/%s", dir, file);
+    FILE *f = fopen(path, "rb");
+    if (f || !*file) return f;
+    DIR *d = opendir(dir);
+    if (!d) return NULL;
+    char best[256] = "";
+    for (struct dirent *e; (e = readdir(d));)
+        if (strcasecmp(e->d_name, file) == 0 && (!best[0] || strcmp(e->d_name, best) < 0))
+            snprintf(best, sizeof best, "%s", e->d_name);
+    closedir(d);
+    if (!best[0]) return NULL;
+    snprintf(path, path_size, "%s/%s", dir, best);
+    return fopen(path, "rb");
+}
+
+static FILE *open_beside(const char *model_path, const char *name, char *tried, size_t tried_size)
+{
+    char rel[1024], dir[1024], sub[2100], path[2400];
+    snprintf(rel, sizeof rel, "%s", name);
+    for (char *c = rel; *c; c++)
+        if (*c == '\\') *c = '/';
+    const char *r = rel;
+    while (r[0] == '.' && r[1] == '/')
+        r += 2;
+    const char *slash = strrchr(model_path, '/');
+    if (slash)
+        snprintf(dir, sizeof dir, "%.*s", (int)(slash - model_path) > 0 ? (int)(slash - model_path) : 1,
+                 model_path);
+    else
+        snprintf(dir, sizeof dir, ".");
+    /* 1. the path as given (absolute, or relative to the model's folder) */
+    if (r[0] == '/' || !slash)
+        snprintf(tried, tried_size, "%s", r);
+    else
+        snprintf(tried, tried_size, "%s/%s", dir, r);
+    FILE *f = fopen(tried, "rb");
+    if (f) return f;
+    /* 2. the same folder, the file name in any case */
+    const char *last = strrchr(r, '/');
+    const char *file = last ? last + 1 : r;
+    if (last) {
+        if (r[0] == '/')
+            snprintf(sub, sizeof sub, "%.*s", (int)(last - r) > 0 ? (int)(last - r) : 1, r);
+        else
+            snprintf(sub, sizeof sub, "%s/%.*s", dir, (int)(last - r), r);
+    } else {
+        snprintf(sub, sizeof sub, "%s", dir);
+    }
+    if ((f = open_any_case(sub, file, path, sizeof path))) return f;
+    /* 3. the last component beside the model, in any case (a Windows path: "D:/art/wood.jpg") */
+    if (last && (f = open_any_case(dir, file, path, sizeof path))) return f;
+    return NULL;
+}
+
 static bool decode_texture(const struct aiScene *ai, const char *model_path, const char *name, scene_texture *t,
                            char *why, size_t why_size)
 {
@@ -99,22 +165,11 @@ static bool decode_texture(const struct aiScene *ai, const char *model_path, con
         snprintf(why, why_size, "no such embedded image");
         return false;
     } else {
-        /* a file beside the model; MTL files written on Windows say ".\wood.jpg" */
-        char rel[1024], file[2048];
-        snprintf(rel, sizeof rel, "%s", name);
-        for (char *c = rel; *c; c++)
-            if (*c == '\\') *c = '/';
-        const char *r = rel;
-        while (r[0] == '.' && r[1] == '/')
-            r += 2;
-        const char *slash = strrchr(model_path, '/');
-        if (r[0] == '/' || !slash)
-            snprintf(file, sizeof file, "%s", r);
-        else
-            snprintf(file, sizeof file, "%.*s/%s", (int)(slash - model_path), model_path, r);
-        FILE *f = fopen(file, "rb");
+        char file[2048];
+        FILE *f = open_beside(model_path, name, file, sizeof file);
         if (!f) {
-            snprintf(why, why_size, "cannot open %s", file);
+            snprintf(why, why_size, "cannot open %s (nor a file of that name in any case beside the model)",
+                     file);
             return false;
         }
         rgba = stbi_load_from_file(f, &w, &h, &channels, 4);

@@ -1,6 +1,7 @@
 /* view.c — fly camera, light matrices, and the per-frame IZB parameters. */
 #include "view.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -53,12 +54,38 @@ void camera_right(const camera *c, float out[3])
     out[2] = sinf(c->yaw * DEG);
 }
 
+/* A view matrix looking along dir. glm_lookat(eye, eye + dir) loses dir to rounding once |eye| is
+ * large (a unit step is quantised to ulp(|eye|), and vanishes from 1.7e7 on): the camera of a
+ * huge or far-off model then looked anywhere, often at nothing (issue 22, defect 6). Beyond
+ * EXACT_FROM the matrix is built from dir itself; nearer, glm_lookat's construction is kept, whose
+ * error there is under 1.2e-4 radians and whose bits the renderer's tests and recorded paths know. */
+static const float EXACT_FROM = 1024.0f;
+static void look_along(const vec3 eye, const vec3 dir, const vec3 up, mat4 dest)
+{
+    if (fabsf(eye[0]) < EXACT_FROM && fabsf(eye[1]) < EXACT_FROM && fabsf(eye[2]) < EXACT_FROM) {
+        vec3 centre;
+        glm_vec3_add((float *)eye, (float *)dir, centre);
+        glm_lookat((float *)eye, centre, (float *)up, dest);
+        return;
+    }
+    vec3 f, s, u;
+    glm_vec3_normalize_to((float *)dir, f);
+    glm_vec3_crossn(f, (float *)up, s);
+    glm_vec3_cross(s, f, u);
+    dest[0][0] = s[0], dest[0][1] = u[0], dest[0][2] = -f[0], dest[0][3] = 0.0f;
+    dest[1][0] = s[1], dest[1][1] = u[1], dest[1][2] = -f[1], dest[1][3] = 0.0f;
+    dest[2][0] = s[2], dest[2][1] = u[2], dest[2][2] = -f[2], dest[2][3] = 0.0f;
+    dest[3][0] = -glm_vec3_dot(s, (float *)eye);
+    dest[3][1] = -glm_vec3_dot(u, (float *)eye);
+    dest[3][2] = glm_vec3_dot(f, (float *)eye);
+    dest[3][3] = 1.0f;
+}
+
 void camera_view(const camera *c, float out[16])
 {
-    vec3 eye = {c->pos[0], c->pos[1], c->pos[2]}, fwd, centre, up = {0.0f, 1.0f, 0.0f};
+    vec3 eye = {c->pos[0], c->pos[1], c->pos[2]}, fwd, up = {0.0f, 1.0f, 0.0f};
     camera_forward(c, fwd);
-    glm_vec3_add(eye, fwd, centre);
-    glm_lookat(eye, centre, up, (vec4 *)out);
+    look_along(eye, fwd, up, (vec4 *)out);
 }
 
 void camera_proj(const camera *c, float aspect, float out[16])
@@ -74,6 +101,17 @@ void camera_fit_clip(camera *c, const float bmin[3], const float bmax[3])
     float r = bounds_sphere(bmin, bmax, centre);
     c->near = 2e-3f * r;
     c->far = glm_vec3_distance(eye, centre) + 1.5f * r;
+    if (isfinite(c->near) && isfinite(c->far)) return;
+    /* squares of extents beyond 1.8e19 overflow a float: the same in double */
+    double d2 = 0.0, e2 = 0.0;
+    for (int i = 0; i < 3; i++) {
+        double side = (double)bmax[i] - bmin[i], to = 0.5 * ((double)bmin[i] + bmax[i]) - c->pos[i];
+        d2 += side * side;
+        e2 += to * to;
+    }
+    double rd = fmax(0.5 * sqrt(d2), 1e-6);
+    c->near = (float)fmin(2e-3 * rd, FLT_MAX / 4);
+    c->far = (float)fmin(sqrt(e2) + 1.5 * rd, FLT_MAX);
 }
 
 /* an up vector not parallel to dir */
@@ -94,9 +132,8 @@ void light_matrices(const light *l, const float bmin[3], const float bmax[3], fl
     pick_up(dir, up);
 
     if (l->type == LIGHT_SPOT) {
-        vec3 eye = {l->pos[0], l->pos[1], l->pos[2]}, target;
-        glm_vec3_add(eye, dir, target);
-        glm_lookat(eye, target, up, view);
+        vec3 eye = {l->pos[0], l->pos[1], l->pos[2]};
+        look_along(eye, dir, up, view);
         float cone = l->cone_deg > 0.0f ? l->cone_deg : 60.0f;
         float far = glm_vec3_distance(eye, centre) + r;
         glm_perspective(cone * DEG, 1.0f, 1e-3f * far, far, proj);
