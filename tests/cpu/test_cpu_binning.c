@@ -1,142 +1,32 @@
-/* test_ref.c — core/izb_ref.c, the four reference stages, each against a plain serial version of
- * itself on the same input and at several thread counts (results must not depend on them):
- * reconstruction (pixel order, mask init, bbox), binning invariants (permutation, cells,
- * start/end, stability, empty cells, 1 point, degenerate bbox), culling + compaction (same
- * survivors in the same order as a serial filter), rasterisation (kernel1 and kernel2 equal to a
- * brute force over all points x all triangles). */
+/* test_cpu_binning.c — stage 2 of the CPU backend (cpu/binning.c, the per-instruction-set cell
+ * hash of kernels_binning.h) against a plain serial stable counting sort (test_plain_bin in
+ * tests/test_points.h: izb_cell_hash in a loop, nothing of cpu/). The mirror of
+ * tests/cuda/test_cuda_binning.c, the same contract: points grouped by cell in cell order and
+ * stable within a cell (so equal to the plain sort byte for byte), cell_start/cell_end equal to
+ * the plain sort's (consistent, monotonic, covering [0, n), empty cells start == end), every point
+ * in its own cell's range, a permutation of the input. Checked for izb_ref_bin and izb_cpu_bin at
+ * 1, 2, 3 and 7 threads; for the structure-of-arrays binning (izb_cpu_bin_soa) and its form that
+ * reads reconstruction's runs in place (izb_cpu_bin_runs) with every copy this CPU runs (base,
+ * AVX2, AVX-512) at 1, 2 and 7 threads, every point count from 1 to 70 included.
+ * Points: random in an off-centre box, duplicates, on the box's edges and on cell corners, NaN
+ * keys and positions, clustered in a corner (mostly empty cells), all at one position (flat bbox),
+ * one point, none. Grids: adaptive, 1x1, 3x5, 1024x1, 64x64, 16x16, 64x3, 1024x1024 (mostly
+ * empty). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "izb_cpu_stages.h"
 #include "test.h"
-#include "view.h"
-
-static const int thread_counts[] = {1, 2, 3, 7};
-#define NTHREADS ((int)(sizeof thread_counts / sizeof thread_counts[0]))
 
 #define TEST_RNG_SEED 0x2545F4914F6CDD1Dull
 #include "test_rng.h"
-/* random points: n in [x0, x1] x [y0, y1], pixel ids a random permutation of 0..n-1; some exact
- * duplicates and points on cell boundaries */
-static void random_points(izb_point *p, int n, float x0, float y0, float x1, float y1);
+#include "test_points.h"
 
-static void random_points(izb_point *p, int n, float x0, float y0, float x1, float y1)
-{
-    for (int i = 0; i < n; i++) {
-        p[i].x = (float)rnd_in(x0, x1);
-        p[i].y = (float)rnd_in(y0, y1);
-        p[i].z = (float)rnd_in(-1, 1);
-        p[i].pixel = (uint32_t)i;
-        if (i > 0 && rnd() < 0.05) /* exact duplicate position */
-            p[i].x = p[i - 1].x, p[i].y = p[i - 1].y;
-        if (rnd() < 0.02) /* the bbox's own corners */
-            p[i].x = rnd() < 0.5 ? x0 : x1;
-    }
-    for (int i = n - 1; i > 0; i--) {
-        int j = (int)(rnd() * (i + 1));
-        uint32_t t = p[i].pixel;
-        p[i].pixel = p[j].pixel;
-        p[j].pixel = t;
-    }
-}
-
-
-/* ---- reconstruction ------------------------------------------------------------------------- */
-
-static void test_reconstruct(void)
-{
-    const float bmin[3] = {-5, -1, -5}, bmax[3] = {5, 4, 5};
-    camera cam = {.pos = {0.5f, 2.0f, 9.0f}, .yaw = 10.0f, .pitch = -15.0f, .fovy = 55.0f};
-    camera_fit_clip(&cam, bmin, bmax);
-    const int sizes[][2] = {{1, 1}, {7, 3}, {160, 97}, {333, 211}};
-    const light lights[2] = {{.type = LIGHT_DIRECTIONAL, .dir = {0.4f, -1.0f, -0.3f}},
-                             {.type = LIGHT_SPOT, .pos = {2, 5, 2}, .dir = {-0.3f, -1, -0.3f}, .cone_deg = 70}};
-    for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
-        const int W = sizes[si][0], H = sizes[si][1], N = W * H;
-        float *depth = test_xcalloc((size_t)N, sizeof *depth);
-        for (int i = 0; i < N; i++) {
-            double r = rnd();
-            depth[i] = r < 0.1 ? 0.0f : r < 0.12 ? NAN : r < 0.13 ? INFINITY : (float)rnd_in(0.5, 15);
-        }
-        /* and runs of sky and of geometry as long as a row, as a real frame has them (whole blocks
-         * of samples or of sky for the vectorised copies) */
-        for (int i = 0; i < N; i++)
-            if (i / 40 % 6 == 1 || i / 40 % 6 == 4)
-                depth[i] = i / 40 % 6 == 1 ? 0.0f : 8.0f + (float)(i % 17) * 0.25f;
-        if (N == 1)
-            depth[0] = 5.0f;
-        izb_point *want = test_xcalloc((size_t)N, sizeof *want), *got = test_xcalloc((size_t)N, sizeof *got);
-        uint8_t *want_mask = test_xcalloc((size_t)N, 1), *got_mask = test_xcalloc((size_t)N, 1);
-        for (int li = 0; li < 2; li++) {
-            izb_recon f = izb_frame_make(&cam, &lights[li], bmin, bmax, W, H);
-            int n = 0, unlit = 0;
-            for (int py = 0; py < H; py++)
-                for (int px = 0; px < W; px++) {
-                    izb_sample_kind k = izb_reconstruct(&f, px, py, depth[py * W + px], &want[n]);
-                    want_mask[py * W + px] = k == IZB_UNLIT ? 0 : 255;
-                    n += k == IZB_SAMPLE;
-                    unlit += k == IZB_UNLIT;
-                }
-            izb_bbox wb = bbox_of(want, n);
-            for (int ti = 0; ti < NTHREADS; ti++) {
-                memset(got_mask, 0x55, (size_t)N);
-                izb_bbox gb;
-                int gn = izb_cpu_reconstruct(&f, depth, got, got_mask, &gb, thread_counts[ti]);
-                CHECK(gn == n, "%dx%d light %d threads %d: %d points, want %d", W, H, li, thread_counts[ti], gn, n);
-                CHECK(gn == n && memcmp(got, want, (size_t)n * sizeof *got) == 0,
-                      "%dx%d: points in pixel order, equal to izb_reconstruct's", W, H);
-                CHECK(memcmp(got_mask, want_mask, (size_t)N) == 0, "%dx%d: mask init (0 unlit, 255 else)", W, H);
-                CHECK(memcmp(&gb, &wb, sizeof gb) == 0, "%dx%d: bbox [%g %g]x[%g %g], want [%g %g]x[%g %g]", W, H,
-                      gb.min_x, gb.max_x, gb.min_y, gb.max_y, wb.min_x, wb.max_x, wb.min_y, wb.max_y);
-                if (n == 0)
-                    CHECK(gb.min_x > gb.max_x && gb.min_y > gb.max_y, "empty bbox when no points");
-                /* every instruction set's copy, its runs read in place */
-                for (int isa = IZB_CPU_ISA_BASE; isa < IZB_CPU_ISA_COUNT; isa++) {
-                    izb_cpu_runs runs;
-                    memset(got_mask, 0x55, (size_t)N);
-                    memset(got, 0xff, (size_t)N * sizeof *got);
-                    gn = izb_cpu_reconstruct_runs(&f, depth, got, got_mask, &gb, &runs, thread_counts[ti],
-                                                  (izb_cpu_isa)isa);
-                    if (!izb_cpu_isa_available((izb_cpu_isa)isa)) {
-                        CHECK(gn == -1, "%s: refused where it does not run",
-                              izb_cpu_isa_name((izb_cpu_isa)isa));
-                        continue;
-                    }
-                    int64_t at = 0;
-                    bool same =
-                        gn == n && runs.count >= 1 && runs.count <= IZB_CPU_MAX_THREADS && runs.count <= H;
-                    for (int r = 0; r < runs.count && same; r++) {
-                        same = runs.len[r] >= 0 && at + runs.len[r] <= n &&
-                               memcmp(runs.at[r], want + at, (size_t)runs.len[r] * sizeof *got) == 0;
-                        at += runs.len[r];
-                    }
-                    CHECK(same && at == n,
-                          "%dx%d light %d %s threads %d: runs hold izb_reconstruct's points in order", W, H,
-                          li, izb_cpu_isa_name((izb_cpu_isa)isa), thread_counts[ti]);
-                    CHECK(memcmp(got_mask, want_mask, (size_t)N) == 0 && memcmp(&gb, &wb, sizeof gb) == 0,
-                          "%dx%d light %d %s threads %d: mask and bbox", W, H, li,
-                          izb_cpu_isa_name((izb_cpu_isa)isa), thread_counts[ti]);
-                }
-            }
-            if (N > 1000)
-                CHECK(n > N / 4 && (li == 0 || unlit > 0), "%dx%d light %d: %d points, %d unlit", W, H, li, n, unlit);
-        }
-        /* all sky */
-        for (int i = 0; i < N; i++)
-            depth[i] = 0.0f;
-        izb_recon f = izb_frame_make(&cam, &lights[1], bmin, bmax, W, H);
-        izb_bbox gb;
-        int gn = izb_ref_reconstruct(&f, depth, got, got_mask, &gb);
-        int all255 = 1;
-        for (int i = 0; i < N; i++)
-            all255 &= got_mask[i] == 255;
-        CHECK(gn == 0 && all255 && gb.min_x > gb.max_x, "all sky: no points, mask 255, empty bbox");
-        free(depth), free(want), free(got), free(want_mask), free(got_mask);
-    }
-}
-
-/* ---- binning -------------------------------------------------------------------------------- */
+static const int thread_counts[] = {1, 2, 3, 7};
+#define NTHREADS ((int)(sizeof thread_counts / sizeof thread_counts[0]))
+static const izb_cpu_isa isas[] = {IZB_CPU_ISA_BASE, IZB_CPU_ISA_AVX2, IZB_CPU_ISA_AVX512};
+#define NISAS ((int)(sizeof isas / sizeof isas[0]))
 
 /* Check the invariants of a binned result; returns false (after reporting) on the first failure. */
 static bool check_binned(const char *what, const izb_point *in, int n, const izb_grid *g, const izb_point *out,
@@ -177,48 +67,65 @@ static bool check_binned(const char *what, const izb_point *in, int n, const izb
     return ok;
 }
 
+/* out/cs/ce byte-equal to the plain sort's (want/ws/we) */
+static bool same_bins(const izb_point *out, const uint32_t *cs, const uint32_t *ce, const izb_point *want,
+                      const uint32_t *ws, const uint32_t *we, int n, size_t cells)
+{
+    return memcmp(out, want, (size_t)n * sizeof *out) == 0 && memcmp(cs, ws, cells * 4) == 0 &&
+           memcmp(ce, we, cells * 4) == 0;
+}
+
+/* izb_ref_bin and izb_cpu_bin (array of structs) at every thread count */
 static void test_binning(void)
 {
     const int sizes[] = {1, 2, 7, 1000, 100003};
-    const int grids[][2] = {{0, 0}, {1, 1}, {3, 5}, {1024, 1}, {64, 64}};
+    const int grids[][2] = {{0, 0}, {1, 1}, {3, 5}, {1024, 1}, {64, 64}, {IZB_GRID_MAX_DIM, IZB_GRID_MAX_DIM}};
+    const izb_bbox box = {-0.7f, -1.0f, 0.9f, 0.3f};
     char what[128];
     for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
         const int n = sizes[si];
         izb_point *in = test_xcalloc((size_t)n, sizeof *in), *out = test_xcalloc((size_t)n, sizeof *out),
-                  *out2 = test_xcalloc((size_t)n, sizeof *out2);
+                  *want = test_xcalloc((size_t)n, sizeof *want);
         for (int variant = 0; variant < 2; variant++) {
             if (variant == 0)
-                random_points(in, n, -0.7f, -1.0f, 0.9f, 0.3f);
+                test_points(in, n, box, PTS_PLAIN, 16, 16);
             else /* degenerate bbox: all points at one position */
                 for (int i = 0; i < n; i++)
                     in[i] = (izb_point){0.25f, -0.5f, (float)i, (uint32_t)(n - 1 - i)};
             izb_bbox b = bbox_of(in, n);
             for (size_t gi = 0; gi < sizeof grids / sizeof grids[0]; gi++) {
+                if (grids[gi][0] == IZB_GRID_MAX_DIM && n > 1000)
+                    continue; /* a million cells for a few points: the mostly-empty case; time */
                 izb_grid g = izb_grid_make(b, n, grids[gi][0], grids[gi][1]);
                 const size_t cells = (size_t)g.w * g.h;
                 uint32_t *cs = test_xcalloc(cells, 4), *ce = test_xcalloc(cells, 4),
-                         *cs2 = test_xcalloc(cells, 4), *ce2 = test_xcalloc(cells, 4);
+                         *ws = test_xcalloc(cells, 4), *we = test_xcalloc(cells, 4);
                 snprintf(what, sizeof what, "n %d %s grid %dx%d", n, variant ? "one position" : "random", g.w, g.h);
-                izb_ref_bin(in, n, &g, out, cs, ce);
-                if (check_binned(what, in, n, &g, out, cs, ce)) {
+                test_plain_bin(in, n, &g, want, ws, we);
+                if (check_binned(what, in, n, &g, want, ws, we)) { /* the reference keeps the contract */
                     int empty = 0;
                     for (size_t c = 0; c < cells; c++)
-                        empty += cs[c] == ce[c];
+                        empty += ws[c] == we[c];
                     if (variant == 1 || n < (int)cells)
                         CHECK(empty > 0 || cells == 1, "%s: has empty cells", what);
-                    for (int ti = 0; ti < NTHREADS; ti++) {
-                        uint32_t *scratch = test_xcalloc(izb_cpu_bin_scratch(n, &g, thread_counts[ti]), 4);
-                        izb_cpu_bin(in, n, &g, out2, cs2, ce2, thread_counts[ti], scratch);
-                        CHECK(memcmp(out, out2, (size_t)n * sizeof *out) == 0 && memcmp(cs, cs2, cells * 4) == 0 &&
-                                  memcmp(ce, ce2, cells * 4) == 0,
-                              "%s: same result on %d threads", what, thread_counts[ti]);
-                        free(scratch);
-                    }
                 }
-                free(cs), free(ce), free(cs2), free(ce2);
+                memset(out, 0xff, (size_t)n * sizeof *out);
+                izb_ref_bin(in, n, &g, out, cs, ce);
+                CHECK(same_bins(out, cs, ce, want, ws, we, n, cells), "%s: izb_ref_bin == the plain stable sort",
+                      what);
+                for (int ti = 0; ti < NTHREADS; ti++) {
+                    uint32_t *scratch = test_xcalloc(izb_cpu_bin_scratch(n, &g, thread_counts[ti]), 4);
+                    memset(out, 0xff, (size_t)n * sizeof *out);
+                    memset(cs, 0xff, cells * 4), memset(ce, 0xff, cells * 4);
+                    izb_cpu_bin(in, n, &g, out, cs, ce, thread_counts[ti], scratch);
+                    CHECK(same_bins(out, cs, ce, want, ws, we, n, cells),
+                          "%s: izb_cpu_bin on %d threads == the plain stable sort", what, thread_counts[ti]);
+                    free(scratch);
+                }
+                free(cs), free(ce), free(ws), free(we);
             }
         }
-        free(in), free(out), free(out2);
+        free(in), free(out), free(want);
     }
     /* n = 0: every cell empty */
     izb_grid g = izb_grid_make((izb_bbox){0, 0, 1, 1}, 0, 4, 4);
@@ -231,132 +138,69 @@ static void test_binning(void)
     CHECK(zero, "no points: all cells start == end == 0");
 }
 
-/* ---- culling + compaction ------------------------------------------------------------------- */
-
-static void test_cull(void)
+/* izb_cpu_bin_soa and izb_cpu_bin_runs, every copy and thread count, against the plain sort */
+static void check_soa(int n, int kind, int gw, int gh, const int *threads, int nthreads)
 {
-    const float bmin[3] = {-5, -1, -5}, bmax[3] = {5, 4, 5};
-    const light lights[2] = {{.type = LIGHT_DIRECTIONAL, .dir = {0.4f, -1.0f, -0.3f}},
-                             {.type = LIGHT_SPOT, .pos = {0, 3, 0}, .dir = {0.1f, -1, -0.1f}, .cone_deg = 100}};
-    camera cam = {.pos = {0, 2, 9}, .fovy = 60};
-    const int counts[] = {0, 1, 5, 20000};
-    for (size_t ci = 0; ci < sizeof counts / sizeof counts[0]; ci++) {
-        const int n = counts[ci];
-        float *xyz = test_xcalloc((size_t)n * 9, sizeof *xyz);
-        for (int i = 0; i < n; i++) {
-            float c[3] = {(float)rnd_in(-6, 6), (float)rnd_in(-1, 5), (float)rnd_in(-6, 6)};
-            float s = (float)rnd_in(0.01, 1.5);
-            for (int k = 0; k < 9; k++)
-                xyz[9 * i + k] = c[k % 3] + s * (float)rnd_in(-1, 1);
-            if (i % 37 == 0) /* degenerate: a repeated vertex */
-                memcpy(xyz + 9 * i + 3, xyz + 9 * i, 3 * sizeof(float));
+    izb_point *pts = test_xcalloc((size_t)n, sizeof *pts), *want = test_xcalloc((size_t)n, sizeof *want),
+              *back = test_xcalloc((size_t)n, sizeof *back);
+    test_points(pts, n, (izb_bbox){-1, -1, 1, 1}, kind, gw > 0 ? gw : 16, gh > 0 ? gh : 16);
+    const izb_bbox b = bbox_of(pts, n);
+    const izb_grid g = izb_grid_make(b, n, gw, gh);
+    const size_t cells = (size_t)g.w * (size_t)g.h;
+    uint32_t *ws = test_xcalloc(cells, 4), *we = test_xcalloc(cells, 4), *cs = test_xcalloc(cells, 4),
+             *ce = test_xcalloc(cells, 4);
+    uint32_t *scratch = test_xcalloc(izb_cpu_bin_scratch(n, &g, 7), 4);
+    test_plain_bin(pts, n, &g, want, ws, we);
+    /* the same points in runs, as reconstruction leaves them: apart, with an empty one */
+    const int64_t cut1 = n / 3, cut2 = n - n / 5;
+    izb_point *apart = test_xcalloc((size_t)n + 64, sizeof *apart);
+    memcpy(apart, pts, (size_t)cut1 * sizeof *pts);
+    memcpy(apart + cut1 + 32, pts + cut1, (size_t)(cut2 - cut1) * sizeof *pts);
+    memcpy(apart + cut2 + 64, pts + cut2, (size_t)(n - cut2) * sizeof *pts);
+    const izb_cpu_runs runs = {4, {apart, apart + cut1 + 32, apart + 7, apart + cut2 + 64}, {cut1, cut2 - cut1, 0, n - cut2}};
+    izb_cpu_points soa = {0};
+    CHECK(izb_cpu_points_reserve(&soa, (size_t)n, "test points"), "reserve %d points", n);
+    for (int ii = 0; ii < NISAS; ii++) {
+        const izb_cpu_isa isa = isas[ii];
+        if (!izb_cpu_isa_available(isa)) {
+            CHECK(!izb_cpu_bin_soa(pts, n, &g, &soa, cs, ce, 1, scratch, isa),
+                  "%s: binning refused where it does not run", izb_cpu_isa_name(isa));
+            continue;
         }
-        izb_tri *want = test_xcalloc((size_t)n, sizeof *want), *got = test_xcalloc((size_t)n, sizeof *got);
-        for (int li = 0; li < 2; li++) {
-            izb_recon f = izb_frame_make(&cam, &lights[li], bmin, bmax, 64, 64);
-            const izb_bbox boxes[2] = {{-0.5f, -0.6f, 0.4f, 0.7f}, {-1, -1, 1, 1}};
-            for (int bi = 0; bi < 2; bi++) {
-                izb_grid g = izb_grid_make(boxes[bi], 5000, 0, 0);
-                for (int cull_back = 0; cull_back < 2; cull_back++) {
-                    int m = 0;
-                    for (int i = 0; i < n; i++) {
-                        float v[3][4];
-                        for (int k = 0; k < 3; k++)
-                            izb_transform(f.light, xyz + 9 * i + 3 * k, v[k]);
-                        if (izb_tri_setup(v, &g, &boxes[bi], cull_back, &want[m]))
-                            m++;
-                    }
-                    if (n == 20000)
-                        /* enough survivors to compare, and some culled (box 0 is small: few survive) */
-                        CHECK(m > n / 50 && m < n, "light %d box %d cull %d: %d of %d survive", li, bi, cull_back, m, n);
-                    for (int ti = 0; ti < NTHREADS; ti++) {
-                        memset(got, 0xab, (size_t)n * sizeof *got);
-                        const izb_cull_view cv = {.mode = cull_back ? IZB_CULL_ON : IZB_CULL_OFF};
-                        int gm = izb_cpu_cull(xyz, n, &f, &g, &boxes[bi], &cv, got, thread_counts[ti]);
-                        CHECK(gm == m && memcmp(got, want, (size_t)m * sizeof *got) == 0,
-                              "n %d light %d box %d cull %d threads %d: %d survivors (want %d), same order", n, li, bi,
-                              cull_back, thread_counts[ti], gm, m);
-                    }
-                    int gm = izb_ref_cull(xyz, n, &f, &g, &boxes[bi], cull_back, got);
-                    CHECK(gm == m && memcmp(got, want, (size_t)m * sizeof *got) == 0, "izb_ref_cull");
-                }
-            }
+        for (int ti = 0; ti < nthreads; ti++) {
+            const int T = threads[ti];
+            memset(soa.x, 0xff, (size_t)n * sizeof *soa.x); /* NaN: a stale point cannot pass */
+            CHECK(izb_cpu_bin_soa(pts, n, &g, &soa, cs, ce, T, scratch, isa), "bin %s runs", izb_cpu_isa_name(isa));
+            izb_cpu_points_to_aos(&soa, n, back);
+            CHECK(same_bins(back, cs, ce, want, ws, we, n, cells),
+                  "n %d kind %d grid %dx%d %s threads %d: SoA binning == the plain stable sort", n, kind, g.w, g.h,
+                  izb_cpu_isa_name(isa), T);
+            memset(soa.x, 0xff, (size_t)n * sizeof *soa.x);
+            CHECK(izb_cpu_bin_runs(&runs, &g, &soa, cs, ce, T, scratch, isa), "bin runs %s runs",
+                  izb_cpu_isa_name(isa));
+            izb_cpu_points_to_aos(&soa, n, back);
+            CHECK(same_bins(back, cs, ce, want, ws, we, n, cells),
+                  "n %d kind %d grid %dx%d %s threads %d: binning of 4 runs == the plain stable sort", n, kind,
+                  g.w, g.h, izb_cpu_isa_name(isa), T);
         }
-        free(xyz), free(want), free(got);
     }
-}
-
-/* ---- rasterisation -------------------------------------------------------------------------- */
-
-static void test_raster(void)
-{
-    const int npts[] = {1, 500, 40000};
-    const int grids[][2] = {{0, 0}, {1, 1}, {1024, 1}, {37, 3}};
-    for (size_t pi = 0; pi < sizeof npts / sizeof npts[0]; pi++) {
-        const int n = npts[pi], ntri = 300;
-        izb_point *pts = test_xcalloc((size_t)n, sizeof *pts),
-                  *binned = test_xcalloc((size_t)n, sizeof *binned);
-        random_points(pts, n, -1, -1, 1, 1);
-        izb_bbox b = bbox_of(pts, n);
-        /* triangles in light clip space: small and large, both windings, some crossing w = 0 */
-        float(*tv)[3][4] = test_xcalloc(ntri, sizeof *tv);
-        for (int i = 0; i < ntri; i++) {
-            float cx = (float)rnd_in(-1.2, 1.2), cy = (float)rnd_in(-1.2, 1.2), s = (float)rnd_in(0.01, 1.0);
-            for (int k = 0; k < 3; k++) {
-                float w = i % 10 == 0 && k == 0 ? -0.5f : (float)rnd_in(0.5, 2.0);
-                tv[i][k][0] = (cx + s * (float)rnd_in(-1, 1)) * w;
-                tv[i][k][1] = (cy + s * (float)rnd_in(-1, 1)) * w;
-                tv[i][k][2] = (float)rnd_in(-1, 1) * w;
-                tv[i][k][3] = w;
-            }
-        }
-        uint8_t *want = test_xcalloc((size_t)n, 1), *got = test_xcalloc((size_t)n, 1);
-        izb_tri *tris = test_xcalloc(ntri, sizeof *tris);
-        for (size_t gi = 0; gi < sizeof grids / sizeof grids[0]; gi++) {
-            izb_grid g = izb_grid_make(b, n, grids[gi][0], grids[gi][1]);
-            const size_t cells = (size_t)g.w * g.h;
-            uint32_t *cs = test_xcalloc(cells, 4), *ce = test_xcalloc(cells, 4);
-            izb_ref_bin(pts, n, &g, binned, cs, ce);
-            int nt = 0;
-            for (int i = 0; i < ntri; i++)
-                nt += izb_tri_setup(tv[i], &g, &b, false, &tris[nt]);
-            /* brute force: every point against every triangle; pixel ids are 0..n-1 */
-            long shadowed = 0;
-            memset(want, 255, (size_t)n);
-            for (int j = 0; j < n; j++)
-                for (int i = 0; i < nt; i++)
-                    if (izb_tri_occludes(&tris[i], pts[j].x, pts[j].y, pts[j].z)) {
-                        want[pts[j].pixel] = 0;
-                        shadowed++;
-                        break;
-                    }
-            if (n > 1)
-                CHECK(shadowed > 0 && shadowed < n, "n %d grid %dx%d: %ld of %d points shadowed", n, g.w, g.h,
-                      shadowed, n);
-            for (int kernel = IZB_KERNEL1; kernel <= IZB_KERNEL2; kernel++)
-                for (int ti = 0; ti < NTHREADS; ti++) {
-                    memset(got, 255, (size_t)n);
-                    izb_cpu_raster(tris, nt, binned, cs, ce, &g, (izb_kernel)kernel, got, thread_counts[ti]);
-                    CHECK(memcmp(got, want, (size_t)n) == 0, "n %d grid %dx%d kernel%d threads %d: mask == brute force",
-                          n, g.w, g.h, kernel, thread_counts[ti]);
-                }
-            memset(got, 255, (size_t)n);
-            izb_ref_raster(tris, nt, binned, cs, ce, &g, IZB_KERNEL2, got);
-            CHECK(memcmp(got, want, (size_t)n) == 0, "izb_ref_raster kernel2");
-            memset(got, 255, (size_t)n);
-            izb_ref_raster(tris, 0, binned, cs, ce, &g, IZB_KERNEL1, got);
-            CHECK(memchr(got, 0, (size_t)n) == NULL, "no triangles: nothing shadowed");
-            free(cs), free(ce);
-        }
-        free(pts), free(binned), free(tv), free(want), free(got), free(tris);
-    }
+    izb_cpu_points_free(&soa);
+    free(pts), free(want), free(back), free(ws), free(we), free(cs), free(ce), free(scratch), free(apart);
 }
 
 int main(void)
 {
-    test_reconstruct();
     test_binning();
-    test_cull();
-    test_raster();
+    static const int all_threads[] = {1, 2, 7}, two[] = {2};
+    const int counts[] = {33, 500, 40000};
+    const int grids[][2] = {{0, 0}, {1, 1}, {16, 16}, {64, 3}, {1024, 1}};
+    for (size_t ci = 0; ci < sizeof counts / sizeof counts[0]; ci++)
+        for (int kind = PTS_PLAIN; kind < PTS_KINDS; kind++)
+            for (size_t gi = 0; gi < sizeof grids / sizeof grids[0]; gi++)
+                if (counts[ci] < 40000 || gi % 2 == 0) /* the big case on three grids: time */
+                    check_soa(counts[ci], kind, grids[gi][0], grids[gi][1], all_threads, 3);
+    /* every point count from 1 to 70 in one cell: rows of every length around the 16-point block */
+    for (int n = 1; n <= 70; n++)
+        check_soa(n, PTS_PLAIN, 1, 1, two, 1);
     return test_done();
 }
