@@ -29,8 +29,8 @@ static const izb_cpu_isa isas[] = {IZB_CPU_ISA_BASE, IZB_CPU_ISA_AVX2, IZB_CPU_I
 #define NISAS ((int)(sizeof isas / sizeof isas[0]))
 
 /* Check the invariants of a binned result; returns false (after reporting) on the first failure. */
-static bool check_binned(const char *what, const izb_point *in, int n, const izb_grid *g, const izb_point *out,
-                         const uint32_t *cs, const uint32_t *ce)
+static bool check_binned(const char *what, const izb_point *in, int n, const izb_grid *g,
+                         const izb_point *out, const uint32_t *cs, const uint32_t *ce)
 {
     const int cells = g->w * g->h;
     bool ok = true;
@@ -38,12 +38,10 @@ static bool check_binned(const char *what, const izb_point *in, int n, const izb
     ok &= cs[0] == 0 && ce[cells - 1] == (uint32_t)n;
     for (int c = 0; c < cells && ok; c++) {
         ok &= cs[c] <= ce[c];
-        if (c + 1 < cells)
-            ok &= ce[c] == cs[c + 1];
+        if (c + 1 < cells) ok &= ce[c] == cs[c + 1];
     }
     CHECK(ok, "%s: cell_start/cell_end consistent, monotonic, covering [0, %d)", what, n);
-    if (!ok)
-        return false;
+    if (!ok) return false;
     /* every point in its cell; stable: within a cell, input order (input position by pixel id) */
     int *pos = test_xcalloc((size_t)(n > 0 ? n : 1), sizeof *pos);
     uint8_t *seen = test_xcalloc((size_t)(n > 0 ? n : 1), 1);
@@ -53,13 +51,11 @@ static bool check_binned(const char *what, const izb_point *in, int n, const izb
         for (uint32_t j = cs[c]; j < ce[c] && ok; j++) {
             ok &= izb_cell_hash(g, out[j].x, out[j].y) == (uint32_t)c;
             ok &= out[j].pixel < (uint32_t)n && !seen[out[j].pixel];
-            if (!ok)
-                break;
+            if (!ok) break;
             seen[out[j].pixel] = 1;
             const izb_point *src = &in[pos[out[j].pixel]];
             ok &= memcmp(src, &out[j], sizeof *src) == 0;
-            if (j > cs[c])
-                ok &= pos[out[j].pixel] > pos[out[j - 1].pixel];
+            if (j > cs[c]) ok &= pos[out[j].pixel] > pos[out[j - 1].pixel];
         }
     }
     CHECK(ok, "%s: a permutation of the input, every point in its cell, stable within cells", what);
@@ -79,7 +75,8 @@ static bool same_bins(const izb_point *out, const uint32_t *cs, const uint32_t *
 static void test_binning(void)
 {
     const int sizes[] = {1, 2, 7, 1000, 100003};
-    const int grids[][2] = {{0, 0}, {1, 1}, {3, 5}, {1024, 1}, {64, 64}, {IZB_GRID_MAX_DIM, IZB_GRID_MAX_DIM}};
+    const int grids[][2] = {{0, 0},    {1, 1},   {3, 5},
+                            {1024, 1}, {64, 64}, {IZB_GRID_MAX_DIM, IZB_GRID_MAX_DIM}};
     const izb_bbox box = {-0.7f, -1.0f, 0.9f, 0.3f};
     char what[128];
     for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
@@ -100,7 +97,8 @@ static void test_binning(void)
                 const size_t cells = (size_t)g.w * g.h;
                 uint32_t *cs = test_xcalloc(cells, 4), *ce = test_xcalloc(cells, 4),
                          *ws = test_xcalloc(cells, 4), *we = test_xcalloc(cells, 4);
-                snprintf(what, sizeof what, "n %d %s grid %dx%d", n, variant ? "one position" : "random", g.w, g.h);
+                snprintf(what, sizeof what, "n %d %s grid %dx%d", n, variant ? "one position" : "random", g.w,
+                         g.h);
                 test_plain_bin(in, n, &g, want, ws, we);
                 if (check_binned(what, in, n, &g, want, ws, we)) { /* the reference keeps the contract */
                     int empty = 0;
@@ -111,8 +109,8 @@ static void test_binning(void)
                 }
                 memset(out, 0xff, (size_t)n * sizeof *out);
                 izb_ref_bin(in, n, &g, out, cs, ce);
-                CHECK(same_bins(out, cs, ce, want, ws, we, n, cells), "%s: izb_ref_bin == the plain stable sort",
-                      what);
+                CHECK(same_bins(out, cs, ce, want, ws, we, n, cells),
+                      "%s: izb_ref_bin == the plain stable sort", what);
                 for (int ti = 0; ti < NTHREADS; ti++) {
                     uint32_t *scratch = test_xcalloc(izb_cpu_bin_scratch(n, &g, thread_counts[ti]), 4);
                     memset(out, 0xff, (size_t)n * sizeof *out);
@@ -157,7 +155,8 @@ static void check_soa(int n, int kind, int gw, int gh, const int *threads, int n
     memcpy(apart, pts, (size_t)cut1 * sizeof *pts);
     memcpy(apart + cut1 + 32, pts + cut1, (size_t)(cut2 - cut1) * sizeof *pts);
     memcpy(apart + cut2 + 64, pts + cut2, (size_t)(n - cut2) * sizeof *pts);
-    const izb_cpu_runs runs = {4, {apart, apart + cut1 + 32, apart + 7, apart + cut2 + 64}, {cut1, cut2 - cut1, 0, n - cut2}};
+    const izb_cpu_runs runs = {
+        4, {apart, apart + cut1 + 32, apart + 7, apart + cut2 + 64}, {cut1, cut2 - cut1, 0, n - cut2}};
     izb_cpu_points soa = {0};
     CHECK(izb_cpu_points_reserve(&soa, (size_t)n, "test points"), "reserve %d points", n);
     for (int ii = 0; ii < NISAS; ii++) {
@@ -170,18 +169,19 @@ static void check_soa(int n, int kind, int gw, int gh, const int *threads, int n
         for (int ti = 0; ti < nthreads; ti++) {
             const int T = threads[ti];
             memset(soa.x, 0xff, (size_t)n * sizeof *soa.x); /* NaN: a stale point cannot pass */
-            CHECK(izb_cpu_bin_soa(pts, n, &g, &soa, cs, ce, T, scratch, isa), "bin %s runs", izb_cpu_isa_name(isa));
+            CHECK(izb_cpu_bin_soa(pts, n, &g, &soa, cs, ce, T, scratch, isa), "bin %s runs",
+                  izb_cpu_isa_name(isa));
             izb_cpu_points_to_aos(&soa, n, back);
             CHECK(same_bins(back, cs, ce, want, ws, we, n, cells),
-                  "n %d kind %d grid %dx%d %s threads %d: SoA binning == the plain stable sort", n, kind, g.w, g.h,
-                  izb_cpu_isa_name(isa), T);
+                  "n %d kind %d grid %dx%d %s threads %d: SoA binning == the plain stable sort", n, kind, g.w,
+                  g.h, izb_cpu_isa_name(isa), T);
             memset(soa.x, 0xff, (size_t)n * sizeof *soa.x);
             CHECK(izb_cpu_bin_runs(&runs, &g, &soa, cs, ce, T, scratch, isa), "bin runs %s runs",
                   izb_cpu_isa_name(isa));
             izb_cpu_points_to_aos(&soa, n, back);
             CHECK(same_bins(back, cs, ce, want, ws, we, n, cells),
-                  "n %d kind %d grid %dx%d %s threads %d: binning of 4 runs == the plain stable sort", n, kind,
-                  g.w, g.h, izb_cpu_isa_name(isa), T);
+                  "n %d kind %d grid %dx%d %s threads %d: binning of 4 runs == the plain stable sort", n,
+                  kind, g.w, g.h, izb_cpu_isa_name(isa), T);
         }
     }
     izb_cpu_points_free(&soa);

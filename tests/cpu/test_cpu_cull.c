@@ -171,8 +171,9 @@ static void check_scene(int n, double kind_mix, bool spot, int run)
 static void test_cull_frames(void)
 {
     const float bmin[3] = {-5, -1, -5}, bmax[3] = {5, 4, 5};
-    const light lights[2] = {{.type = LIGHT_DIRECTIONAL, .dir = {0.4f, -1.0f, -0.3f}},
-                             {.type = LIGHT_SPOT, .pos = {0, 3, 0}, .dir = {0.1f, -1, -0.1f}, .cone_deg = 100}};
+    const light lights[2] = {
+        {.type = LIGHT_DIRECTIONAL, .dir = {0.4f, -1.0f, -0.3f}},
+        {.type = LIGHT_SPOT, .pos = {0, 3, 0}, .dir = {0.1f, -1, -0.1f}, .cone_deg = 100}};
     camera cam = {.pos = {0, 2, 9}, .fovy = 60};
     static const int ref_threads[] = {1, 2, 3, 7};
     const int counts[] = {0, 1, 5, 20000};
@@ -199,13 +200,14 @@ static void test_cull_frames(void)
                     const int m = scalar_cull(xyz, n, &f, &g, &boxes[bi], &cv, want, want_id);
                     if (n == 20000)
                         /* enough survivors to compare, and some culled (box 0 is small: few survive) */
-                        CHECK(m > n / 50 && m < n, "light %d box %d cull %d: %d of %d survive", li, bi, cull_back, m, n);
+                        CHECK(m > n / 50 && m < n, "light %d box %d cull %d: %d of %d survive", li, bi,
+                              cull_back, m, n);
                     for (int ti = 0; ti < 4; ti++) {
                         memset(got, 0xab, (size_t)n * sizeof *got);
                         int gm = izb_cpu_cull(xyz, n, &f, &g, &boxes[bi], &cv, got, ref_threads[ti]);
                         CHECK(gm == m && memcmp(got, want, (size_t)m * sizeof *got) == 0,
-                              "n %d light %d box %d cull %d threads %d: %d survivors (want %d), same order", n, li, bi,
-                              cull_back, ref_threads[ti], gm, m);
+                              "n %d light %d box %d cull %d threads %d: %d survivors (want %d), same order",
+                              n, li, bi, cull_back, ref_threads[ti], gm, m);
                     }
                     int gm = izb_ref_cull(xyz, n, &f, &g, &boxes[bi], cull_back, got);
                     CHECK(gm == m && memcmp(got, want, (size_t)m * sizeof *got) == 0, "izb_ref_cull");

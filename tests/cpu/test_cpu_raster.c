@@ -54,8 +54,7 @@ static int make_tris(izb_tri *tris, int ntri, double max_size, const izb_grid *g
             v[k][2] = (float)rnd_in(-1, 1) * w;
             v[k][3] = w;
         }
-        if (i == 0 && planted)
-            memcpy(v, planted, sizeof v);
+        if (i == 0 && planted) memcpy(v, planted, sizeof v);
         nt += izb_tri_setup(v, g, b, false, &tris[nt]);
     }
     return nt;
@@ -150,8 +149,7 @@ static void check_case(int n, int kind, int gw, int gh, int ntri, double max_siz
     izb_point *pts = test_xcalloc((size_t)n, sizeof *pts), *binned = test_xcalloc((size_t)n, sizeof *binned);
     test_points(pts, n, (izb_bbox){-1, -1, 1, 1}, kind, gw > 0 ? gw : 16, gh > 0 ? gh : 16);
     float planted[3][4];
-    if (n >= 3)
-        test_plant_verdicts(pts, n, (izb_bbox){-1, -1, 1, 1}, planted);
+    if (n >= 3) test_plant_verdicts(pts, n, (izb_bbox){-1, -1, 1, 1}, planted);
     const izb_bbox b = bbox_of(pts, n);
     const izb_grid g = izb_grid_make(b, n, gw, gh);
     const size_t cells = (size_t)g.w * (size_t)g.h;
@@ -159,20 +157,20 @@ static void check_case(int n, int kind, int gw, int gh, int ntri, double max_siz
     test_plain_bin(pts, n, &g, binned, cs, ce);
 
     izb_tri *tris = test_xcalloc((size_t)ntri, sizeof *tris);
-    const int nt = make_tris(tris, ntri, max_size, &g, &b, n >= 3 ? (const float (*)[4])planted : NULL);
+    const int nt = make_tris(tris, ntri, max_size, &g, &b, n >= 3 ? (const float(*)[4])planted : NULL);
     uint8_t *want = test_xcalloc((size_t)n, 1), *got = test_xcalloc((size_t)n, 1);
     init_mask(want, n);
     const long hits = scalar_raster(tris, nt, binned, cs, ce, &g, want);
     /* (pixel 2 is shadowed, pixel 1 lit: test_plant_verdicts) */
     if (n >= 3)
-        CHECK(hits > 0 && hits < n && want[2] == 0 && want[1] == 255, "n %d kind %d grid %dx%d: %ld of %d points newly shadowed", n, kind, g.w,
-          g.h, hits, n);
+        CHECK(hits > 0 && hits < n && want[2] == 0 && want[1] == 255,
+              "n %d kind %d grid %dx%d: %ld of %d points newly shadowed", n, kind, g.w, g.h, hits, n);
     /* the brute force agrees with the traversal of the cell ranges */
     uint8_t *brute = test_xcalloc((size_t)n, 1);
     init_mask(brute, n);
     brute_raster(tris, nt, pts, n, brute);
-    CHECK(memcmp(brute, want, (size_t)n) == 0, "n %d kind %d grid %dx%d: brute force == cell-range traversal", n,
-          kind, g.w, g.h);
+    CHECK(memcmp(brute, want, (size_t)n) == 0, "n %d kind %d grid %dx%d: brute force == cell-range traversal",
+          n, kind, g.w, g.h);
     free(brute);
 
     float *xyz = test_xcalloc((size_t)ntri * 9, sizeof *xyz);
@@ -224,8 +222,9 @@ static void check_case(int n, int kind, int gw, int gh, int ntri, double max_siz
         for (int kernel = IZB_KERNEL1; kernel <= IZB_KERNEL2; kernel++) {
             init_mask(got, n);
             izb_cpu_raster(tris, nt, binned, cs, ce, &g, (izb_kernel)kernel, got, aos_threads[ti]);
-            CHECK(memcmp(got, want, (size_t)n) == 0, "n %d kind %d: izb_cpu_raster kernel%d threads %d == scalar loop",
-                  n, kind, kernel, aos_threads[ti]);
+            CHECK(memcmp(got, want, (size_t)n) == 0,
+                  "n %d kind %d: izb_cpu_raster kernel%d threads %d == scalar loop", n, kind, kernel,
+                  aos_threads[ti]);
         }
     /* the order of points within a cell changes nothing */
     reverse_cells(binned, cs, ce, cells);

@@ -32,14 +32,16 @@ static const int grids[][2] = {{0, 0}, {1, 1}, {7, 13}, {IZB_GRID_MAX_DIM, IZB_G
 static void check_grid(const char *what, const izb_point *want, int n, izb_bbox wb, izb_bbox gb)
 {
     for (int r = 0; r < NGRIDS && n > 0; r++) {
-        const izb_grid g = izb_grid_make(gb, n, grids[r][0], grids[r][1]), w = izb_grid_make(wb, n, grids[r][0], grids[r][1]);
+        const izb_grid g = izb_grid_make(gb, n, grids[r][0], grids[r][1]),
+                       w = izb_grid_make(wb, n, grids[r][0], grids[r][1]);
         CHECK(memcmp(&g, &w, sizeof g) == 0 && g.w >= 1 && g.h >= 1 && g.w <= IZB_GRID_MAX_DIM &&
                   g.h <= IZB_GRID_MAX_DIM && (grids[r][0] == 0 || (g.w == grids[r][0] && g.h == grids[r][1])),
-              "%s: grid %dx%d asked, %dx%d (%g %g %g %g) made, want %dx%d", what, grids[r][0], grids[r][1], g.w,
-              g.h, g.min_x, g.min_y, g.inv_cell_w, g.inv_cell_h, w.w, w.h);
+              "%s: grid %dx%d asked, %dx%d (%g %g %g %g) made, want %dx%d", what, grids[r][0], grids[r][1],
+              g.w, g.h, g.min_x, g.min_y, g.inv_cell_w, g.inv_cell_h, w.w, w.h);
         int outside = 0;
         for (int i = 0; i < n; i++) {
-            const float cx = floorf((want[i].x - g.min_x) * g.inv_cell_w), cy = floorf((want[i].y - g.min_y) * g.inv_cell_h);
+            const float cx = floorf((want[i].x - g.min_x) * g.inv_cell_w),
+                        cy = floorf((want[i].y - g.min_y) * g.inv_cell_h);
             outside += !(cx >= 0.0f && cx <= (float)g.w && cy >= 0.0f && cy <= (float)g.h) &&
                        isfinite(want[i].x) && isfinite(want[i].y);
         }
@@ -53,8 +55,9 @@ static void test_reconstruct(void)
     camera cam = {.pos = {0.5f, 2.0f, 9.0f}, .yaw = 10.0f, .pitch = -15.0f, .fovy = 55.0f};
     camera_fit_clip(&cam, bmin, bmax);
     const int sizes[][2] = {{1, 1}, {7, 3}, {160, 97}, {333, 211}};
-    const light lights[2] = {{.type = LIGHT_DIRECTIONAL, .dir = {0.4f, -1.0f, -0.3f}},
-                             {.type = LIGHT_SPOT, .pos = {2, 5, 2}, .dir = {-0.3f, -1, -0.3f}, .cone_deg = 70}};
+    const light lights[2] = {
+        {.type = LIGHT_DIRECTIONAL, .dir = {0.4f, -1.0f, -0.3f}},
+        {.type = LIGHT_SPOT, .pos = {2, 5, 2}, .dir = {-0.3f, -1, -0.3f}, .cone_deg = 70}};
     char what[160];
     for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
         const int W = sizes[si][0], H = sizes[si][1], N = W * H;
@@ -63,11 +66,11 @@ static void test_reconstruct(void)
          * overflow to Inf or NaN), the rest in (0.5, 15) */
         for (int i = 0; i < N; i++) {
             double r = rnd();
-            depth[i] = r < 0.1    ? 0.0f
-                       : r < 0.12 ? NAN
-                       : r < 0.13 ? INFINITY
-                       : r < 0.14 ? -INFINITY
-                       : r < 0.15 ? -1.0f
+            depth[i] = r < 0.1     ? 0.0f
+                       : r < 0.12  ? NAN
+                       : r < 0.13  ? INFINITY
+                       : r < 0.14  ? -INFINITY
+                       : r < 0.15  ? -1.0f
                        : r < 0.155 ? 3.0e38f
                                    : (float)rnd_in(0.5, 15);
         }
@@ -76,8 +79,7 @@ static void test_reconstruct(void)
         for (int i = 0; i < N; i++)
             if (i / 40 % 6 == 1 || i / 40 % 6 == 4)
                 depth[i] = i / 40 % 6 == 1 ? 0.0f : 8.0f + (float)(i % 17) * 0.25f;
-        if (N == 1)
-            depth[0] = 5.0f;
+        if (N == 1) depth[0] = 5.0f;
         izb_point *want = test_xcalloc((size_t)N, sizeof *want), *got = test_xcalloc((size_t)N, sizeof *got);
         uint8_t *want_mask = test_xcalloc((size_t)N, 1), *got_mask = test_xcalloc((size_t)N, 1);
         for (int li = 0; li < 2; li++) {
@@ -95,17 +97,17 @@ static void test_reconstruct(void)
                 memset(got_mask, 0x55, (size_t)N);
                 izb_bbox gb;
                 int gn = izb_cpu_reconstruct(&f, depth, got, got_mask, &gb, thread_counts[ti]);
-                CHECK(gn == n, "%dx%d light %d threads %d: %d points, want %d", W, H, li, thread_counts[ti], gn, n);
+                CHECK(gn == n, "%dx%d light %d threads %d: %d points, want %d", W, H, li, thread_counts[ti],
+                      gn, n);
                 CHECK(gn == n && memcmp(got, want, (size_t)n * sizeof *got) == 0,
                       "%dx%d: points in pixel order, equal to izb_reconstruct's", W, H);
-                CHECK(memcmp(got_mask, want_mask, (size_t)N) == 0, "%dx%d: mask init (0 unlit, 255 else)", W, H);
-                CHECK(memcmp(&gb, &wb, sizeof gb) == 0, "%dx%d: bbox [%g %g]x[%g %g], want [%g %g]x[%g %g]", W, H,
-                      gb.min_x, gb.max_x, gb.min_y, gb.max_y, wb.min_x, wb.max_x, wb.min_y, wb.max_y);
-                if (n == 0)
-                    CHECK(gb.min_x > gb.max_x && gb.min_y > gb.max_y, "empty bbox when no points");
+                CHECK(memcmp(got_mask, want_mask, (size_t)N) == 0, "%dx%d: mask init (0 unlit, 255 else)", W,
+                      H);
+                CHECK(memcmp(&gb, &wb, sizeof gb) == 0, "%dx%d: bbox [%g %g]x[%g %g], want [%g %g]x[%g %g]",
+                      W, H, gb.min_x, gb.max_x, gb.min_y, gb.max_y, wb.min_x, wb.max_x, wb.min_y, wb.max_y);
+                if (n == 0) CHECK(gb.min_x > gb.max_x && gb.min_y > gb.max_y, "empty bbox when no points");
                 snprintf(what, sizeof what, "%dx%d light %d threads %d", W, H, li, thread_counts[ti]);
-                if (ti == 0 || ti == NTHREADS - 1)
-                    check_grid(what, want, n, wb, gb);
+                if (ti == 0 || ti == NTHREADS - 1) check_grid(what, want, n, wb, gb);
                 /* every instruction set's copy, its runs read in place */
                 for (int isa = IZB_CPU_ISA_BASE; isa < IZB_CPU_ISA_COUNT; isa++) {
                     izb_cpu_runs runs;
@@ -135,7 +137,8 @@ static void test_reconstruct(void)
                 }
             }
             if (N > 1000)
-                CHECK(n > N / 4 && (li == 0 || unlit > 0), "%dx%d light %d: %d points, %d unlit", W, H, li, n, unlit);
+                CHECK(n > N / 4 && (li == 0 || unlit > 0), "%dx%d light %d: %d points, %d unlit", W, H, li, n,
+                      unlit);
         }
         /* all sky */
         for (int i = 0; i < N; i++)
