@@ -2,12 +2,14 @@
  * form (a square plate above a ground quad, looked at from above): the mask against the analytic
  * answer for a directional and a spot light; every kernel x binning x grid x thread count gives the
  * same mask; stats and izb_get_debug; odd and 1x1 sizes, no triangles, all-sky frames, resizing,
- * bad arguments. Needs no Embree. */
+ * bad arguments; the instruction set the backend picks (IZB_CPU_ISA caps it, bad values are
+ * ignored). The mirror of tests/cuda/test_cuda_backend.c. Needs no Embree. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "izb.h"
+#include "izb_cpu_stages.h"
 #include "test.h"
 #include "view.h"
 
@@ -182,6 +184,7 @@ static void test_analytic(void)
                             sum += st.stage_ms[k], nonneg &= st.stage_ms[k] >= 0.0f;
                         CHECK(nonneg && fabsf(sum - st.total_ms) <= 1e-3f * st.total_ms + 1e-3f,
                               "stage times %g sum to the total %g", sum, st.total_ms);
+                        CHECK(st.overflows == 0, "%d overflows", st.overflows);
                         CHECK(st.bbox.min_x <= st.bbox.max_x && st.bbox.min_x >= -1.0f && st.bbox.max_y <= 1.0f,
                               "bbox [%g %g] x [%g %g]", st.bbox.min_x, st.bbox.max_x, st.bbox.min_y, st.bbox.max_y);
                         /* debug: binned points and cells of this frame */
@@ -268,6 +271,9 @@ static void test_edge_cases(void)
     CHECK(all255 && st.points == 0 && st.tris_after_cull == 0, "all sky: mask 255, no points");
     izb_debug dbg;
     CHECK(izb_get_debug(b, &dbg) && dbg.point_count == 0, "debug after an all-sky frame: 0 points");
+    /* (test_cuda_recon.c asks the same of the GPU's stage 1: no points, no grid) */
+    CHECK(dbg.grid.w == 0 && dbg.grid.h == 0 && st.grid_w == 0 && st.grid_h == 0,
+          "all sky: grid %dx%d (stats %dx%d), want 0x0", dbg.grid.w, dbg.grid.h, st.grid_w, st.grid_h);
 
     /* bad arguments: message and false, never a crash */
     izb_recon bad = f;
@@ -287,8 +293,36 @@ static void test_edge_cases(void)
     free(depth), free(mask), free(sky);
 }
 
+/* IZB_CPU_ISA caps what AUTO picks; a bad value is ignored */
+static void check_isa_choice(void)
+{
+    const izb_cpu_isa best = izb_cpu_isa_best();
+    CHECK(best >= IZB_CPU_ISA_BASE && best < IZB_CPU_ISA_COUNT && izb_cpu_isa_available(best),
+          "best instruction set %s runs", izb_cpu_isa_name(best));
+    CHECK(izb_cpu_isa_available(IZB_CPU_ISA_AUTO) && izb_cpu_isa_available(IZB_CPU_ISA_BASE),
+          "auto and base run");
+    CHECK(!izb_cpu_isa_available(IZB_CPU_ISA_COUNT) && !izb_cpu_isa_available((izb_cpu_isa)-1),
+          "no instruction set outside the list");
+#if defined(__x86_64__) && !defined(IZB_NO_CLONES)
+    /* every x86-64 CPU that runs this project's CI has AVX2; say what ran */
+    printf("instruction sets: avx2 %s, avx512 %s\n", izb_cpu_isa_available(IZB_CPU_ISA_AVX2) ? "yes" : "no",
+           izb_cpu_isa_available(IZB_CPU_ISA_AVX512) ? "yes" : "no");
+#endif
+    setenv("IZB_CPU_ISA", "base", 1);
+    CHECK(izb_cpu_isa_best() == IZB_CPU_ISA_BASE, "IZB_CPU_ISA=base picks base");
+    setenv("IZB_CPU_ISA", "avx2", 1);
+    CHECK(izb_cpu_isa_best() == (best >= IZB_CPU_ISA_AVX2 ? IZB_CPU_ISA_AVX2 : best),
+          "IZB_CPU_ISA=avx2 caps");
+    setenv("IZB_CPU_ISA", "sse9", 1);
+    CHECK(izb_cpu_isa_best() == best, "IZB_CPU_ISA=sse9 ignored");
+    setenv("IZB_CPU_ISA", "", 1);
+    CHECK(izb_cpu_isa_best() == best, "IZB_CPU_ISA empty: the best");
+    unsetenv("IZB_CPU_ISA");
+}
+
 int main(void)
 {
+    check_isa_choice();
     test_analytic();
     test_edge_cases();
     return test_done();

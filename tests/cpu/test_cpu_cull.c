@@ -1,6 +1,10 @@
-/* test_cpu_cull.c — the CPU backend's culling (izb_cpu_cull_isa: bundles of 16 through the
- * vectorised pre-test of kernels.h, then the scalar setup of its survivors) against a
- * plain scalar loop of izb_transform + izb_may_cull + izb_tri_setup (suite cpu). For every copy
+/* test_cpu_cull.c — stage 3 of the CPU backend (cpu/cull.c: izb_cpu_cull_isa, bundles of 16
+ * through the vectorised pre-test of kernels_cull.h, then the scalar setup of its survivors)
+ * against a plain scalar loop of izb_transform + izb_may_cull + izb_tri_setup (suite cpu). The
+ * mirror of tests/cuda/test_cuda_cull.c, the same contract: the same survivors in the same (input)
+ * order with the same edge functions, depth plane and cell range (byte-equal izb_tri), back-face
+ * culling on and off; here also the survivors' scene indices (tri_id; the CUDA stage has none).
+ * izb_ref_cull and izb_cpu_cull at 1, 2, 3 and 7 threads on frames from izb_frame_make. For every copy
  * this CPU runs (base, AVX2, AVX-512), 1, 2 and 3 threads, cull modes on / off / auto (closed
  * components, directional and spot light): survivors, their order and tri_id byte-equal.
  * Triangles: random, crossing the light's w = 0 plane, wholly behind it, degenerate (collinear,
@@ -12,6 +16,7 @@
 
 #include "izb_cpu_stages.h"
 #include "test.h"
+#include "view.h"
 
 #define TEST_RNG_SEED 0x2545F4914F6CDD1Dull
 #include "test_rng.h"
@@ -160,8 +165,62 @@ static void check_scene(int n, double kind_mix, bool spot, int run)
     free(xyz), free(comp), free(want), free(got_mem), free(want_id), free(got_id);
 }
 
+/* izb_cpu_cull (every thread count) and izb_ref_cull against a plain loop of izb_transform +
+ * izb_tri_setup on a scene through izb_frame_make's light (directional and spot), two bboxes (one
+ * small: few survive), back-face culling on and off */
+static void test_cull_frames(void)
+{
+    const float bmin[3] = {-5, -1, -5}, bmax[3] = {5, 4, 5};
+    const light lights[2] = {
+        {.type = LIGHT_DIRECTIONAL, .dir = {0.4f, -1.0f, -0.3f}},
+        {.type = LIGHT_SPOT, .pos = {0, 3, 0}, .dir = {0.1f, -1, -0.1f}, .cone_deg = 100}};
+    camera cam = {.pos = {0, 2, 9}, .fovy = 60};
+    static const int ref_threads[] = {1, 2, 3, 7};
+    const int counts[] = {0, 1, 5, 20000};
+    for (size_t ci = 0; ci < sizeof counts / sizeof counts[0]; ci++) {
+        const int n = counts[ci];
+        float *xyz = test_xcalloc((size_t)n * 9, sizeof *xyz);
+        for (int i = 0; i < n; i++) {
+            float c[3] = {(float)rnd_in(-6, 6), (float)rnd_in(-1, 5), (float)rnd_in(-6, 6)};
+            float s = (float)rnd_in(0.01, 1.5);
+            for (int k = 0; k < 9; k++)
+                xyz[9 * i + k] = c[k % 3] + s * (float)rnd_in(-1, 1);
+            if (i % 37 == 0) /* degenerate: a repeated vertex */
+                memcpy(xyz + 9 * i + 3, xyz + 9 * i, 3 * sizeof(float));
+        }
+        izb_tri *want = test_xcalloc((size_t)n, sizeof *want), *got = test_xcalloc((size_t)n, sizeof *got);
+        uint32_t *want_id = test_xcalloc((size_t)n, sizeof *want_id);
+        for (int li = 0; li < 2; li++) {
+            izb_recon f = izb_frame_make(&cam, &lights[li], bmin, bmax, 64, 64);
+            const izb_bbox boxes[2] = {{-0.5f, -0.6f, 0.4f, 0.7f}, {-1, -1, 1, 1}};
+            for (int bi = 0; bi < 2; bi++) {
+                izb_grid g = izb_grid_make(boxes[bi], 5000, 0, 0);
+                for (int cull_back = 0; cull_back < 2; cull_back++) {
+                    const izb_cull_view cv = {.mode = cull_back ? IZB_CULL_ON : IZB_CULL_OFF};
+                    const int m = scalar_cull(xyz, n, &f, &g, &boxes[bi], &cv, want, want_id);
+                    if (n == 20000)
+                        /* enough survivors to compare, and some culled (box 0 is small: few survive) */
+                        CHECK(m > n / 50 && m < n, "light %d box %d cull %d: %d of %d survive", li, bi,
+                              cull_back, m, n);
+                    for (int ti = 0; ti < 4; ti++) {
+                        memset(got, 0xab, (size_t)n * sizeof *got);
+                        int gm = izb_cpu_cull(xyz, n, &f, &g, &boxes[bi], &cv, got, ref_threads[ti]);
+                        CHECK(gm == m && memcmp(got, want, (size_t)m * sizeof *got) == 0,
+                              "n %d light %d box %d cull %d threads %d: %d survivors (want %d), same order",
+                              n, li, bi, cull_back, ref_threads[ti], gm, m);
+                    }
+                    int gm = izb_ref_cull(xyz, n, &f, &g, &boxes[bi], cull_back, got);
+                    CHECK(gm == m && memcmp(got, want, (size_t)m * sizeof *got) == 0, "izb_ref_cull");
+                }
+            }
+        }
+        free(xyz), free(want), free(got), free(want_id);
+    }
+}
+
 int main(void)
 {
+    test_cull_frames();
     for (int spot = 0; spot < 2; spot++) {
         for (int n = 0; n <= 50; n++) /* every tail length, one to three bundles */
             check_scene(n, 0.5, spot, 1);

@@ -1,18 +1,25 @@
-/* test_cpu_simd.c — the CPU backend's SIMD stages (cpu/raster.c, cpu/binning.c and the
- * per-instruction-set hot loops of kernels.h) against plain scalar loops of izb_math.h
- * (suite cpu). For every copy this CPU runs (base, AVX2, AVX-512), both kernels and 1, 2 and 7
- * threads:
- * - the raster's mask equals a scalar traversal of each triangle's cell range calling
- *   izb_tri_occludes point by point, and it only ever zeroes hits (other bytes keep any value);
+/* test_cpu_raster.c — stage 4 of the CPU backend (cpu/raster.c and the per-instruction-set hot
+ * loops of kernels_raster.h) against plain scalar loops of izb_math.h's izb_tri_occludes. The
+ * mirror of tests/cuda/test_cuda_raster.c, the same contract: on the same binned points, cell
+ * ranges and set-up triangles, kernel1 and kernel2 give the same mask as the reference (0
+ * mismatches: the mask is an OR over (point, triangle) pairs, each pair evaluated by the same
+ * function), they only ever zero an occluded point's pixel (other bytes keep any value), and the
+ * order of points within a cell does not matter (the GPU's atomic binning reorders them).
+ * References: a brute force over all points x all triangles (trusts no cell range), and a scalar
+ * traversal of each triangle's cell range. Checked for izb_ref_raster, izb_cpu_raster at 1, 2, 3
+ * and 7 threads, and the structure-of-arrays raster (izb_cpu_raster_soa) with every copy this CPU
+ * runs (base, AVX2, AVX-512; the others must refuse) at 1, 2 and 7 threads:
  * - with primitive ids (izb_own) the same, the scalar loop skipping what izb_hit_is_own ignores
  *   (the kernels queue the hits and test them later, in batches, reusing the last verdict: the
  *   big cases fill the batches and a triangle's record of hit blocks, so every way a hit leaves
- *   the queue is compared here; a planted drop or wrong memo key in any of them fails);
- * - the structure-of-arrays binning equals the array-of-structs reference, order included.
- * Points: random, duplicates, on cell corners (exact multiples of the cell size), NaN keys and
- * NaN positions, grids with mostly empty cells, 33 to 40,000 points; and every point count from 1
- * to 70 in one cell (rows of every length around the 16-point block, blocks reading past the last
- * point). Also the IZB_CPU_ISA override and its bad values. */
+ *   the queue is compared here; a planted drop or wrong memo key in any of them fails).
+ * Every case with 3 or more points has one point surely shadowed and one surely lit
+ * (test_plant_verdicts), so no comparison passes on an all-lit mask. Points: random, duplicates,
+ * on cell corners (exact multiples of the cell size), NaN keys and NaN positions, grids with
+ * mostly empty cells, 33 to 40,000 points; and every point count from 1 to 70 in one cell (rows of
+ * every length around the 16-point block, blocks reading past the last point). Triangles: small
+ * and large, both windings, some crossing the light's w = 0 plane. The binned input comes from the
+ * plain sort of tests/test_points.h, so a binning bug does not show here. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,46 +29,19 @@
 
 #define TEST_RNG_SEED 0x5DEECE66Dull
 #include "test_rng.h"
+#include "test_points.h"
 
 static const int thread_counts[] = {1, 2, 7};
 #define NTHREADS ((int)(sizeof thread_counts / sizeof thread_counts[0]))
 static const izb_cpu_isa isas[] = {IZB_CPU_ISA_BASE, IZB_CPU_ISA_AVX2, IZB_CPU_ISA_AVX512};
 #define NISAS ((int)(sizeof isas / sizeof isas[0]))
 
-/* point kinds a case can mix in */
-enum { PLAIN, CORNERS, NAN_KEYS, NAN_POS, CLUSTER };
-
-/* n points in [-1, 1]^2 with pixel ids a permutation of 0..n-1; `kind` adds its adversaries:
- * points on cell corners of an nx x ny grid over [-1, 1]^2, NaN keys, NaN x or y, or all the
- * points in one small corner of the box (the rest of the grid empty). */
-static void make_points(izb_point *p, int n, int kind, int nx, int ny)
-{
-    for (int i = 0; i < n; i++) {
-        p[i] = (izb_point){(float)rnd_in(-1, 1), (float)rnd_in(-1, 1), (float)rnd_in(-1, 1), (uint32_t)i};
-        if (i > 0 && rnd() < 0.05) /* exact duplicate position */
-            p[i].x = p[i - 1].x, p[i].y = p[i - 1].y;
-        if (kind == CORNERS && rnd() < 0.5) {
-            p[i].x = -1.0f + 2.0f * (float)(int)(rnd() * (nx + 1)) / (float)nx;
-            p[i].y = -1.0f + 2.0f * (float)(int)(rnd() * (ny + 1)) / (float)ny;
-        }
-        if (kind == NAN_KEYS && rnd() < 0.2) p[i].z = NAN;
-        if (kind == NAN_POS && rnd() < 0.1) *(rnd() < 0.5 ? &p[i].x : &p[i].y) = NAN;
-        if (kind == CLUSTER && i > 1) /* two points keep the box; the rest crowd one corner */
-            p[i].x = -1.0f + 0.05f * (p[i].x + 1.0f), p[i].y = -1.0f + 0.05f * (p[i].y + 1.0f);
-    }
-    if (kind == CLUSTER && n > 1) p[0].x = p[0].y = -1.0f, p[1].x = p[1].y = 1.0f;
-    for (int i = n - 1; i > 0; i--) {
-        int j = (int)(rnd() * (i + 1));
-        uint32_t t = p[i].pixel;
-        p[i].pixel = p[j].pixel;
-        p[j].pixel = t;
-    }
-}
-
 /* ntri triangles in light clip space over [-1.2, 1.2]^2: small and large (up to max_size), both
  * windings, one in ten crossing the light's w = 0 plane (those cover half the plane) when max_size
- * is 1 or more; set up for g; returns how many survived */
-static int make_tris(izb_tri *tris, int ntri, double max_size, const izb_grid *g, const izb_bbox *b)
+ * is 1 or more; the first one `planted` (test_plant_verdicts') when it is not NULL; set up for g;
+ * returns how many survived */
+static int make_tris(izb_tri *tris, int ntri, double max_size, const izb_grid *g, const izb_bbox *b,
+                     const float (*planted)[4])
 {
     int nt = 0;
     for (int i = 0; i < ntri; i++) {
@@ -74,6 +54,7 @@ static int make_tris(izb_tri *tris, int ntri, double max_size, const izb_grid *g
             v[k][2] = (float)rnd_in(-1, 1) * w;
             v[k][3] = w;
         }
+        if (i == 0 && planted) memcpy(v, planted, sizeof v);
         nt += izb_tri_setup(v, g, b, false, &tris[nt]);
     }
     return nt;
@@ -139,26 +120,58 @@ static void init_mask(uint8_t *m, int n)
         m[i] = i % 13 == 5 ? 0 : i % 7 == 3 ? 77 : 255; /* pixel 0 (the pad's) starts lit */
 }
 
+/* brute force: every point against every triangle, no cell ranges; returns the points shadowed */
+static long brute_raster(const izb_tri *tris, int nt, const izb_point *pts, int n, uint8_t *mask)
+{
+    long shadowed = 0;
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < nt; i++)
+            if (izb_tri_occludes(&tris[i], pts[j].x, pts[j].y, pts[j].z)) {
+                mask[pts[j].pixel] = 0;
+                shadowed++;
+                break;
+            }
+    return shadowed;
+}
+
+/* The points of each cell in reverse (the order within a cell is free: the GPU's atomic binning) */
+static void reverse_cells(izb_point *p, const uint32_t *cs, const uint32_t *ce, size_t cells)
+{
+    for (size_t c = 0; c < cells; c++)
+        for (uint32_t i = cs[c], j = ce[c]; i + 1 < j; i++, j--) {
+            const izb_point t = p[i];
+            p[i] = p[j - 1], p[j - 1] = t;
+        }
+}
+
 static void check_case(int n, int kind, int gw, int gh, int ntri, double max_size)
 {
     izb_point *pts = test_xcalloc((size_t)n, sizeof *pts), *binned = test_xcalloc((size_t)n, sizeof *binned);
-    make_points(pts, n, kind, gw > 0 ? gw : 16, gh > 0 ? gh : 16);
+    test_points(pts, n, (izb_bbox){-1, -1, 1, 1}, kind, gw > 0 ? gw : 16, gh > 0 ? gh : 16);
+    float planted[3][4];
+    if (n >= 3) test_plant_verdicts(pts, n, (izb_bbox){-1, -1, 1, 1}, planted);
     const izb_bbox b = bbox_of(pts, n);
     const izb_grid g = izb_grid_make(b, n, gw, gh);
     const size_t cells = (size_t)g.w * (size_t)g.h;
-    uint32_t *cs = test_xcalloc(cells, 4), *ce = test_xcalloc(cells, 4), *cs2 = test_xcalloc(cells, 4),
-             *ce2 = test_xcalloc(cells, 4);
-    uint32_t *bin_scratch = test_xcalloc(izb_cpu_bin_scratch(n, &g, 7), 4);
-    izb_ref_bin(pts, n, &g, binned, cs, ce);
+    uint32_t *cs = test_xcalloc(cells, 4), *ce = test_xcalloc(cells, 4);
+    test_plain_bin(pts, n, &g, binned, cs, ce);
 
     izb_tri *tris = test_xcalloc((size_t)ntri, sizeof *tris);
-    const int nt = make_tris(tris, ntri, max_size, &g, &b);
+    const int nt = make_tris(tris, ntri, max_size, &g, &b, n >= 3 ? (const float(*)[4])planted : NULL);
     uint8_t *want = test_xcalloc((size_t)n, 1), *got = test_xcalloc((size_t)n, 1);
     init_mask(want, n);
     const long hits = scalar_raster(tris, nt, binned, cs, ce, &g, want);
-    if (n >= 500)
-        CHECK(hits > 0 && hits < n, "n %d kind %d grid %dx%d: %ld of %d points newly shadowed", n, kind, g.w,
-              g.h, hits, n);
+    /* (pixel 2 is shadowed, pixel 1 lit: test_plant_verdicts) */
+    if (n >= 3)
+        CHECK(hits > 0 && hits < n && want[2] == 0 && want[1] == 255,
+              "n %d kind %d grid %dx%d: %ld of %d points newly shadowed", n, kind, g.w, g.h, hits, n);
+    /* the brute force agrees with the traversal of the cell ranges */
+    uint8_t *brute = test_xcalloc((size_t)n, 1);
+    init_mask(brute, n);
+    brute_raster(tris, nt, pts, n, brute);
+    CHECK(memcmp(brute, want, (size_t)n) == 0, "n %d kind %d grid %dx%d: brute force == cell-range traversal",
+          n, kind, g.w, g.h);
+    free(brute);
 
     float *xyz = test_xcalloc((size_t)ntri * 9, sizeof *xyz);
     uint32_t *tri_id = test_xcalloc((size_t)ntri, 4), *pixel_id = test_xcalloc((size_t)n, 4);
@@ -169,8 +182,8 @@ static void check_case(int n, int kind, int gw, int gh, int ntri, double max_siz
 
     izb_cpu_points soa = {0};
     CHECK(izb_cpu_points_reserve(&soa, (size_t)n, "test points"), "reserve %d points", n);
+    izb_cpu_points_from_aos(binned, n, &soa);
     uint64_t *scratch = test_xcalloc(izb_cpu_raster_scratch(n, 7), sizeof *scratch);
-    izb_point *back = test_xcalloc((size_t)n, sizeof *back);
     for (int ii = 0; ii < NISAS; ii++) {
         const izb_cpu_isa isa = isas[ii];
         if (!izb_cpu_isa_available(isa)) {
@@ -180,33 +193,6 @@ static void check_case(int n, int kind, int gw, int gh, int ntri, double max_siz
         }
         for (int ti = 0; ti < NTHREADS; ti++) {
             const int T = thread_counts[ti];
-            /* binning: the structure of arrays holds the reference's points in its order */
-            memset(soa.x, 0xff, (size_t)n * sizeof *soa.x); /* NaN: a stale point cannot pass */
-            CHECK(izb_cpu_bin_soa(pts, n, &g, &soa, cs2, ce2, T, bin_scratch, isa), "bin %s runs",
-                  izb_cpu_isa_name(isa));
-            izb_cpu_points_to_aos(&soa, n, back);
-            CHECK(memcmp(back, binned, (size_t)n * sizeof *back) == 0 && memcmp(cs, cs2, cells * 4) == 0 &&
-                      memcmp(ce, ce2, cells * 4) == 0,
-                  "n %d kind %d grid %dx%d %s threads %d: SoA binning == izb_ref_bin", n, kind, g.w, g.h,
-                  izb_cpu_isa_name(isa), T);
-            /* the same points in runs, as reconstruction leaves them: apart, with an empty one */
-            const int64_t cut1 = n / 3, cut2 = n - n / 5;
-            izb_point *apart = test_xcalloc((size_t)n + 64, sizeof *apart);
-            memcpy(apart, pts, (size_t)cut1 * sizeof *pts);
-            memcpy(apart + cut1 + 32, pts + cut1, (size_t)(cut2 - cut1) * sizeof *pts);
-            memcpy(apart + cut2 + 64, pts + cut2, (size_t)(n - cut2) * sizeof *pts);
-            const izb_cpu_runs runs = {4,
-                                       {apart, apart + cut1 + 32, apart + 7, apart + cut2 + 64},
-                                       {cut1, cut2 - cut1, 0, n - cut2}};
-            memset(soa.x, 0xff, (size_t)n * sizeof *soa.x);
-            CHECK(izb_cpu_bin_runs(&runs, &g, &soa, cs2, ce2, T, bin_scratch, isa), "bin runs %s runs",
-                  izb_cpu_isa_name(isa));
-            izb_cpu_points_to_aos(&soa, n, back);
-            CHECK(memcmp(back, binned, (size_t)n * sizeof *back) == 0 && memcmp(cs, cs2, cells * 4) == 0 &&
-                      memcmp(ce, ce2, cells * 4) == 0,
-                  "n %d kind %d grid %dx%d %s threads %d: binning of 4 runs == izb_ref_bin", n, kind, g.w,
-                  g.h, izb_cpu_isa_name(isa), T);
-            free(apart);
             for (int kernel = IZB_KERNEL1; kernel <= IZB_KERNEL2; kernel++) {
                 init_mask(got, n);
                 CHECK(izb_cpu_raster_soa(tris, nt, &soa, n, cs, ce, &g, (izb_kernel)kernel, NULL, got, T,
@@ -229,15 +215,33 @@ static void check_case(int n, int kind, int gw, int gh, int ntri, double max_siz
     izb_ref_raster(tris, nt, binned, cs, ce, &g, IZB_KERNEL1, got);
     CHECK(memcmp(got, want, (size_t)n) == 0, "n %d kind %d: izb_ref_raster == scalar loop", n, kind);
     init_mask(got, n);
+    izb_ref_raster(tris, nt, binned, cs, ce, &g, IZB_KERNEL2, got);
+    CHECK(memcmp(got, want, (size_t)n) == 0, "n %d kind %d: izb_ref_raster kernel2 == scalar loop", n, kind);
+    static const int aos_threads[] = {1, 2, 3, 7};
+    for (int ti = 0; ti < 4; ti++)
+        for (int kernel = IZB_KERNEL1; kernel <= IZB_KERNEL2; kernel++) {
+            init_mask(got, n);
+            izb_cpu_raster(tris, nt, binned, cs, ce, &g, (izb_kernel)kernel, got, aos_threads[ti]);
+            CHECK(memcmp(got, want, (size_t)n) == 0,
+                  "n %d kind %d: izb_cpu_raster kernel%d threads %d == scalar loop", n, kind, kernel,
+                  aos_threads[ti]);
+        }
+    /* the order of points within a cell changes nothing */
+    reverse_cells(binned, cs, ce, cells);
+    init_mask(got, n);
     izb_cpu_raster(tris, nt, binned, cs, ce, &g, IZB_KERNEL2, got, 3);
-    CHECK(memcmp(got, want, (size_t)n) == 0, "n %d kind %d: izb_cpu_raster kernel2 == scalar loop", n, kind);
+    CHECK(memcmp(got, want, (size_t)n) == 0, "n %d kind %d: cells in reverse order, same mask", n, kind);
+    reverse_cells(binned, cs, ce, cells);
+    memset(got, 255, (size_t)n);
+    izb_ref_raster(tris, 0, binned, cs, ce, &g, IZB_KERNEL1, got);
+    CHECK(memchr(got, 0, (size_t)n) == NULL, "no triangles: nothing shadowed");
 
     init_mask(got, n);
     izb_ref_raster_own(tris, nt, binned, cs, ce, &g, IZB_KERNEL1, &own, got);
     CHECK(memcmp(got, want_own, (size_t)n) == 0, "n %d kind %d: izb_ref_raster_own == scalar loop", n, kind);
     /* (few triangles reach the crowded corner, and few of the small ones meet a point of their
      * own plane: ids may change none there) */
-    if (n >= 500 && kind != CLUSTER && max_size >= 1.0) {
+    if (n >= 500 && kind != PTS_CLUSTER && max_size >= 1.0) {
         long differ = 0;
         for (int i = 0; i < n; i++)
             differ += want[i] != want_own[i];
@@ -246,9 +250,8 @@ static void check_case(int n, int kind, int gw, int gh, int ntri, double max_siz
 
     izb_cpu_points_free(&soa);
     free(xyz), free(tri_id), free(pixel_id), free(want_own);
-    free(pts), free(binned), free(cs), free(ce), free(cs2), free(ce2), free(bin_scratch), free(tris),
-        free(want);
-    free(got), free(scratch), free(back);
+    free(pts), free(binned), free(cs), free(ce), free(tris), free(want);
+    free(got), free(scratch);
 }
 
 /* Rows of every length around the block: all points in one cell, one triangle covering all. */
@@ -256,14 +259,15 @@ static void check_row_lengths(void)
 {
     for (int n = 1; n <= 70; n++) {
         izb_point *pts = test_xcalloc((size_t)n, sizeof *pts);
-        make_points(pts, n, PLAIN, 1, 1);
+        test_points(pts, n, (izb_bbox){-1, -1, 1, 1}, PTS_PLAIN, 1, 1);
         const izb_bbox b = bbox_of(pts, n);
         const izb_grid g = izb_grid_make(b, n, 1, 1);
         uint32_t cs = 0, ce = 0;
         izb_cpu_points soa = {0};
-        uint32_t *bin_scratch = test_xcalloc(izb_cpu_bin_scratch(n, &g, 2), 4);
         uint64_t *scratch = test_xcalloc(izb_cpu_raster_scratch(n, 2), sizeof *scratch);
         if (!izb_cpu_points_reserve(&soa, (size_t)n, "row points")) exit(1);
+        izb_cpu_points_from_aos(pts, n, &soa); /* one cell: binning keeps the order */
+        ce = (uint32_t)n;
         /* a big front triangle over a z plane through the middle: about half the points hit */
         const float v[3][4] = {{-9, -9, 0, 1}, {9, -9, 0, 1}, {0, 9, 0, 1}};
         izb_tri t;
@@ -274,7 +278,6 @@ static void check_row_lengths(void)
             if (izb_tri_occludes(&t, pts[i].x, pts[i].y, pts[i].z)) want[pts[i].pixel] = 0;
         for (int ii = 0; ii < NISAS; ii++) {
             if (!izb_cpu_isa_available(isas[ii])) continue;
-            izb_cpu_bin_soa(pts, n, &g, &soa, &cs, &ce, 2, bin_scratch, isas[ii]);
             for (int kernel = IZB_KERNEL1; kernel <= IZB_KERNEL2; kernel++) {
                 memset(got, 255, (size_t)n);
                 izb_cpu_raster_soa(&t, 1, &soa, n, &cs, &ce, &g, (izb_kernel)kernel, NULL, got, 2, scratch,
@@ -284,46 +287,18 @@ static void check_row_lengths(void)
             }
         }
         izb_cpu_points_free(&soa);
-        free(pts), free(bin_scratch), free(scratch), free(want), free(got);
+        free(pts), free(scratch), free(want), free(got);
     }
-}
-
-/* IZB_CPU_ISA caps what AUTO picks; a bad value is ignored */
-static void check_isa_choice(void)
-{
-    const izb_cpu_isa best = izb_cpu_isa_best();
-    CHECK(best >= IZB_CPU_ISA_BASE && best < IZB_CPU_ISA_COUNT && izb_cpu_isa_available(best),
-          "best instruction set %s runs", izb_cpu_isa_name(best));
-    CHECK(izb_cpu_isa_available(IZB_CPU_ISA_AUTO) && izb_cpu_isa_available(IZB_CPU_ISA_BASE),
-          "auto and base run");
-    CHECK(!izb_cpu_isa_available(IZB_CPU_ISA_COUNT) && !izb_cpu_isa_available((izb_cpu_isa)-1),
-          "no instruction set outside the list");
-#if defined(__x86_64__) && !defined(IZB_NO_CLONES)
-    /* every x86-64 CPU that runs this project's CI has AVX2; say what ran */
-    printf("instruction sets: avx2 %s, avx512 %s\n", izb_cpu_isa_available(IZB_CPU_ISA_AVX2) ? "yes" : "no",
-           izb_cpu_isa_available(IZB_CPU_ISA_AVX512) ? "yes" : "no");
-#endif
-    setenv("IZB_CPU_ISA", "base", 1);
-    CHECK(izb_cpu_isa_best() == IZB_CPU_ISA_BASE, "IZB_CPU_ISA=base picks base");
-    setenv("IZB_CPU_ISA", "avx2", 1);
-    CHECK(izb_cpu_isa_best() == (best >= IZB_CPU_ISA_AVX2 ? IZB_CPU_ISA_AVX2 : best),
-          "IZB_CPU_ISA=avx2 caps");
-    setenv("IZB_CPU_ISA", "sse9", 1);
-    CHECK(izb_cpu_isa_best() == best, "IZB_CPU_ISA=sse9 ignored");
-    setenv("IZB_CPU_ISA", "", 1);
-    CHECK(izb_cpu_isa_best() == best, "IZB_CPU_ISA empty: the best");
-    unsetenv("IZB_CPU_ISA");
 }
 
 int main(void)
 {
-    check_isa_choice();
     check_row_lengths();
     /* (rows and point counts of every length up to 70 are check_row_lengths') */
     const int counts[] = {33, 500, 40000};
     const int grids[][2] = {{0, 0}, {1, 1}, {16, 16}, {64, 3}, {1024, 1}};
     for (size_t ci = 0; ci < sizeof counts / sizeof counts[0]; ci++)
-        for (int kind = PLAIN; kind <= CLUSTER; kind++)
+        for (int kind = PTS_PLAIN; kind < PTS_KINDS; kind++)
             for (size_t gi = 0; gi < sizeof grids / sizeof grids[0]; gi++)
                 if (counts[ci] < 40000 || gi % 2 == 0) /* the big case on three grids: time */
                     check_case(counts[ci], kind, grids[gi][0], grids[gi][1], counts[ci] >= 40000 ? 200 : 120,
@@ -331,6 +306,10 @@ int main(void)
     /* enough triangles that kernel1's batches grow past their minimum of 16 (about 64 a thread:
      * 1 and 2 threads take batches of 34 and 17, 7 threads the minimum), small ones so that most
      * points are under one or none and a triangle left out of a batch shows */
-    check_case(4000, PLAIN, 0, 0, 3000, 0.05);
+    check_case(4000, PTS_PLAIN, 0, 0, 3000, 0.05);
+    /* one and two points, and a thin odd grid, with 300 triangles */
+    check_case(1, PTS_PLAIN, 0, 0, 300, 1.0);
+    check_case(2, PTS_PLAIN, 1, 1, 300, 1.0);
+    check_case(500, PTS_PLAIN, 37, 3, 300, 1.0);
     return test_done();
 }
