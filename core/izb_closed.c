@@ -186,6 +186,12 @@ bool izb_closed_find(const float *xyz, int tri_count, izb_closed *out)
     return ok;
 }
 
+bool izb_closed_find_threads(const float *xyz, int n, int threads, izb_closed *out)
+{
+    (void)threads; /* single-threaded */
+    return izb_closed_find(xyz, n, out);
+}
+
 void izb_closed_free(izb_closed *c)
 {
     free(c->comp);
