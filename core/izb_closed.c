@@ -45,6 +45,10 @@
 /* At most 2^12 partitions: the scatter's write streams stay within the TLB's reach. */
 #define CLOSED_PART_MAX_LOG2 12
 #define CLOSED_MAX_THREADS 256
+/* Threads left to the analysis (0) get at least 2^16 triangles each: below that a barrier's wait (6 of them; a descheduled thread
+ * on a busy machine costs milliseconds each) outweighs the work. 20K triangles: 2.4 ms on one
+ * thread, 28 ms on two with the machine's load at 9 (bench-cpu --load). */
+#define CLOSED_MIN_TRIS_PER_THREAD_LOG2 16
 #define LINK_NONE UINT32_MAX
 
 /* one record of a partition: a corner (weld) or an edge use (edges) */
@@ -239,10 +243,13 @@ bool izb_closed_find_threads(const float *xyz, int tri_count, int threads, izb_c
         fprintf(stderr, "izb: %d triangles are too many for the closed-mesh analysis (culling off)\n", tri_count);
         return false;
     }
+    const bool auto_threads = threads <= 0;
 #ifdef _OPENMP
     if (threads <= 0) threads = omp_get_max_threads();
 #endif
     threads = threads < 1 ? 1 : threads > CLOSED_MAX_THREADS ? CLOSED_MAX_THREADS : threads;
+    if (auto_threads && (size_t)threads > (n >> CLOSED_MIN_TRIS_PER_THREAD_LOG2))
+        threads = (int)(n >> CLOSED_MIN_TRIS_PER_THREAD_LOG2) > 1 ? (int)(n >> CLOSED_MIN_TRIS_PER_THREAD_LOG2) : 1;
 
     parts p = {0};
     while (p.log2 < CLOSED_PART_MAX_LOG2 && (corners >> (CLOSED_PART_RECORDS_LOG2 + p.log2)) > 0)
@@ -293,11 +300,13 @@ bool izb_closed_find_threads(const float *xyz, int tri_count, int threads, izb_c
                 }
                 weld_group(r + p.start[q], len, &tab, vid);
             }
-            /* (the for's implied barrier: every vertex id written) */
+            /* (the for's implied barrier: every vertex id written, unless a table was out of
+             * memory; then every thread skips the rest alike: no partitions, no joins) */
+            const bool welded = !__atomic_load_n(&oom, __ATOMIC_RELAXED);
 
             /* 2. edges: count, scan, scatter the uses, group each partition */
             memset(cur, 0, np * sizeof *cur);
-            for (size_t t = t0; t < t1; t++)
+            for (size_t t = welded ? t0 : t1; t < t1; t++)
                 for (int e = 0; e < 3; e++) {
                     const uint32_t a = vid[3 * t + e], b = vid[3 * t + (e + 1) % 3];
                     if (a == b) { /* two corners welded: a degenerate triangle is no closed surface */
@@ -311,7 +320,7 @@ bool izb_closed_find_threads(const float *xyz, int tri_count, int threads, izb_c
 #pragma omp single
             parts_scan(&p, nt);
             uint32_t *link = vid; /* from here on: each edge use's link (edge_group) */
-            for (size_t t = t0; t < t1; t++) {
+            for (size_t t = welded ? t0 : t1; t < t1; t++) {
                 const uint32_t v[3] = {vid[3 * t], vid[3 * t + 1], vid[3 * t + 2]};
                 for (int e = 0; e < 3; e++) {
                     const uint32_t a = v[e], b = v[(e + 1) % 3];
@@ -336,9 +345,10 @@ bool izb_closed_find_threads(const float *xyz, int tri_count, int threads, izb_c
                 edge_group(r + p.start[q], len, &tab, link, flag);
             }
             free(tab.slot);
-            /* (the for's implied barrier: every link written) triangles joined in triangle order,
-             * mostly to near neighbours, so the union-find stays in cache */
-            for (size_t t = t0; t < t1; t++)
+            /* (the for's implied barrier: every link written, unless out of memory) triangles
+             * joined in triangle order, mostly to near neighbours, so the union-find stays in cache */
+            const bool linked = !__atomic_load_n(&oom, __ATOMIC_RELAXED);
+            for (size_t t = linked ? t0 : t1; t < t1; t++)
                 for (int e = 0; e < 3; e++)
                     if (link[3 * t + e] != LINK_NONE) join(parent, link[3 * t + e], (uint32_t)t);
 #pragma omp barrier

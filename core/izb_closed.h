@@ -32,8 +32,8 @@ typedef struct izb_closed {
     int cullable;   /* triangles in closed components */
 } izb_closed;
 
-/* Find the closed components of n triangles (9 floats each), on `threads` OpenMP threads (0 = all,
- * omp_get_max_threads()); the result never depends on the thread count. Components are numbered
+/* Find the closed components of n triangles (9 floats each), on `threads` OpenMP threads (0 = up to
+ * omp_get_max_threads(), one per 64K triangles); the result never depends on the thread count. Components are numbered
  * in the order of their first triangle. *out is zeroed first; false (with a message) when out of
  * memory, and then *out holds nothing to free. n == 0 gives an empty result. Linear time; about
  * 70 bytes of scratch per triangle (izb_closed.c). */
