@@ -45,16 +45,18 @@
 /* At most 2^12 partitions: the scatter's write streams stay within the TLB's reach. */
 #define CLOSED_PART_MAX_LOG2 12
 #define CLOSED_MAX_THREADS 256
-/* Threads left to the analysis (0) get at least 2^16 triangles each: below that a barrier's wait (6 of them; a descheduled thread
- * on a busy machine costs milliseconds each) outweighs the work. 20K triangles: 2.4 ms on one
- * thread, 28 ms on two with the machine's load at 9 (bench-cpu --load). */
+/* At least 2^16 triangles per thread (but for izb_closed_find_exact_threads): below that the
+ * barriers' waits (a descheduled thread on a busy machine costs milliseconds each) outweigh the
+ * work. 20K triangles: 2-6 ms on one thread, 28-104 ms on two with the machine's load at 8-9
+ * (bench-cpu --load); 124K: 27-36 ms on one, 86-127 ms on two. */
 #define CLOSED_MIN_TRIS_PER_THREAD_LOG2 16
 #define LINK_NONE UINT32_MAX
 
 /* one record of a partition: a corner (weld) or an edge use (edges) */
 typedef struct rec {
-    uint32_t a, b, c; /* weld: the position's bits x, y, z; edges: vertex ids lo, hi, (3 triangle + edge) << 1 | lo->hi */
-    uint32_t d;       /* weld: the corner; edges: in an edge's first record, uses lo->hi | hi->lo << 16 */
+    uint32_t a, b, c; /* weld: the position's bits x, y, z;
+                       * edges: vertex ids lo, hi, (3 triangle + edge) << 1 | lo->hi */
+    uint32_t d;       /* weld: the corner; edges, an edge's first record: uses lo->hi | hi->lo << 16 */
 } rec;
 
 /* the partitioning shared by both joins: counts then cursors, threads x parts */
@@ -85,6 +87,8 @@ static void weld_group(const rec *r, size_t n, table *t, uint32_t *vid);
 static void edge_group(rec *r, size_t n, table *t, uint32_t *link, uint8_t *flag);
 static uint32_t find_root(uint32_t *parent, uint32_t i);
 static void join(uint32_t *parent, uint32_t a, uint32_t b);
+/* the three entry points; capped: at most one thread per 2^CLOSED_MIN_TRIS_PER_THREAD_LOG2 */
+static bool closed_find(const float *xyz, int tri_count, int threads, bool capped, izb_closed *out);
 
 static uint64_t mix64(uint64_t x) /* splitmix64's finaliser */
 {
@@ -231,25 +235,35 @@ static void join(uint32_t *parent, uint32_t a, uint32_t b)
 
 bool izb_closed_find(const float *xyz, int tri_count, izb_closed *out)
 {
-    return izb_closed_find_threads(xyz, tri_count, 0, out);
+    return closed_find(xyz, tri_count, 0, true, out);
 }
 
 bool izb_closed_find_threads(const float *xyz, int tri_count, int threads, izb_closed *out)
+{
+    return closed_find(xyz, tri_count, threads, true, out);
+}
+
+bool izb_closed_find_exact_threads(const float *xyz, int tri_count, int threads, izb_closed *out)
+{
+    return closed_find(xyz, tri_count, threads, false, out);
+}
+
+static bool closed_find(const float *xyz, int tri_count, int threads, bool capped, izb_closed *out)
 {
     memset(out, 0, sizeof *out);
     if (tri_count <= 0 || !xyz) return true;
     const size_t n = (size_t)tri_count, corners = 3 * n;
     if (corners >= UINT32_MAX / 2) { /* corner ids and triangle << 1 are 32 bits */
-        fprintf(stderr, "izb: %d triangles are too many for the closed-mesh analysis (culling off)\n", tri_count);
+        fprintf(stderr, "izb: %d triangles are too many for the closed-mesh analysis (culling off)\n",
+                tri_count);
         return false;
     }
-    const bool auto_threads = threads <= 0;
 #ifdef _OPENMP
     if (threads <= 0) threads = omp_get_max_threads();
 #endif
     threads = threads < 1 ? 1 : threads > CLOSED_MAX_THREADS ? CLOSED_MAX_THREADS : threads;
-    if (auto_threads && (size_t)threads > (n >> CLOSED_MIN_TRIS_PER_THREAD_LOG2))
-        threads = (int)(n >> CLOSED_MIN_TRIS_PER_THREAD_LOG2) > 1 ? (int)(n >> CLOSED_MIN_TRIS_PER_THREAD_LOG2) : 1;
+    if (capped && (size_t)threads > (n >> CLOSED_MIN_TRIS_PER_THREAD_LOG2))
+        threads = n >> CLOSED_MIN_TRIS_PER_THREAD_LOG2 > 1 ? (int)(n >> CLOSED_MIN_TRIS_PER_THREAD_LOG2) : 1;
 
     parts p = {0};
     while (p.log2 < CLOSED_PART_MAX_LOG2 && (corners >> (CLOSED_PART_RECORDS_LOG2 + p.log2)) > 0)
@@ -359,7 +373,8 @@ bool izb_closed_find_threads(const float *xyz, int tri_count, int threads, izb_c
                 __atomic_store_n(&parent[t], find_root(parent, (uint32_t)t), __ATOMIC_RELAXED);
 #pragma omp barrier
             for (size_t t = t0; t < t1; t++)
-                if (__atomic_load_n(&flag[t], __ATOMIC_RELAXED)) __atomic_store_n(&flag[parent[t]], 1, __ATOMIC_RELAXED);
+                if (__atomic_load_n(&flag[t], __ATOMIC_RELAXED))
+                    __atomic_store_n(&flag[parent[t]], 1, __ATOMIC_RELAXED);
             /* signed volume terms, about the root triangle's first vertex, not the origin: a small
              * mesh far from the origin would otherwise lose its sign to cancellation */
             double *term = (double *)r;

@@ -100,10 +100,11 @@ static double now_ms(void)
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: bench-cpu [--matrix] [--scene SPEC]... [--size WxH]... [--light dir|spot|both]\n"
-                    "                 [--frames N] [--warmup N] [--threads N[,N...]] [--csv FILE] [--ids]\n"
-                    "       bench-cpu --load [--scene SPEC]... [--frames N] [--warmup N] [--threads N[,N...]]\n"
-                    "                 [--csv FILE]\n");
+    fprintf(stderr,
+            "usage: bench-cpu [--matrix] [--scene SPEC]... [--size WxH]... [--light dir|spot|both]\n"
+            "                 [--frames N] [--warmup N] [--threads N[,N...]] [--csv FILE] [--ids]\n"
+            "       bench-cpu --load [--scene SPEC]... [--frames N] [--warmup N] [--threads N[,N...]]\n"
+            "                 [--csv FILE]\n");
     exit(2);
 }
 
@@ -160,8 +161,8 @@ static void parse(int argc, char **argv, bench_opts *o)
         }
     }
     if (o->load && !o->scene_count) {
-        static const char *const load_scenes[] = {"builtin:spheres:1M", "builtin:grass:1M", "builtin:tesseract",
-                                                  "builtin:default"};
+        static const char *const load_scenes[] = {"builtin:spheres:1M", "builtin:grass:1M",
+                                                  "builtin:tesseract", "builtin:default"};
         for (int k = 0; k < 4; k++)
             o->scenes[o->scene_count++] = load_scenes[k];
     }
@@ -321,8 +322,8 @@ static double embree_build_ms(RTCDevice dev, const float *xyz, int n)
     RTCGeometry g = rtcNewGeometry(dev, RTC_GEOMETRY_TYPE_TRIANGLE);
     float *vb = rtcSetNewGeometryBuffer(g, RTC_BUFFER_TYPE_VERTEX, 0, RTC_FORMAT_FLOAT3, 3 * sizeof(float),
                                         3 * (size_t)n);
-    unsigned *ib = rtcSetNewGeometryBuffer(g, RTC_BUFFER_TYPE_INDEX, 0, RTC_FORMAT_UINT3, 3 * sizeof(unsigned),
-                                           (size_t)n);
+    unsigned *ib = rtcSetNewGeometryBuffer(g, RTC_BUFFER_TYPE_INDEX, 0, RTC_FORMAT_UINT3,
+                                           3 * sizeof(unsigned), (size_t)n);
     double ms = -1.0;
     if (vb && ib) {
         memcpy(vb, xyz, 9 * (size_t)n * sizeof(float));
@@ -347,7 +348,8 @@ static int run_load(const bench_opts *o, const scene *s, int threads, csv_out *c
     char config[64];
     snprintf(config, sizeof config, "threads=%d", T);
     RTCDevice dev = rtcNewDevice(config);
-    series a = {malloc(sizeof(double) * (size_t)o->frames), 0}, e = {malloc(sizeof(double) * (size_t)o->frames), 0};
+    series a = {malloc(sizeof(double) * (size_t)o->frames), 0},
+           e = {malloc(sizeof(double) * (size_t)o->frames), 0};
     if (!dev || !a.v || !e.v) {
         fprintf(stderr, "bench-cpu: --load setup failed\n");
         return 1;
@@ -367,8 +369,8 @@ static int run_load(const bench_opts *o, const scene *s, int threads, csv_out *c
         if (timed) a.v[a.n++] = t1 - t0, e.v[e.n++] = eb;
     }
     const stats_summary sa = summarize(&a), se = summarize(&e);
-    printf("| %s | %d | %d | %.1f / %.1f | %.1f / %.1f | %.2f | %d | %d |\n", s->name, s->tri_count, T, sa.min,
-           sa.median, se.min, se.median, sa.median / se.median, c.comp_count, c.cullable);
+    printf("| %s | %d | %d | %.1f / %.1f | %.1f / %.1f | %.2f | %d | %d |\n", s->name, s->tri_count, T,
+           sa.min, sa.median, se.min, se.median, sa.median / se.median, c.comp_count, c.cullable);
     fflush(stdout);
     const bench_case bc = {.s = s};
     csv_row(csv, &bc, T, "closed_find", "ms", sa);
@@ -430,8 +432,9 @@ int main(int argc, char **argv)
     if (csv.fp && fprintf(csv.fp, "scene,triangles,size,light,threads,metric,unit,min,median,p95\n") < 0)
         csv.failed = true;
     if (o.load) {
-        printf("| scene | tris | threads | izb_closed_find min / median ms | Embree build min / median ms | "
-               "closed/Embree (median) | closed components | cullable |\n|---|--:|--:|--:|--:|--:|--:|--:|\n");
+        printf(
+            "| scene | tris | threads | izb_closed_find min / median ms | Embree build min / median ms | "
+            "closed/Embree (median) | closed components | cullable |\n|---|--:|--:|--:|--:|--:|--:|--:|\n");
         int rc = 0;
         for (int si = 0; si < o.scene_count && !rc; si++) {
             scene s;

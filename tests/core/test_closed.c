@@ -1,7 +1,7 @@
 /* test_closed.c — which triangles culling auto may drop (core/izb_closed.h, izb_may_cull): closed,
  * consistently outward-oriented components only, and only while a spot light is outside them.
  * Hand-made cubes with one defect each, then the built-in scenes (every object closed but the
- * ground). Then the partitioned, multi-threaded izb_closed_find_threads against the reference it
+ * ground). Then the partitioned, multi-threaded izb_closed_find against the reference it
  * replaced (the single-threaded hash-table analysis, kept below verbatim): the same components,
  * numbering and boxes, bit for bit, on 1, 2, 3 and 8 threads, for random soups of closed, open,
  * inside-out, nested, non-manifold, duplicated, degenerate, NaN/Inf and signed-zero meshes in
@@ -196,12 +196,12 @@ static bool ref_closed_find(const float *xyz, int tri_count, izb_closed *out)
     free(vid), free(parent), free(edges), free(bad), free(volume), free(index);
     if (!ok) {
         izb_closed_free(out);
-        fprintf(stderr, "ref_closed_find: out of memory finding the closed meshes of %d triangles (culling off)\n",
+        fprintf(stderr,
+                "ref_closed_find: out of memory finding the closed meshes of %d triangles (culling off)\n",
                 tri_count);
     }
     return ok;
 }
-
 
 /* ---- the differential test ---- */
 
@@ -215,7 +215,8 @@ static void soup_tri(soup *s, const float a[3], const float b[3], const float c[
 /* a closed cube [c - h, c + h]^3, each face a k x k grid of quads, outward (or inside out when
  * flip); grid coordinates are computed alike on every face, so the seams weld exactly */
 static void soup_cube(soup *s, const float c[3], float h, int k, bool flip);
-/* ref against izb_closed_find_threads on several thread counts: equal in everything */
+/* ref against izb_closed_find_exact_threads on 1, 2, 3, 8 threads and izb_closed_find: equal in
+ * everything */
 static void check_same(const float *xyz, int n, const char *what, int *closed_seen, int *open_seen);
 /* one random scene: cubes with defects, nested and touching cubes, chaos soups, bad vertices */
 static void random_scene(soup *s, int objects);
@@ -271,11 +272,12 @@ static void check_same(const float *xyz, int n, const char *what, int *closed_se
                 (*open_seen)++;
                 break;
             }
-    static const int threads[] = {1, 2, 3, 8};
-    for (int k = 0; k < 4; k++) {
+    static const int threads[] = {1, 2, 3, 8, 0}; /* 0: izb_closed_find, as izb_set_scene runs it */
+    for (int k = 0; k < 5; k++) {
         izb_closed c;
-        if (!izb_closed_find_threads(xyz, n, threads[k], &c)) {
-            CHECK(false, "%s: izb_closed_find_threads(%d) failed", what, threads[k]);
+        if (!(threads[k] ? izb_closed_find_exact_threads(xyz, n, threads[k], &c)
+                         : izb_closed_find(xyz, n, &c))) {
+            CHECK(false, "%s: izb_closed_find_exact_threads(%d) failed", what, threads[k]);
             continue;
         }
         int first = -1;
@@ -292,7 +294,10 @@ static void check_same(const float *xyz, int n, const char *what, int *closed_se
     izb_closed_free(&r);
 }
 
-static int rnd_int(int n) { return (int)(rnd() * n); }
+static int rnd_int(int n)
+{
+    return (int)(rnd() * n);
+}
 
 /* Out of memory: in a child whose address space is capped just above what it holds, the analysis
  * of 1M triangles (48 MB of partitions alone) must fail cleanly: false, *out empty. The child's
@@ -436,7 +441,8 @@ int main(void)
     if (pid == 0) _exit(oom_child());
     int status = 0;
     if (pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) != 77)
-        CHECK(WEXITSTATUS(status) == 0, "out of memory: izb_closed_find_threads returned true or left output");
+        CHECK(WEXITSTATUS(status) == 0,
+              "out of memory: izb_closed_find_threads returned true or left output");
     else
         printf("out-of-memory check not run (no fork or no address-space cap)\n");
 
