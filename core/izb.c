@@ -183,7 +183,7 @@ bool izb_set_scene(izb_backend *b, const float *xyz, int tri_count)
      * which is slower but still exact. Bad arrays are the backend's to refuse. */
     izb_closed closed = {0};
     if (tri_count > 0 && xyz)
-        izb_closed_find(xyz, tri_count, &closed);
+        izb_closed_find_threads(xyz, tri_count, b->threads, &closed);
     const bool ok = b->vt->set_scene(b, xyz, tri_count, &closed);
     b->tris_cullable = ok ? closed.cullable : 0;
     /* kept for izb_update_scene, which moves these triangles without redoing the analysis */

@@ -110,8 +110,8 @@ izb_settings izb_settings_resolve(izb_settings s);
 
 /* Give the backend the scene: tri_count triangles as 9 floats each (3 world-space xyz vertices).
  * The backend copies what it needs; the caller keeps ownership of `xyz`. Also finds the scene's
- * closed meshes (izb_closed.h), which culling auto needs: linear time, single-threaded, ~0.45 s
- * per 1M triangles here. */
+ * closed meshes (izb_closed.h), which culling auto needs: linear time, on the backend's threads
+ * (izb_desc.threads), about 0.25 s of one core per 1M triangles (bench-cpu --load). */
 bool izb_set_scene(izb_backend *b, const float *xyz, int tri_count);
 
 /* Move the scene's triangles (animation): tri_count must equal the last izb_set_scene's, xyz holds

@@ -32,9 +32,17 @@ typedef struct izb_closed {
     int cullable;   /* triangles in closed components */
 } izb_closed;
 
-/* Find the closed components of n triangles (9 floats each). *out is zeroed first; false (with a
- * message) when out of memory, and then *out holds nothing to free. n == 0 gives an empty result. */
+/* Find the closed components of n triangles (9 floats each), on up to `threads` OpenMP threads
+ * (0 = omp_get_max_threads()) but no more than one per 64K triangles; the result never depends on
+ * the thread count. Components are numbered in the order of their first triangle. *out is zeroed
+ * first; false (with a message) when out of memory, and then *out holds nothing to free. n == 0
+ * gives an empty result. Linear time; about 70 bytes of scratch per triangle (izb_closed.c). */
+bool izb_closed_find_threads(const float *xyz, int n, int threads, izb_closed *out);
+/* izb_closed_find_threads on all threads */
 bool izb_closed_find(const float *xyz, int n, izb_closed *out);
+/* The same on exactly `threads` threads however few the triangles: for tests, which show on small
+ * inputs that the result does not depend on the thread count. */
+bool izb_closed_find_exact_threads(const float *xyz, int n, int threads, izb_closed *out);
 void izb_closed_free(izb_closed *c);
 
 #ifdef __cplusplus

@@ -18,6 +18,13 @@
  * 1280x720, 1920x1080; directional and spot). --csv: one row per measurement, checked writes.
  * --ids: the IZB frames get the primitive ids of the depth (izb_shade_arrays_ids), as a depth
  * pass with gl_PrimitiveID would give them.
+ *
+ * --load: what loading a scene costs instead (issue 22): the closed-mesh analysis izb_set_scene
+ * runs (izb_closed_find_threads) beside Embree's BVH build of the same triangles (rtcCommitScene
+ * alone, default quality, a device with the same thread count), alternating, --frames timed
+ * rounds of each after --warmup; scenes default to builtin:spheres:1M, builtin:grass:1M,
+ * builtin:tesseract and builtin:default, threads to 1,2. The load average is printed before and
+ * after each scene, since the analysis is memory-bound and a busy machine moves it.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,10 +35,13 @@
 #include "bench_rays.h"
 #include "file_out.h"
 #include "izb.h"
+#include "izb_closed.h"
 #include "oracle.h"
 #include "scene.h"
 #include "stats.h"
 #include "view.h"
+
+#include <embree3/rtcore.h>
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -49,7 +59,8 @@ typedef struct bench_opts {
     int threads[MAX_LIST]; /* 0 = all */
     int thread_count;
     const char *csv;
-    bool ids; /* --ids: izb_shade_arrays_ids */
+    bool ids;  /* --ids: izb_shade_arrays_ids */
+    bool load; /* --load: closed-mesh analysis beside Embree's BVH build */
 } bench_opts;
 
 /* one bench case: the scene, its view and the buffers every measurement shares */
@@ -89,14 +100,18 @@ static double now_ms(void)
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: bench-cpu [--matrix] [--scene SPEC]... [--size WxH]... [--light dir|spot|both]\n"
-                    "                 [--frames N] [--warmup N] [--threads N[,N...]] [--csv FILE] [--ids]\n");
+    fprintf(stderr,
+            "usage: bench-cpu [--matrix] [--scene SPEC]... [--size WxH]... [--light dir|spot|both]\n"
+            "                 [--frames N] [--warmup N] [--threads N[,N...]] [--csv FILE] [--ids]\n"
+            "       bench-cpu --load [--scene SPEC]... [--frames N] [--warmup N] [--threads N[,N...]]\n"
+            "                 [--csv FILE]\n");
     exit(2);
 }
 
 static void parse(int argc, char **argv, bench_opts *o)
 {
     *o = (bench_opts){.dir = true, .frames = 10, .warmup = 2, .thread_count = 1};
+    bool threads_given = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--matrix")) {
@@ -107,6 +122,10 @@ static void parse(int argc, char **argv, bench_opts *o)
         }
         if (!strcmp(a, "--ids")) {
             o->ids = true;
+            continue;
+        }
+        if (!strcmp(a, "--load")) {
+            o->load = true;
             continue;
         }
         if (!v) usage();
@@ -127,6 +146,7 @@ static void parse(int argc, char **argv, bench_opts *o)
             o->csv = v;
         else if (!strcmp(a, "--threads")) {
             o->thread_count = 0;
+            threads_given = true;
             for (const char *p = v; *p && o->thread_count < MAX_LIST;) {
                 char *end;
                 long t = strtol(p, &end, 10);
@@ -140,6 +160,14 @@ static void parse(int argc, char **argv, bench_opts *o)
             usage();
         }
     }
+    if (o->load && !o->scene_count) {
+        static const char *const load_scenes[] = {"builtin:spheres:1M", "builtin:grass:1M",
+                                                  "builtin:tesseract", "builtin:default"};
+        for (int k = 0; k < 4; k++)
+            o->scenes[o->scene_count++] = load_scenes[k];
+    }
+    if (o->load && o->thread_count == 1 && o->threads[0] == 0 && !threads_given)
+        o->threads[0] = 1, o->threads[1] = 2, o->thread_count = 2;
     if (!o->scene_count) o->scenes[o->scene_count++] = "builtin:default";
     if (!o->size_count) o->sizes[0][0] = 1280, o->sizes[0][1] = 720, o->size_count = 1;
 }
@@ -275,6 +303,84 @@ static int run_static(const bench_opts *o, bench_case *bc, int threads, csv_out 
     return 0;
 }
 
+static void print_loadavg(const char *when)
+{
+    char line[128] = "?";
+    FILE *fp = fopen("/proc/loadavg", "r");
+    if (fp) {
+        if (!fgets(line, sizeof line, fp)) strcpy(line, "?\n");
+        fclose(fp);
+    }
+    printf("load average %s: %s", when, line);
+}
+
+/* Embree's BVH over the same triangles, built once per call: the time of rtcCommitScene alone
+ * (buffers filled before the clock starts); < 0 on failure. */
+static double embree_build_ms(RTCDevice dev, const float *xyz, int n)
+{
+    RTCScene sc = rtcNewScene(dev);
+    RTCGeometry g = rtcNewGeometry(dev, RTC_GEOMETRY_TYPE_TRIANGLE);
+    float *vb = rtcSetNewGeometryBuffer(g, RTC_BUFFER_TYPE_VERTEX, 0, RTC_FORMAT_FLOAT3, 3 * sizeof(float),
+                                        3 * (size_t)n);
+    unsigned *ib = rtcSetNewGeometryBuffer(g, RTC_BUFFER_TYPE_INDEX, 0, RTC_FORMAT_UINT3,
+                                           3 * sizeof(unsigned), (size_t)n);
+    double ms = -1.0;
+    if (vb && ib) {
+        memcpy(vb, xyz, 9 * (size_t)n * sizeof(float));
+        for (unsigned i = 0; i < 3u * (unsigned)n; i++)
+            ib[i] = i;
+        rtcCommitGeometry(g);
+        rtcAttachGeometry(sc, g);
+        const double t0 = now_ms();
+        rtcCommitScene(sc);
+        ms = now_ms() - t0;
+        if (rtcGetDeviceError(dev) != RTC_ERROR_NONE) ms = -1.0;
+    }
+    rtcReleaseGeometry(g);
+    rtcReleaseScene(sc);
+    return ms;
+}
+
+/* --load: izb_closed_find_threads against rtcCommitScene on one scene and thread count */
+static int run_load(const bench_opts *o, const scene *s, int threads, csv_out *csv)
+{
+    const int T = resolve_threads(threads);
+    char config[64];
+    snprintf(config, sizeof config, "threads=%d", T);
+    RTCDevice dev = rtcNewDevice(config);
+    series a = {malloc(sizeof(double) * (size_t)o->frames), 0},
+           e = {malloc(sizeof(double) * (size_t)o->frames), 0};
+    if (!dev || !a.v || !e.v) {
+        fprintf(stderr, "bench-cpu: --load setup failed\n");
+        return 1;
+    }
+    izb_closed c = {0};
+    for (int round = 0; round < o->warmup + o->frames; round++) {
+        const bool timed = round >= o->warmup;
+        izb_closed_free(&c);
+        const double t0 = now_ms();
+        const bool ok = izb_closed_find_threads(s->xyz, s->tri_count, T, &c);
+        const double t1 = now_ms();
+        const double eb = embree_build_ms(dev, s->xyz, s->tri_count);
+        if (!ok || eb < 0.0) {
+            fprintf(stderr, "bench-cpu: %s: %s failed\n", s->name, ok ? "Embree's build" : "izb_closed_find");
+            return 1;
+        }
+        if (timed) a.v[a.n++] = t1 - t0, e.v[e.n++] = eb;
+    }
+    const stats_summary sa = summarize(&a), se = summarize(&e);
+    printf("| %s | %d | %d | %.1f / %.1f | %.1f / %.1f | %.2f | %d | %d |\n", s->name, s->tri_count, T,
+           sa.min, sa.median, se.min, se.median, sa.median / se.median, c.comp_count, c.cullable);
+    fflush(stdout);
+    const bench_case bc = {.s = s};
+    csv_row(csv, &bc, T, "closed_find", "ms", sa);
+    csv_row(csv, &bc, T, "embree_build", "ms", se);
+    izb_closed_free(&c);
+    free(a.v), free(e.v);
+    rtcReleaseDevice(dev);
+    return 0;
+}
+
 /* the scene's view for one light; depth from Embree primary rays (what the GL depth pass writes) */
 static bool case_make(bench_case *bc, const scene *s, oracle *o, int W, int H, bool spot)
 {
@@ -325,6 +431,35 @@ int main(int argc, char **argv)
     }
     if (csv.fp && fprintf(csv.fp, "scene,triangles,size,light,threads,metric,unit,min,median,p95\n") < 0)
         csv.failed = true;
+    if (o.load) {
+        printf(
+            "| scene | tris | threads | izb_closed_find min / median ms | Embree build min / median ms | "
+            "closed/Embree (median) | closed components | cullable |\n|---|--:|--:|--:|--:|--:|--:|--:|\n");
+        int rc = 0;
+        for (int si = 0; si < o.scene_count && !rc; si++) {
+            scene s;
+            char err[512];
+            if (!scene_load(o.scenes[si], &s, err, sizeof err)) {
+                fprintf(stderr, "bench-cpu: %s\n", err);
+                return 1;
+            }
+            print_loadavg("before");
+            for (int ti = 0; ti < o.thread_count && !rc; ti++)
+                rc = run_load(&o, &s, o.threads[ti], &csv);
+            print_loadavg("after");
+            scene_free(&s);
+        }
+        if (csv.fp && (fclose(csv.fp) != 0 || csv.failed)) {
+            fprintf(stderr, "bench-cpu: writing %s failed\n", o.csv);
+            return 1;
+        }
+        char out_err[256];
+        if (!rc && !file_out_stdout_ok(out_err, sizeof out_err)) {
+            fprintf(stderr, "bench-cpu: %s\n", out_err);
+            return 1;
+        }
+        return rc;
+    }
     printf("| scene | tris | size | light | threads | points | IZB min / median / p95 ms | occ1 | occ16 | "
            "IZB/occ16 "
            "| reconstruct (memcpy floor) | binning (memcpy floor) | culling (transform floor) | raster | "
