@@ -7,6 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "shadow_map.h"
+
 bool fps_log_open(fps_log *l, const char *path, bool force, char *err, size_t err_size)
 {
     *l = (fps_log){0};
@@ -56,9 +58,11 @@ void fps_log_write(fps_log *l, const fps_log_row *r)
     if (!l->f || l->failed) return;
     const izb_stats *z = &r->izb;
     /* which passes ran: the IZB in modes izb and diff, the shadow map in map and diff */
-    const char *mode = r->shadow_mode ? r->shadow_mode : "izb";
-    bool izb_ran = strcmp(mode, "izb") == 0 || strcmp(mode, "diff") == 0;
-    bool map_ran = strcmp(mode, "map") == 0 || strcmp(mode, "diff") == 0;
+    const char *const *names = shadow_mode_names;
+    const char *mode = r->shadow_mode ? r->shadow_mode : names[SHADOW_MODE_IZB];
+    bool diff = strcmp(mode, names[SHADOW_MODE_DIFF]) == 0;
+    bool izb_ran = diff || strcmp(mode, names[SHADOW_MODE_IZB]) == 0;
+    bool map_ran = diff || strcmp(mode, names[SHADOW_MODE_MAP]) == 0;
     char b[8][32];
     fprintf(l->f, "%ld,%.6f,%.4f,%.4f", r->frame, r->wall_s, r->frame_ms, (double)r->gl.depth_ms);
     for (int s = 0; s < IZB_STAGE_COUNT; s++)
@@ -67,10 +71,10 @@ void fps_log_write(fps_log *l, const fps_log_row *r)
     int unit = z->unit_size > 0 ? z->unit_size : r->unit_setting;
     char unit_s[16] = "auto";
     if (unit > 0) snprintf(unit_s, sizeof unit_s, "%d", unit);
-    fprintf(l->f, ",%s,%s,%.4f,%d,%s,%s,%s,%d,%s,%s,%s,%s,%d,%d", num(b[0], izb_ran, "%.4f", (double)z->total_ms),
+    fprintf(l->f, ",%s,%s,%.4f,%d,%s,%s,%s,%s,%s,%s,%s,%s,%d,%d", num(b[0], izb_ran, "%.4f", (double)z->total_ms),
             num(b[1], izb_ran, "%.4f", (double)r->gl.transfer_ms), (double)r->gl.shade_ms, z->tris_in,
             num(b[2], izb_ran, "%.0f", z->tris_after_cull), num(b[3], izb_ran, "%.0f", z->points), r->backend,
-            z->kernel == IZB_KERNEL2 ? 2 : 1, z->binning == IZB_BINNING_ATOMIC ? "atomic" : "radix", unit_s,
+            izb_kernel_name(z->kernel), izb_binning_name(z->binning), unit_s,
             num(b[4], izb_ran, "%.0f", z->grid_w), num(b[5], izb_ran, "%.0f", z->grid_h), r->width, r->height);
     const camera *c = r->cam;
     const light *li = r->light;
@@ -79,11 +83,11 @@ void fps_log_write(fps_log *l, const fps_log_row *r)
     fprintf(l->f, ",%.5f,%.5f,%.5f,%.3f,%.3f,%.5f,%.5f,%.5f,%s,%.5f,%.5f,%.5f,%.5f,%.5f,%.5f,%.2f,%s,%s,%s,%d,%s\n",
             (double)c->pos[0], (double)c->pos[1], (double)c->pos[2], (double)c->yaw, (double)c->pitch,
             (double)fwd[0], (double)fwd[1], (double)fwd[2],
-            li->type == LIGHT_SPOT ? "spot" : "directional", (double)li->dir[0], (double)li->dir[1],
+            (unsigned)li->type < LIGHT_TYPE_COUNT ? light_type_names[li->type] : "?", (double)li->dir[0], (double)li->dir[1],
             (double)li->dir[2], (double)li->pos[0], (double)li->pos[1], (double)li->pos[2],
             (double)(li->cone_deg > 0.0f ? li->cone_deg : 60.0f),
             (unsigned)r->view < RENDER_VIEW_COUNT ? render_view_names[r->view] : "?",
-            izb_cull_names[(unsigned)r->cull < 4 ? r->cull : 0],
+            izb_cull_name(r->cull),
             mode, r->sm_size, num(b[6], map_ran, "%.4f", (double)r->gl.shadow_map_ms));
     errno = 0;
     if (fflush(l->f) != 0 || ferror(l->f)) {

@@ -290,11 +290,10 @@ static void apply_toggles(app *a, unsigned t)
         izb_settings r = izb_settings_resolve(*s);
         char unit[16] = "auto";
         if (r.unit_size > 0) snprintf(unit, sizeof unit, "%d", r.unit_size);
-        printf("izb-shadows: kernel %d, %s binning, unit %s, culling %s, ground %s, %s light, vsync %s, "
+        printf("izb-shadows: kernel %s, %s binning, unit %s, culling %s, ground %s, %s light, vsync %s, "
                "%s view\n",
-               r.kernel == IZB_KERNEL2 ? 2 : 1, r.binning == IZB_BINNING_ATOMIC ? "atomic" : "radix", unit,
-               izb_cull_names[r.cull], a->ground ? "on" : "off",
-               a->light.type == LIGHT_SPOT ? "spot" : "directional", a->gl.vsync ? "on" : "off",
+               izb_kernel_name(r.kernel), izb_binning_name(r.binning), unit, izb_cull_name(r.cull),
+               a->ground ? "on" : "off", light_type_names[a->light.type], a->gl.vsync ? "on" : "off",
                render_view_names[a->view]);
     }
 }
@@ -539,9 +538,9 @@ static void update_title(app *a)
     char title[384];
     snprintf(
         title, sizeof title,
-        "izb-shadows | %.1f fps %.2f ms | %s kernel%d %s unit %s | tris %d / %d after cull | points %d | %s",
-        fps, (double)a->frame_ms, izb_name(a->izb), s.kernel == IZB_KERNEL2 ? 2 : 1,
-        s.binning == IZB_BINNING_ATOMIC ? "atomic" : "radix", unit, a->stats.tris_in,
+        "izb-shadows | %.1f fps %.2f ms | %s kernel%s %s unit %s | tris %d / %d after cull | points %d | %s",
+        fps, (double)a->frame_ms, izb_name(a->izb), izb_kernel_name(s.kernel), izb_binning_name(s.binning), unit,
+        a->stats.tris_in,
         a->stats.tris_after_cull, a->stats.points, render_view_names[a->view]);
     size_t len = strlen(title); /* shadow mode; the map's size and pass time only where one is drawn */
     char shadows[96];

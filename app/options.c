@@ -1,8 +1,12 @@
-/* options.c — command-line parsing and validation. Every option takes `--name value` or
- * `--name=value`; the first non-option argument is the scene. */
+/* options.c — command-line parsing and validation, driven by options_table: one row per option
+ * (name, kind, range, destination, help). Every option takes `--name value` or `--name=value`;
+ * the first non-option argument is the scene. A mode's names are its enum's own names array
+ * (izb.h, view.h, scene.h, render.h, shadow_map.h): this file spells none of them. */
 #include "options.h"
 
+#include <assert.h>
 #include <errno.h>
+#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -15,6 +19,125 @@
 #include "scene.h"
 
 #define MAX_SIZE 16384
+#define MAX_FRAMES 1000000000L
+/* defaults the parser fills in, also printed by --help (as text: STR) */
+#define DEFAULT_SCENE "builtin:default"
+#define DEFAULT_WIDTH 1280
+#define DEFAULT_HEIGHT 720
+#define HEADLESS_FRAMES 60
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+/* the field of app_options a row stores into, and a bool it sets when the option is given */
+#define DEST(field) .dest = offsetof(app_options, field), .dest_size = sizeof(((app_options *)0)->field)
+#define HAS(field) .has = offsetof(app_options, field) + 1
+/* a coordinate: any finite float */
+#define ANY_FLOAT .min = -FLT_MAX, .max = FLT_MAX
+
+/* Enum fields are stored through an int (store_int): they must be int-sized. */
+_Static_assert(sizeof(izb_backend_kind) == sizeof(int) && sizeof(izb_kernel) == sizeof(int) &&
+                   sizeof(izb_binning) == sizeof(int) && sizeof(izb_cull) == sizeof(int) &&
+                   sizeof(scene_ground) == sizeof(int) && sizeof(light_type) == sizeof(int) &&
+                   sizeof(render_view) == sizeof(int) && sizeof(shadow_mode) == sizeof(int),
+               "enum fields are stored as int");
+
+/* --vsync's names: a bool, false first */
+static const char *const vsync_names[2] = {"off", "on"};
+
+const option_spec options_table[] = {
+    {"--scene", .kind = OPTION_SCENE, .arg = "SPEC", DEST(scene), .section = "scene and output",
+     .help = "builtin:NAME[:N] (N triangles, k/M suffixes) or a model file (OBJ, PLY,\n"
+             "glTF, ...); a positional argument works too",
+     .deflt = DEFAULT_SCENE},
+    {"--width", .kind = OPTION_INT, .arg = "W", DEST(width), .min = 1, .max = MAX_SIZE, .what = "a size",
+     .unit = "pixels", .help = "window / image width in pixels", .deflt = STR(DEFAULT_WIDTH)},
+    {"--height", .kind = OPTION_INT, .arg = "H", DEST(height), .min = 1, .max = MAX_SIZE, .what = "a size",
+     .unit = "pixels", .help = "window / image height in pixels", .deflt = STR(DEFAULT_HEIGHT)},
+    {"--headless", .kind = OPTION_FLAG, DEST(headless),
+     .help = "no window: EGL without a display, render into FBOs"},
+    {"--frames", .kind = OPTION_INT, .arg = "N", DEST(frames), .min = 1, .max = MAX_FRAMES,
+     .what = "a frame count", .help = "render N frames, then exit",
+     .deflt = "until the window closes; headless " STR(HEADLESS_FRAMES)},
+    {"--screenshot", .kind = OPTION_OUTPUT, .arg = "FILE", DEST(screenshot),
+     .help = "write the last frame as PNG"},
+    {"--log", .kind = OPTION_OUTPUT, .arg = "FILE", DEST(log_path),
+     .help = "per-frame CSV: stage times, counts, settings, camera pose"},
+    {"--path", .kind = OPTION_INPUT, .arg = "FILE", DEST(path),
+     .help = "replay a camera path (izb-path file; R records one); headless\n"
+             "runs stop at its end unless --frames is given"},
+    {"--path-loop", .kind = OPTION_FLAG, DEST(path_loop), .help = "replay the path in a loop"},
+    {"--path-fps", .kind = OPTION_FLOAT, .arg = "F", DEST(path_fps), .min = 1, .max = 1000,
+     .what = "frames per second", .help = "headless replay step 1/F s of path time per frame", .deflt = "60"},
+    {"--switch-every", .kind = OPTION_INT, .arg = "N", DEST(switch_every), .min = 1, .max = MAX_FRAMES,
+     .what = "a frame count",
+     .help = "soak runs: every N frames the next of K, B, U, C, V, T, M, ], [ and\n"
+             "(headless) a resize, each reported with memory and GL object counts"},
+    {"--force", .kind = OPTION_FLAG, DEST(force),
+     .help = "let --log and --screenshot overwrite an existing file"},
+
+    {"--backend", .kind = OPTION_ENUM, DEST(backend), .names = izb_backend_names,
+     .count = IZB_BACKEND_KIND_COUNT, .section = "IZB",
+     .help = "where the IZB runs (auto: CUDA when a device answers)"},
+    {"--kernel", .kind = OPTION_ENUM, DEST(kernel), .names = izb_kernel_names, .count = IZB_KERNEL_COUNT,
+     .help = "rasteriser: 1 per triangle, 2 per cell group"},
+    {"--binning", .kind = OPTION_ENUM, DEST(binning), .names = izb_binning_names, .count = IZB_BINNING_COUNT,
+     .help = "points into cells: radix sort or atomic counters"},
+    {"--unit", .kind = OPTION_INT, .arg = "N", DEST(unit_size), .min = 32, .max = 256, .pow2 = true,
+     .auto_zero = true, .what = "a power of two", .help = "threads per unit (CUDA)", .deflt = "auto"},
+    {"--grid", .kind = OPTION_SIZE2, .arg = "WxH", DEST(grid_w), .dest2 = offsetof(app_options, grid_h),
+     .min = 1, .max = IZB_GRID_MAX_DIM, .what = "WxH with each side", .unit = "cells", .help = "fixed grid",
+     .deflt = "adaptive"},
+    {"--cull", .kind = OPTION_ENUM, DEST(cull), .names = izb_cull_names, .count = IZB_CULL_COUNT,
+     .help = "drop triangles facing away from the light: auto only on\n"
+             "closed meshes the light is outside of (exact), on all of\n"
+             "them (exact only for closed meshes), off none"},
+    {"--no-cull", .kind = OPTION_FLAG, DEST(cull), .value = IZB_CULL_OFF, .help = "the same as --cull off"},
+    {"--bias", .kind = OPTION_FLOAT, .arg = "B", DEST(bias), .min = 0, .max = 0.1, .open = true,
+     .what = "a number", .help = "depth bias", .deflt_num = IZB_DEFAULT_BIAS},
+    {"--threads", .kind = OPTION_INT, .arg = "N", DEST(threads), .min = 1, .max = 1024,
+     .what = "a thread count", .help = "CPU backend threads", .deflt = "all cores"},
+
+    {"--light", .kind = OPTION_ENUM, DEST(light), .names = light_type_names, .count = LIGHT_TYPE_COUNT,
+     .section = "light and camera", .help = "the light's kind"},
+    {"--light-dir", .kind = OPTION_VEC3, .arg = "x,y,z", DEST(light_dir), HAS(has_light_dir), ANY_FLOAT,
+     .check = light_dir_usable, .what = "x,y,z, not all zero", .help = "direction the light travels",
+     .deflt = "the scene's"},
+    {"--light-pos", .kind = OPTION_VEC3, .arg = "x,y,z", DEST(light_pos), HAS(has_light_pos), ANY_FLOAT,
+     .what = "x,y,z", .help = "spot position", .deflt = "the scene's"},
+    {"--cone", .kind = OPTION_FLOAT, .arg = "DEG", DEST(cone_deg), .min = 1, .max = 170, .what = "degrees",
+     .help = "spot cone, full angle", .deflt = "60"},
+    {"--cam-pos", .kind = OPTION_VEC3, .arg = "x,y,z", DEST(cam_pos), HAS(has_cam_pos), ANY_FLOAT,
+     .what = "x,y,z", .help = "camera position", .deflt = "the scene's"},
+    {"--cam-yaw", .kind = OPTION_FLOAT, .arg = "DEG", DEST(cam_yaw), HAS(has_cam_yaw), .min = -3600,
+     .max = 3600, .what = "degrees", .help = "camera yaw", .deflt = "the scene's"},
+    {"--cam-pitch", .kind = OPTION_FLOAT, .arg = "DEG", DEST(cam_pitch), HAS(has_cam_pitch), .min = -89,
+     .max = 89, .what = "degrees", .help = "camera pitch", .deflt = "the scene's"},
+    {"--ground", .kind = OPTION_ENUM, DEST(ground), .names = scene_ground_names, .count = SCENE_GROUND_COUNT,
+     .help = "a ground under the scene that catches its shadows (auto: on\n"
+             "for model files, off for built-in scenes, which have one)"},
+    {"--animate", .kind = OPTION_FLAG, DEST(animate),
+     .help = "turn the scene on a turntable (12 s a turn, 60 frames a second;\n"
+             "builtin:wave moves by itself): the shadows sweep"},
+
+    {"--vsync", .kind = OPTION_ENUM, DEST(vsync), .names = vsync_names, .count = 2, .section = "display",
+     .help = "wait for the display's refresh"},
+    {"--view", .kind = OPTION_ENUM, DEST(view), .names = render_view_names, .count = RENDER_VIEW_COUNT,
+     .help = "what is shown"},
+    {"--hud", .kind = OPTION_FLAG, DEST(hud), .help = "show the HUD from the start",
+     .deflt = "on in a window only"},
+    {"--shadows", .kind = OPTION_ENUM, DEST(shadows), .names = shadow_mode_names, .count = SHADOW_MODE_COUNT,
+     .help = "shadow mask: IZB, shadow map, their difference, none"},
+    {"--sm-size", .kind = OPTION_INT, .arg = "N", DEST(sm_size), .min = SHADOW_MAP_MIN_SIZE,
+     .max = SHADOW_MAP_MAX_SIZE, .pow2 = true, .what = "a power of two", .help = "shadow map texels a side",
+     .deflt = "2048"},
+    {"--sm-pcf", .kind = OPTION_FLAG, DEST(sm_pcf),
+     .help = "3x3 percentage-closer filtering on the shadow map"},
+    {"--shader-dir", .kind = OPTION_DIR, .arg = "DIR", DEST(shader_dir),
+     .help = "load the GLSL files from DIR instead of the embedded copies"},
+    {"--help", .alias = "-h", .kind = OPTION_HELP,
+     .help = "this text; the keys are listed with F1 or ? in the window"},
+};
+const int options_count = (int)(sizeof options_table / sizeof options_table[0]);
 
 /* one-line message into err; returns OPTIONS_ERROR */
 static options_result fail(char *err, size_t n, const char *fmt, ...);
@@ -24,12 +147,27 @@ static bool parse_int(const char *s, long lo, long hi, long *out);
 static bool parse_float(const char *s, float *out);
 /* "x,y,z" of finite floats */
 static bool parse_vec3(const char *s, float out[3]);
-/* "WxH" of integers in [1, hi] */
-static bool parse_size2(const char *s, int hi, int *w, int *h);
+/* "WxH" of integers in [lo, hi] */
+static bool parse_size2(const char *s, long lo, long hi, int *w, int *h);
 /* the directory part of path exists */
 static bool parent_dir_exists(const char *path);
 /* builtin:NAME[:N] with a known NAME and a valid N; or an existing readable file */
 static bool check_scene(const char *spec, char *err, size_t n);
+/* the row named by the first len bytes of arg (its name or alias), or NULL */
+static const option_spec *find_option(const char *arg, size_t len);
+/* parse, check and store one option's value; false with the message in err */
+static bool take_value(app_options *o, const option_spec *s, const char *val, bool *scene_set, char *err,
+                       size_t n);
+/* "expected ..." for the row: its range, names or form */
+static void expectation(const option_spec *s, char *buf, size_t n);
+/* the row's first name that is not NULL: an enum's default (a zero *_DEFAULT means the first mode) */
+static const char *first_name(const option_spec *s);
+/* store v into the bool, int (enum) or long at offset off of *o, by the field's size */
+static void store_int(app_options *o, size_t off, size_t size, long v);
+/* float f in the row's range ((min, max) where open, else [min, max]) */
+static bool float_in_range(const option_spec *s, float f);
+/* a string field's value (NULL: not given) */
+static const char *string_at(const app_options *o, const option_spec *s);
 
 /* The message quotes what the user typed: a newline or other control byte in an argument must not
  * break it into lines or drive the terminal (fuzz_options found this). */
@@ -85,7 +223,7 @@ static bool parse_vec3(const char *s, float out[3])
     return true;
 }
 
-static bool parse_size2(const char *s, int hi, int *w, int *h)
+static bool parse_size2(const char *s, long lo, long hi, int *w, int *h)
 {
     const char *x = strchr(s, 'x');
     char a[32];
@@ -93,7 +231,7 @@ static bool parse_size2(const char *s, int hi, int *w, int *h)
     if (!x || (size_t)(x - s) >= sizeof a) return false;
     memcpy(a, s, (size_t)(x - s));
     a[x - s] = '\0';
-    if (!parse_int(a, 1, hi, &vw) || !parse_int(x + 1, 1, hi, &vh)) return false;
+    if (!parse_int(a, lo, hi, &vw) || !parse_int(x + 1, lo, hi, &vh)) return false;
     *w = (int)vw;
     *h = (int)vh;
     return true;
@@ -164,72 +302,285 @@ static bool check_scene(const char *spec, char *err, size_t n)
     return true;
 }
 
+static const option_spec *find_option(const char *arg, size_t len)
+{
+    for (int k = 0; k < options_count; k++) {
+        const option_spec *s = &options_table[k];
+        if ((strlen(s->name) == len && strncmp(arg, s->name, len) == 0) ||
+            (s->alias && strlen(s->alias) == len && strncmp(arg, s->alias, len) == 0))
+            return s;
+    }
+    return NULL;
+}
+
+static const char *first_name(const option_spec *s)
+{
+    for (int k = 0; k < s->count; k++)
+        if (s->names[k]) return s->names[k];
+    return "";
+}
+
+static void store_int(app_options *o, size_t off, size_t size, long v)
+{
+    char *p = (char *)o + off;
+    if (size == sizeof(bool)) {
+        bool b = v != 0;
+        memcpy(p, &b, sizeof b);
+    } else if (size == sizeof(int)) {
+        int i = (int)v;
+        memcpy(p, &i, sizeof i);
+    } else {
+        assert(size == sizeof(long));
+        memcpy(p, &v, sizeof v);
+    }
+}
+
+/* float bounds compared as floats: the value was parsed as one, and --bias 0.1 must be refused
+ * (0.1 is not a float; the double 0.1 would let the float 0.1 through) */
+static bool float_in_range(const option_spec *s, float f)
+{
+    const float lo = (float)s->min, hi = (float)s->max;
+    return s->open ? f > lo && f < hi : f >= lo && f <= hi;
+}
+
+static const char *string_at(const app_options *o, const option_spec *s)
+{
+    const char *v;
+    assert(s->dest_size == sizeof v);
+    memcpy(&v, (const char *)o + s->dest, sizeof v);
+    return v;
+}
+
+double options_value(const app_options *o, const option_spec *s, int component)
+{
+    const char *p = (const char *)o + s->dest;
+    if (s->kind == OPTION_FLOAT || s->kind == OPTION_VEC3) {
+        if (s->dest_size == sizeof(double)) {
+            double d;
+            memcpy(&d, p, sizeof d);
+            return d;
+        }
+        float f;
+        memcpy(&f, p + (size_t)component * sizeof f, sizeof f);
+        return f;
+    }
+    if (s->kind == OPTION_SIZE2 && component == 1) p = (const char *)o + s->dest2;
+    if (s->dest_size == sizeof(bool)) {
+        bool b;
+        memcpy(&b, p, sizeof b);
+        return b;
+    }
+    if (s->dest_size == sizeof(int)) {
+        int i;
+        memcpy(&i, p, sizeof i);
+        return i;
+    }
+    long l;
+    memcpy(&l, p, sizeof l);
+    return (double)l;
+}
+
+static void expectation(const option_spec *s, char *buf, size_t n)
+{
+    const char *sp = s->unit ? " " : "", *unit = s->unit ? s->unit : "";
+    switch (s->kind) {
+    case OPTION_INT:
+    case OPTION_SIZE2:
+        snprintf(buf, n, "%s from %.10g to %.10g%s%s%s", s->what, s->min, s->max, sp, unit,
+                 s->auto_zero ? " or auto" : "");
+        break;
+    case OPTION_FLOAT:
+        snprintf(buf, n, s->open ? "%s between %.10g and %.10g%s%s" : "%s from %.10g to %.10g%s%s", s->what,
+                 s->min, s->max, sp, unit);
+        break;
+    case OPTION_VEC3:
+        snprintf(buf, n, "%s", s->what);
+        break;
+    case OPTION_ENUM: { /* "a, b or c" */
+        size_t len = 0;
+        int named = 0, total = 0;
+        for (int k = 0; k < s->count; k++)
+            total += s->names[k] != NULL;
+        buf[0] = '\0';
+        for (int k = 0; k < s->count && len < n; k++) {
+            if (!s->names[k]) continue;
+            named++;
+            int w = snprintf(buf + len, n - len, "%s%s",
+                             named == 1       ? ""
+                             : named == total ? " or "
+                                              : ", ",
+                             s->names[k]);
+            len += w > 0 ? (size_t)w : 0;
+        }
+        break;
+    }
+    default:
+        buf[0] = '\0';
+    }
+}
+
+static bool take_value(app_options *o, const option_spec *s, const char *val, bool *scene_set, char *err,
+                       size_t n)
+{
+    char want[192];
+    expectation(s, want, sizeof want);
+    char *field = (char *)o + s->dest;
+    long v = 0;
+    float f[3];
+    int w, h;
+    bool ok = true, is_string = false; /* strings point into argv */
+    switch (s->kind) {
+    case OPTION_INT:
+        if (s->auto_zero && strcmp(val, "auto") == 0)
+            v = 0;
+        else
+            ok = parse_int(val, (long)s->min, (long)s->max, &v) && !(s->pow2 && (v & (v - 1)) != 0);
+        if (ok) store_int(o, s->dest, s->dest_size, v);
+        break;
+    case OPTION_FLOAT:
+        ok = parse_float(val, &f[0]) && float_in_range(s, f[0]);
+        if (ok && s->dest_size == sizeof(double)) {
+            double d = f[0];
+            memcpy(field, &d, sizeof d);
+        } else if (ok) {
+            memcpy(field, &f[0], sizeof f[0]);
+        }
+        break;
+    case OPTION_VEC3:
+        ok = parse_vec3(val, f);
+        for (int k = 0; k < 3 && ok; k++)
+            ok = f[k] >= (float)s->min && f[k] <= (float)s->max;
+        ok = ok && (!s->check || s->check(f));
+        if (ok) memcpy(field, f, sizeof f);
+        break;
+    case OPTION_SIZE2:
+        ok = parse_size2(val, (long)s->min, (long)s->max, &w, &h);
+        if (ok) {
+            memcpy(field, &w, sizeof w);
+            memcpy((char *)o + s->dest2, &h, sizeof h);
+        }
+        break;
+    case OPTION_ENUM:
+        ok = false;
+        for (int k = 0; k < s->count && !ok; k++)
+            if (s->names[k] && strcmp(val, s->names[k]) == 0) {
+                store_int(o, s->dest, s->dest_size, k);
+                ok = true;
+            }
+        break;
+    case OPTION_SCENE:
+        if (*scene_set) {
+            fail(err, n, "%s '%s': the scene is already '%s'", s->name, val, o->scene);
+            return false;
+        }
+        *scene_set = is_string = true;
+        break;
+    case OPTION_OUTPUT:
+        if (!*val || !parent_dir_exists(val)) {
+            fail(err, n, "%s '%s': no such directory", s->name, val);
+            return false;
+        }
+        is_string = true;
+        break;
+    case OPTION_INPUT:
+        if (!*val || access(val, R_OK) != 0) {
+            fail(err, n, "%s '%s': %s", s->name, val, *val ? strerror(errno) : "empty name");
+            return false;
+        }
+        is_string = true;
+        break;
+    case OPTION_DIR: {
+        struct stat st;
+        if (stat(val, &st) != 0 || !S_ISDIR(st.st_mode)) {
+            fail(err, n, "%s '%s': no such directory", s->name, val);
+            return false;
+        }
+        is_string = true;
+        break;
+    }
+    case OPTION_FLAG:
+    case OPTION_HELP:
+        assert(!"flags take no value");
+        break;
+    }
+    if (!ok) {
+        fail(err, n, "%s '%s': expected %s", s->name, val, want);
+        return false;
+    }
+    if (is_string) memcpy(field, &val, sizeof val);
+    if (s->has) store_int(o, s->has - 1, sizeof(bool), 1);
+    return true;
+}
+
 void options_synopsis(FILE *f)
 {
     fprintf(f, "usage: izb-shadows [scene-file] [options]   (izb-shadows --help lists the options)\n");
 }
 
+/* --help's column where the help text starts */
+#define HELP_COLUMN 28
+
 void options_usage(FILE *f)
 {
-    fprintf(f,
-            "usage: izb-shadows [scene-file] [options]\n"
-            "Alias-free hard shadows with an irregular Z-buffer between two OpenGL passes.\n"
-            "\n"
-            "scene and output\n"
-            "  --scene SPEC          builtin:NAME[:N] (default, tesseract, spheres, grass; N triangles,\n"
-            "                        k/M suffixes) or a model file (OBJ, PLY, glTF, ...); default\n"
-            "                        builtin:default. A positional argument works too.\n"
-            "  --width W --height H  window / image size in pixels (default 1280x720, at most %d)\n"
-            "  --headless            no window: EGL without a display, render into FBOs\n"
-            "  --frames N            render N frames, then exit (headless default 60)\n"
-            "  --screenshot FILE     write the last frame as PNG\n"
-            "  --log FILE            per-frame CSV: stage times, counts, settings, camera pose\n"
-            "  --path FILE           replay a camera path (izb-path file; R records one); headless\n"
-            "                        runs stop at its end unless --frames is given\n"
-            "  --path-loop           replay the path in a loop\n"
-            "  --path-fps F          headless replay step 1/F s of path time per frame (default 60)\n"
-            "  --switch-every N      soak runs: every N frames the next of K, B, U, C, V, T, M, ], [ and\n"
-            "                        (headless) a resize, each reported with memory and GL object counts\n"
-            "  --force               let --log and --screenshot overwrite an existing file\n"
-            "IZB\n"
-            "  --backend cpu|cuda|auto   default auto (CUDA when a device answers)\n"
-            "  --kernel 1|2              rasteriser: 1 per triangle, 2 per cell group (default 1)\n"
-            "  --binning radix|atomic    default radix\n"
-            "  --unit 32|64|128|256|auto threads per unit (CUDA), default auto\n"
-            "  --grid WxH                fixed grid (at most %dx%d), default adaptive\n"
-            "  --cull auto|on|off        drop triangles facing away from the light: auto only on\n"
-            "                            closed meshes the light is outside of (exact), on all of\n"
-            "                            them (exact only for closed meshes), off none (default auto);\n"
-            "                            --no-cull is --cull off\n"
-            "  --bias B                  depth bias, 0 < B < 0.1 (default %g)\n"
-            "  --threads N               CPU backend threads (default all cores)\n"
-            "light and camera\n"
-            "  --light directional|spot  default directional\n"
-            "  --light-dir x,y,z         direction the light travels (default the scene's)\n"
-            "  --light-pos x,y,z         spot position (default the scene's)\n"
-            "  --cone DEG                spot cone, full angle, 1..170 (default 60)\n"
-            "  --cam-pos x,y,z --cam-yaw DEG --cam-pitch DEG   camera pose (default the scene's)\n"
-            "  --ground auto|on|off      a ground under the scene that catches its shadows (auto: on\n"
-            "                            for model files, off for built-in scenes, which have one)\n"
-            "  --animate                 turn the scene on a turntable (12 s a turn, 60 frames a second;\n"
-            "                            builtin:wave moves by itself): the shadows sweep\n"
-            "display\n"
-            "  --vsync on|off            default off\n"
-            "  --view shaded|overlay|mask|depth|points|cells   what is shown (default shaded)\n"
-            "  --hud                 show the HUD from the start (default: on in a window only)\n"
-            "  --shadows izb|map|diff|none   shadow mask: IZB, shadow map, their difference, none (default izb)\n"
-            "  --sm-size N               shadow map texels a side, a power of two from 512 to 16384 (default 2048)\n"
-            "  --sm-pcf                  3x3 percentage-closer filtering on the shadow map\n"
-            "  --shader-dir DIR          load the GLSL files from DIR instead of the embedded copies\n"
-            "  --help                    this text; the keys are listed with F1 or ? in the window\n"
-            "exit status: 0 done, 1 runtime failure (scene, GL, IZB), 2 bad command line\n",
-            MAX_SIZE, IZB_GRID_MAX_DIM, IZB_GRID_MAX_DIM, (double)IZB_DEFAULT_BIAS);
+    fprintf(f, "usage: izb-shadows [scene-file] [options]\n"
+               "Alias-free hard shadows with an irregular Z-buffer between two OpenGL passes.\n");
+    for (int k = 0; k < options_count; k++) {
+        const option_spec *s = &options_table[k];
+        if (s->section) fprintf(f, "%s%s\n", k ? "" : "\n", s->section);
+        /* the left column: name, alias, the value's form (an enum's names) */
+        char left[160];
+        int len =
+            snprintf(left, sizeof left, "  %s%s%s", s->name, s->alias ? ", " : "", s->alias ? s->alias : "");
+        if (s->kind == OPTION_ENUM)
+            for (int i = 0, first = 1; i < s->count && len < (int)sizeof left; i++)
+                if (s->names[i]) {
+                    len += snprintf(left + len, sizeof left - (size_t)len, "%c%s", first ? ' ' : '|',
+                                    s->names[i]);
+                    first = 0;
+                }
+        if (s->arg && len < (int)sizeof left) snprintf(left + len, sizeof left - (size_t)len, " %s", s->arg);
+        /* the help, each '\n' continuing on an indented line; below a left column too wide for it */
+        if (strlen(left) < HELP_COLUMN)
+            fprintf(f, "%-*s", HELP_COLUMN, left);
+        else
+            fprintf(f, "%s\n%*s", left, HELP_COLUMN, "");
+        for (const char *c = s->help; *c; c++) {
+            if (*c == '\n')
+                fprintf(f, "\n%*s", HELP_COLUMN, "");
+            else
+                fputc(*c, f);
+        }
+        /* then the range and the default, from the same fields the parser reads */
+        if (s->kind == OPTION_INT && s->pow2)
+            fprintf(f, ", a power of two from %.10g to %.10g%s", s->min, s->max,
+                    s->auto_zero ? " or auto" : "");
+        else if (s->kind == OPTION_INT || (s->kind == OPTION_FLOAT && !s->open))
+            fprintf(f, ", %.10g to %.10g", s->min, s->max);
+        else if (s->kind == OPTION_FLOAT)
+            fprintf(f, ", %.10g < %s < %.10g", s->min, s->arg, s->max);
+        else if (s->kind == OPTION_SIZE2)
+            fprintf(f, ", each side 1 to %.10g", s->max);
+        if (s->kind == OPTION_SCENE) {
+            fprintf(f, "\n%*sNAME: ", HELP_COLUMN, "");
+            for (int i = 0; scene_builtin_names[i]; i++)
+                fprintf(f, "%s%s", i ? ", " : "", scene_builtin_names[i]);
+        }
+        if (s->deflt)
+            fprintf(f, " (default %s)", s->deflt);
+        else if (s->deflt_num != 0.0)
+            fprintf(f, " (default %g)", s->deflt_num);
+        else if (s->kind == OPTION_ENUM)
+            fprintf(f, " (default %s)", first_name(s));
+        fputc('\n', f);
+    }
+    fprintf(f, "exit status: 0 done, 1 runtime failure (scene, GL, IZB), 2 bad command line\n");
 }
 
 unsigned long long options_memory_budget(void)
 {
     long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    unsigned long long budget = pages > 0 && page > 0 ? (unsigned long long)pages * (unsigned long long)page : ULLONG_MAX;
+    unsigned long long budget =
+        pages > 0 && page > 0 ? (unsigned long long)pages * (unsigned long long)page : ULLONG_MAX;
     const int limits[2] = {RLIMIT_AS, RLIMIT_DATA};
     for (int i = 0; i < 2; i++) {
         struct rlimit rl;
@@ -241,7 +592,7 @@ unsigned long long options_memory_budget(void)
 
 options_result parse_options(int argc, char **argv, app_options *o, char *err, size_t err_size)
 {
-    *o = (app_options){.scene = "builtin:default", .width = 1280, .height = 720};
+    *o = (app_options){.scene = DEFAULT_SCENE, .width = DEFAULT_WIDTH, .height = DEFAULT_HEIGHT};
     bool scene_set = false;
     err[0] = '\0';
 
@@ -256,224 +607,50 @@ options_result parse_options(int argc, char **argv, app_options *o, char *err, s
             continue;
         }
         /* --name=value or --name value */
-        char name[64];
         const char *eq = strchr(arg, '=');
-        const char *val = NULL;
-        size_t nlen = eq ? (size_t)(eq - arg) : strlen(arg);
-        if (nlen >= sizeof name) return fail(err, err_size, "unknown option '%s'", arg);
-        memcpy(name, arg, nlen);
-        name[nlen] = '\0';
-
-        /* flags */
-        static const char *const flags[] = {"--headless", "--no-cull", "--force",     "--help",
-                                            "-h",         "--hud",     "--path-loop", "--sm-pcf", "--animate", NULL};
-        bool is_flag = false;
-        for (int k = 0; flags[k]; k++)
-            is_flag |= strcmp(name, flags[k]) == 0;
-        if (is_flag) {
-            if (eq) return fail(err, err_size, "option %s takes no value", name);
-            if (strcmp(name, "--headless") == 0)
-                o->headless = true;
-            else if (strcmp(name, "--no-cull") == 0)
-                o->cull = IZB_CULL_OFF;
-            else if (strcmp(name, "--force") == 0)
-                o->force = true;
-            else if (strcmp(name, "--hud") == 0)
-                o->hud = true;
-            else if (strcmp(name, "--path-loop") == 0)
-                o->path_loop = true;
-            else if (strcmp(name, "--sm-pcf") == 0)
-                o->sm_pcf = true;
-            else if (strcmp(name, "--animate") == 0)
-                o->animate = true;
-            else
-                return OPTIONS_HELP;
+        const size_t nlen = eq ? (size_t)(eq - arg) : strlen(arg);
+        const int shown = nlen < 256 ? (int)nlen : 256; /* the message quotes at most this much */
+        const option_spec *s = find_option(arg, nlen);
+        if (!s) return fail(err, err_size, "unknown option '%.*s'", shown, arg);
+        if (s->kind == OPTION_FLAG || s->kind == OPTION_HELP) {
+            if (eq) return fail(err, err_size, "option %.*s takes no value", shown, arg);
+            if (s->kind == OPTION_HELP) return OPTIONS_HELP;
+            store_int(o, s->dest, s->dest_size, s->value ? s->value : 1);
             continue;
         }
-
-        static const char *const valued[] = {
-            "--scene",   "--width",     "--height",    "--frames",    "--screenshot", "--log",
-            "--backend", "--kernel",    "--binning",   "--unit",      "--grid",       "--bias",
-            "--threads", "--light",     "--light-dir", "--light-pos", "--cone",       "--cam-pos",
-            "--cam-yaw", "--cam-pitch", "--vsync",     "--view",      "--shader-dir", "--path",
-            "--path-fps", "--shadows", "--sm-size", "--cull", "--ground", "--switch-every", NULL};
-        bool known = false;
-        for (int k = 0; valued[k]; k++)
-            known |= strcmp(name, valued[k]) == 0;
-        if (!known) return fail(err, err_size, "unknown option '%s'", name);
+        const char *val;
         if (eq) {
             val = eq + 1;
         } else {
-            if (i + 1 >= argc) return fail(err, err_size, "option %s needs a value", name);
+            if (i + 1 >= argc) return fail(err, err_size, "option %.*s needs a value", shown, arg);
             val = argv[++i];
         }
-
-        long v;
-        float f;
-        if (strcmp(name, "--scene") == 0) {
-            if (scene_set)
-                return fail(err, err_size, "--scene '%s': the scene is already '%s'", val, o->scene);
-            o->scene = val;
-            scene_set = true;
-        } else if (strcmp(name, "--width") == 0 || strcmp(name, "--height") == 0) {
-            if (!parse_int(val, 1, MAX_SIZE, &v))
-                return fail(err, err_size, "%s '%s': expected a size from 1 to %d pixels", name, val,
-                            MAX_SIZE);
-            *(name[2] == 'w' ? &o->width : &o->height) = (int)v;
-        } else if (strcmp(name, "--frames") == 0) {
-            if (!parse_int(val, 1, 1000000000L, &v))
-                return fail(err, err_size, "--frames '%s': expected a frame count from 1 to 1000000000", val);
-            o->frames = v;
-        } else if (strcmp(name, "--screenshot") == 0 || strcmp(name, "--log") == 0) {
-            if (!*val || !parent_dir_exists(val))
-                return fail(err, err_size, "%s '%s': no such directory", name, val);
-            *(name[2] == 's' ? &o->screenshot : &o->log_path) = val;
-        } else if (strcmp(name, "--backend") == 0) {
-            if (strcmp(val, "cpu") == 0)
-                o->backend = IZB_BACKEND_CPU;
-            else if (strcmp(val, "cuda") == 0)
-                o->backend = IZB_BACKEND_CUDA;
-            else if (strcmp(val, "auto") == 0)
-                o->backend = IZB_BACKEND_AUTO;
-            else
-                return fail(err, err_size, "--backend '%s': expected cpu, cuda or auto", val);
-        } else if (strcmp(name, "--cull") == 0 || strcmp(name, "--ground") == 0) {
-            int m = strcmp(val, "auto") == 0  ? 0
-                    : strcmp(val, "on") == 0  ? 1
-                    : strcmp(val, "off") == 0 ? 2
-                                              : -1;
-            if (m < 0) return fail(err, err_size, "%s '%s': expected auto, on or off", name, val);
-            if (name[2] == 'c')
-                o->cull = m == 0 ? IZB_CULL_AUTO : m == 1 ? IZB_CULL_ON : IZB_CULL_OFF;
-            else
-                o->ground = m == 0 ? SCENE_GROUND_AUTO : m == 1 ? SCENE_GROUND_ON : SCENE_GROUND_OFF;
-        } else if (strcmp(name, "--kernel") == 0) {
-            if (strcmp(val, "1") == 0)
-                o->kernel = IZB_KERNEL1;
-            else if (strcmp(val, "2") == 0)
-                o->kernel = IZB_KERNEL2;
-            else
-                return fail(err, err_size, "--kernel '%s': expected 1 or 2", val);
-        } else if (strcmp(name, "--binning") == 0) {
-            if (strcmp(val, "radix") == 0)
-                o->binning = IZB_BINNING_RADIX;
-            else if (strcmp(val, "atomic") == 0)
-                o->binning = IZB_BINNING_ATOMIC;
-            else
-                return fail(err, err_size, "--binning '%s': expected radix or atomic", val);
-        } else if (strcmp(name, "--unit") == 0) {
-            if (strcmp(val, "auto") == 0)
-                o->unit_size = 0;
-            else if (parse_int(val, 32, 256, &v) && (v == 32 || v == 64 || v == 128 || v == 256))
-                o->unit_size = (int)v;
-            else
-                return fail(err, err_size, "--unit '%s': expected 32, 64, 128, 256 or auto", val);
-        } else if (strcmp(name, "--grid") == 0) {
-            if (!parse_size2(val, IZB_GRID_MAX_DIM, &o->grid_w, &o->grid_h))
-                return fail(err, err_size, "--grid '%s': expected WxH with each side from 1 to %d cells", val,
-                            IZB_GRID_MAX_DIM);
-        } else if (strcmp(name, "--bias") == 0) {
-            if (!parse_float(val, &f) || !(f > 0.0f && f < 0.1f))
-                return fail(err, err_size, "--bias '%s': expected a number between 0 and 0.1", val);
-            o->bias = f;
-        } else if (strcmp(name, "--threads") == 0) {
-            if (!parse_int(val, 1, 1024, &v))
-                return fail(err, err_size, "--threads '%s': expected a thread count from 1 to 1024", val);
-            o->threads = (int)v;
-        } else if (strcmp(name, "--light") == 0) {
-            if (strcmp(val, "directional") == 0)
-                o->light = LIGHT_DIRECTIONAL;
-            else if (strcmp(val, "spot") == 0)
-                o->light = LIGHT_SPOT;
-            else
-                return fail(err, err_size, "--light '%s': expected directional or spot", val);
-        } else if (strcmp(name, "--light-dir") == 0) {
-            if (!parse_vec3(val, o->light_dir) || !light_dir_usable(o->light_dir))
-                return fail(err, err_size, "--light-dir '%s': expected x,y,z, not all zero", val);
-            o->has_light_dir = true;
-        } else if (strcmp(name, "--light-pos") == 0 || strcmp(name, "--cam-pos") == 0) {
-            bool cam = name[2] == 'c';
-            if (!parse_vec3(val, cam ? o->cam_pos : o->light_pos))
-                return fail(err, err_size, "%s '%s': expected x,y,z", name, val);
-            *(cam ? &o->has_cam_pos : &o->has_light_pos) = true;
-        } else if (strcmp(name, "--cone") == 0) {
-            if (!parse_float(val, &f) || !(f >= 1.0f && f <= 170.0f))
-                return fail(err, err_size, "--cone '%s': expected degrees from 1 to 170", val);
-            o->cone_deg = f;
-        } else if (strcmp(name, "--cam-yaw") == 0) {
-            if (!parse_float(val, &f) || fabsf(f) > 3600.0f)
-                return fail(err, err_size, "--cam-yaw '%s': expected degrees", val);
-            o->cam_yaw = f;
-            o->has_cam_yaw = true;
-        } else if (strcmp(name, "--cam-pitch") == 0) {
-            if (!parse_float(val, &f) || fabsf(f) > 89.0f)
-                return fail(err, err_size, "--cam-pitch '%s': expected degrees from -89 to 89", val);
-            o->cam_pitch = f;
-            o->has_cam_pitch = true;
-        } else if (strcmp(name, "--vsync") == 0) {
-            if (strcmp(val, "on") == 0)
-                o->vsync = true;
-            else if (strcmp(val, "off") == 0)
-                o->vsync = false;
-            else
-                return fail(err, err_size, "--vsync '%s': expected on or off", val);
-        } else if (strcmp(name, "--view") == 0) {
-            int k = 0;
-            while (k < RENDER_VIEW_COUNT && strcmp(val, render_view_names[k]) != 0)
-                k++;
-            if (k == RENDER_VIEW_COUNT)
-                return fail(err, err_size, "--view '%s': expected shaded, overlay, mask, depth, points or cells", val);
-            o->view = (render_view)k;
-        } else if (strcmp(name, "--path") == 0) {
-            if (!*val || access(val, R_OK) != 0)
-                return fail(err, err_size, "--path '%s': %s", val, *val ? strerror(errno) : "empty name");
-            o->path = val;
-        } else if (strcmp(name, "--switch-every") == 0) {
-            if (!parse_int(val, 1, 1000000000L, &v))
-                return fail(err, err_size, "--switch-every '%s': expected a frame count from 1 to 1000000000", val);
-            o->switch_every = v;
-        } else if (strcmp(name, "--path-fps") == 0) {
-            if (!parse_float(val, &f) || !(f >= 1.0f && f <= 1000.0f))
-                return fail(err, err_size, "--path-fps '%s': expected frames per second from 1 to 1000", val);
-            o->path_fps = f;
-        } else if (strcmp(name, "--shadows") == 0) {
-            int k = 0;
-            while (k < SHADOW_MODE_COUNT && strcmp(val, shadow_mode_names[k]) != 0)
-                k++;
-            if (k == SHADOW_MODE_COUNT)
-                return fail(err, err_size, "--shadows '%s': expected izb, map, diff or none", val);
-            o->shadows = (shadow_mode)k;
-        } else if (strcmp(name, "--sm-size") == 0) {
-            if (!parse_int(val, SHADOW_MAP_MIN_SIZE, SHADOW_MAP_MAX_SIZE, &v) || (v & (v - 1)) != 0)
-                return fail(err, err_size, "--sm-size '%s': expected a power of two from %d to %d", val,
-                            SHADOW_MAP_MIN_SIZE, SHADOW_MAP_MAX_SIZE);
-            o->sm_size = (int)v;
-        } else if (strcmp(name, "--shader-dir") == 0) {
-            struct stat st;
-            if (stat(val, &st) != 0 || !S_ISDIR(st.st_mode))
-                return fail(err, err_size, "--shader-dir '%s': no such directory", val);
-            o->shader_dir = val;
-        }
+        if (!take_value(o, s, val, &scene_set, err, err_size)) return OPTIONS_ERROR;
     }
 
     /* before anything is allocated: a size the machine cannot hold would fail deep in the GL or
      * get the process killed */
-    unsigned long long need = (unsigned long long)o->width * (unsigned long long)o->height * OPTIONS_BYTES_PER_PIXEL,
+    unsigned long long need = (unsigned long long)o->width * (unsigned long long)o->height *
+                              OPTIONS_BYTES_PER_PIXEL,
                        budget = options_memory_budget();
     if (need > budget)
-        return fail(err, err_size,
-                    "--width %d --height %d: needs about %.1f GB (%llu bytes a pixel), more than the %.1f GB this "
-                    "process may use",
-                    o->width, o->height, (double)need / 1e9, OPTIONS_BYTES_PER_PIXEL, (double)budget / 1e9);
+        return fail(
+            err, err_size,
+            "--width %d --height %d: needs about %.1f GB (%llu bytes a pixel), more than the %.1f GB this "
+            "process may use",
+            o->width, o->height, (double)need / 1e9, OPTIONS_BYTES_PER_PIXEL, (double)budget / 1e9);
     if (!check_scene(o->scene, err, err_size)) {
         one_line(err, err_size);
         return OPTIONS_ERROR;
     }
     /* one overwrite policy for every output named on the command line: never without --force */
-    if (o->log_path && !o->force && access(o->log_path, F_OK) == 0)
-        return fail(err, err_size, "--log '%s': file exists (add --force to overwrite it)", o->log_path);
-    if (o->screenshot && !o->force && access(o->screenshot, F_OK) == 0)
-        return fail(err, err_size, "--screenshot '%s': file exists (add --force to overwrite it)", o->screenshot);
-    if (o->headless && o->frames == 0 && (!o->path || o->path_loop)) o->frames = 60; /* a path: to its end */
+    for (int k = 0; k < options_count; k++) {
+        const option_spec *s = &options_table[k];
+        const char *path = s->kind == OPTION_OUTPUT ? string_at(o, s) : NULL;
+        if (path && !o->force && access(path, F_OK) == 0)
+            return fail(err, err_size, "%s '%s': file exists (add --force to overwrite it)", s->name, path);
+    }
+    if (o->headless && o->frames == 0 && (!o->path || o->path_loop))
+        o->frames = HEADLESS_FRAMES; /* a path: to its end */
     return OPTIONS_OK;
 }

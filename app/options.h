@@ -1,5 +1,7 @@
 /* options.h — the command line: `izb-shadows [scene-file] [options]`. parse_options() only reads
- * and checks (numbers, ranges, names, files that must or must not exist); it opens nothing. */
+ * and checks (numbers, ranges, names, files that must or must not exist); it opens nothing. One
+ * table, options_table, holds every option: the parser, --help, the options tests and the fuzz
+ * target all read it, so an option added there is parsed, documented and tested at once. */
 #ifndef OPTIONS_H
 #define OPTIONS_H
 
@@ -56,6 +58,55 @@ typedef enum options_result {
     OPTIONS_HELP,  /* --help: print options_usage(stdout), exit 0 */
     OPTIONS_ERROR, /* err holds one line naming the option and the reason: exit 2 */
 } options_result;
+
+/* What an option's value is, and so how it is parsed, checked and stored. */
+typedef enum option_kind {
+    OPTION_FLAG,   /* no value: stores .value (0: true) into dest */
+    OPTION_HELP,   /* no value: parse_options returns OPTIONS_HELP */
+    OPTION_INT,    /* a whole-string integer in [min, max]; .pow2: powers of two only; .auto_zero: "auto" is 0 */
+    OPTION_FLOAT,  /* a finite float in [min, max], or in (min, max) where .open */
+    OPTION_VEC3,   /* "x,y,z": three finite floats in [min, max], then .check */
+    OPTION_SIZE2,  /* "WxH": two integers in [min, max], into dest and dest2 */
+    OPTION_ENUM,   /* one of names[0 .. count-1] (NULL entries are no name): stores its index */
+    OPTION_SCENE,  /* the scene, also the one positional argument: builtin:NAME[:N] or a readable file */
+    OPTION_OUTPUT, /* a file the run writes: its folder must exist; an existing file needs --force */
+    OPTION_INPUT,  /* a file the run reads */
+    OPTION_DIR,    /* an existing folder */
+} option_kind;
+
+/* One row of options_table. The value goes to the field at byte offset dest of app_options,
+ * whose size dest_size tells its type (bool, int or an enum, long; float, double; float[3];
+ * const char *). Zero fields are "none" (sokol style), hence has is an offset plus one. */
+typedef struct option_spec {
+    const char *name;  /* "--width" */
+    const char *alias; /* another spelling ("-h") or NULL */
+    option_kind kind;
+    const char *arg;   /* --help's placeholder for the value ("W", "FILE"); enums list their names */
+    double min, max;   /* OPTION_INT, _FLOAT, _VEC3, _SIZE2: the accepted range */
+    bool open;         /* OPTION_FLOAT: min and max themselves are refused */
+    bool pow2;         /* OPTION_INT: powers of two only */
+    bool auto_zero;    /* OPTION_INT: "auto" is accepted and stored as 0 */
+    const char *const *names; /* OPTION_ENUM: names[i] is value i (the enum's own names array) */
+    int count;                /* OPTION_ENUM: entries in names */
+    int value;                /* OPTION_FLAG: what it stores; 0 stores true */
+    size_t dest, dest_size;   /* offsetof / sizeof the app_options field */
+    size_t dest2;             /* OPTION_SIZE2: offsetof the int that gets H */
+    size_t has;               /* offsetof + 1 of a bool set when the option is given; 0: none */
+    bool (*check)(const float v[3]); /* OPTION_VEC3: a further rule (light_dir_usable) */
+    const char *what;    /* the error's "expected WHAT from MIN to MAX UNIT" */
+    const char *unit;    /* see what; NULL: none */
+    const char *section; /* --help: a heading printed above this row */
+    const char *help;    /* --help: what it does ('\n': goes on, indented); the range is added */
+    const char *deflt;   /* --help: "(default DEFLT)"; NULL: none, or deflt_num where that is set */
+    double deflt_num;
+} option_spec;
+
+extern const option_spec options_table[];
+extern const int options_count;
+
+/* The number the row's option stored in *o (component: 0..2 of an OPTION_VEC3, 0..1 of an
+ * OPTION_SIZE2, else 0); an OPTION_ENUM's index, a flag's 0/1 or its value. Not for strings. */
+double options_value(const app_options *o, const option_spec *s, int component);
 
 /* Host memory a frame of one pixel costs (bytes), measured as peak RSS of headless CPU-backend
  * runs of the default scene (`/usr/bin/time -f %M izb-shadows --headless --width S --height S

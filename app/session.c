@@ -223,9 +223,9 @@ void session_hud_text(const session *s, const session_hud_info *i, char *out, si
     } while (0)
     ADD("%.1f fps  %.2f ms/frame  %dx%d  view %s\n", i->fps, i->frame_ms, i->width, i->height,
         render_view_names[i->view]);
-    ADD("%s backend  kernel%d  %s binning  unit %s\n", i->backend ? i->backend : "none",
-        st.kernel == IZB_KERNEL2 ? 2 : 1, st.binning == IZB_BINNING_ATOMIC ? "atomic" : "radix", unit);
-    ADD("culling %s (%d of %d triangles on closed meshes)  ground %s\n", izb_cull_names[st.cull],
+    ADD("%s backend  kernel%s  %s binning  unit %s\n", i->backend ? i->backend : "none", izb_kernel_name(st.kernel),
+        izb_binning_name(st.binning), unit);
+    ADD("culling %s (%d of %d triangles on closed meshes)  ground %s\n", izb_cull_name(st.cull),
         z ? z->tris_cullable : 0, z ? z->tris_in : 0, i->ground ? "on" : "off");
     char shadows[96];
     session_shadow_text(shadows, sizeof shadows, i->shadows, i->sm_size, i->gl.shadow_map_ms);

@@ -26,12 +26,14 @@ typedef enum izb_kernel {
     IZB_KERNEL_DEFAULT = 0, /* kernel1 */
     IZB_KERNEL1,            /* one unit per triangle, loop over the rows it covers (thesis §5.1) */
     IZB_KERNEL2,            /* each unit owns interleaved cells, loops over triangles (§5.2) */
+    IZB_KERNEL_COUNT
 } izb_kernel;
 
 typedef enum izb_binning {
     IZB_BINNING_DEFAULT = 0, /* radix */
     IZB_BINNING_RADIX,       /* cell hash -> radix sort -> reorder (§4.2.1) */
     IZB_BINNING_ATOMIC,      /* counters, scan, offsets, scatter (§4.2.2) */
+    IZB_BINNING_COUNT
 } izb_binning;
 
 /* Stages whose time the backend reports (CUDA events on the GPU, wall clock on the CPU). */
@@ -43,10 +45,19 @@ typedef enum izb_stage {
     IZB_STAGE_COUNT
 } izb_stage;
 
+/* The modes' names, spelled once (core/izb_names.c): the options parser, --help, the HUD and the FPS
+ * log read them. Indexed by the enum value. A zero *_DEFAULT means "use the default", not a mode of
+ * its own: its entry is NULL, and izb_*_name() resolves it (izb_settings_resolve) before naming it. */
 extern const char *const izb_stage_names[IZB_STAGE_COUNT]; /* "reconstruct", "binning", ... */
 extern const char *const izb_backend_names[IZB_BACKEND_KIND_COUNT];  /* "auto", "cpu", "cuda" */
 extern const char *const izb_backend_labels[IZB_BACKEND_KIND_COUNT]; /* "auto", "CPU", "CUDA": messages */
-extern const char *const izb_cull_names[4];                 /* "auto", "auto", "on", "off" by izb_cull */
+extern const char *const izb_kernel_names[IZB_KERNEL_COUNT];   /* NULL, "1", "2" */
+extern const char *const izb_binning_names[IZB_BINNING_COUNT]; /* NULL, "radix", "atomic" */
+extern const char *const izb_cull_names[IZB_CULL_COUNT];       /* NULL, "auto", "on", "off" */
+/* The name of the mode a setting resolves to ("?" for a value outside the enum). */
+const char *izb_kernel_name(izb_kernel k);
+const char *izb_binning_name(izb_binning b);
+const char *izb_cull_name(izb_cull c);
 
 /* Backend creation. Defaults (zero fields): backend = auto, threads = all cores. */
 typedef struct izb_desc {

@@ -3,7 +3,7 @@
  * grid and its cell hash, triangle setup (homogeneous edge functions + depth plane) and the
  * point-in-triangle / nearer-the-light test.
  *
- * Conventions (see README "How it works"):
+ * Conventions (see docs/how-it-works.md):
  * - Depth input: linear view depth (distance along the camera's -Z), 0 (or non-finite) = sky.
  * - Pixel (px, py) is GL's: py = 0 is the bottom row; pixel index = py * width + px.
  * - Light clip space comes from the light's IZB matrix (light.h). Its x/w, y/w are the light's
@@ -478,6 +478,7 @@ typedef enum izb_cull {
     IZB_CULL_AUTO,
     IZB_CULL_ON,
     IZB_CULL_OFF,
+    IZB_CULL_COUNT
 } izb_cull;
 
 #define IZB_OPEN 0xffffffffu /* component index of a triangle that is not on a closed surface */

@@ -60,7 +60,8 @@ typedef struct scene {
 
 /* A ground (shadow catcher) for scenes that have none: auto adds one under model files only, the
  * built-in scenes having their own. */
-typedef enum scene_ground { SCENE_GROUND_AUTO = 0, SCENE_GROUND_ON, SCENE_GROUND_OFF } scene_ground;
+typedef enum scene_ground { SCENE_GROUND_AUTO = 0, SCENE_GROUND_ON, SCENE_GROUND_OFF, SCENE_GROUND_COUNT } scene_ground;
+extern const char *const scene_ground_names[SCENE_GROUND_COUNT]; /* "auto", "on", "off" */
 
 /* Largest N builtin scenes accept. */
 #define SCENE_MAX_TRIANGLES 20000000
@@ -94,6 +95,7 @@ bool scene_builtin(const char *name, long tri_target, scene *out, char *err, siz
 /* Names of the built-in scenes, NULL-terminated. */
 extern const char *const scene_builtin_names[];
 
+/* Free what s owns and zero it (a zeroed scene or NULL is fine). */
 void scene_free(scene *s);
 
 /* Make s move: the triangles that move are all but the ground (built-in scenes: triangles 0 and 1;

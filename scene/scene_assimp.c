@@ -4,7 +4,8 @@
  * drop or rewrite such faces before we could count them. Materials and texture coordinates
  * ride along for the renderer (scene_material.c). */
 #include "scene.h"
-#include "scene_mesh.h"
+#include "scene_common.h"
+#include "scene_material.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -1,9 +1,12 @@
 /* scene_builtin.c — the table of procedural scenes and scene_builtin(): validate the request,
  * run the scene's builder into a triangle soup, hand the soup over and set the suggested view.
  * The builders live in scene_default.c, scene_tesseract.c, scene_spheres.c and scene_grass.c;
- * the shapes they share in scene_mesh.c. */
+ * the shapes they share in scene_imesh.c, placed by scene_xform.c into scene_soup.c. */
 #include "scene.h"
-#include "scene_mesh.h"
+#include "scene_builtin.h"
+#include "scene_common.h"
+#include "scene_frame.h"
+#include "scene_soup.h"
 
 #include <stdio.h>
 #include <string.h>

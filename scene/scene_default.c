@@ -3,7 +3,7 @@
  * poles) alias or vanish in a shadow map; a thin plate tilted towards grazing light shows
  * bias/peter-panning; a torus knot and a bumpy blob give detailed self-shadowing; plain boxes and
  * spheres are the baseline. Fixed size: N is ignored. */
-#include "scene_mesh.h"
+#include "scene_builtin.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -19,10 +19,10 @@ void scene_build_default(soup *s, long n, view_desc *v)
 {
     (void)n;
     imesh box = {0}, tube = {0}, sphere = {0}, small = {0}, knot = {0}, blob = {0};
-    im_box(&box);
-    im_tube(&tube, 12, 1);
-    im_sphere(&sphere, 48, 24);
-    im_sphere(&small, 24, 12);
+    imesh_box(&box);
+    imesh_tube(&tube, 12, 1);
+    imesh_sphere(&sphere, 48, 24);
+    imesh_sphere(&small, 24, 12);
     torus_knot(&knot, (float[3]){2.5f, 3.0f, 1.5f}, 0.8f, 0.22f, 384, 16);
     bumpy_blob(&blob, 64, 32);
 
@@ -31,59 +31,60 @@ void scene_build_default(soup *s, long n, view_desc *v)
 
     /* fence along z = -5: posts, two rails through them, pickets just in front of the rails */
     for (int i = 0; i <= 8; i++) {
-        xform t = xf_box((float[3]){-9.0f + (float)i, 0.75f, -5.0f}, 0.06f, 0.75f, 0.06f, 0, 0);
+        xform t = xform_box((float[3]){-9.0f + (float)i, 0.75f, -5.0f}, 0.06f, 0.75f, 0.06f, 0, 0);
         soup_emit(s, &box, &t);
     }
     for (int i = 0; i < 2; i++) {
-        xform t = xf_box((float[3]){-5.0f, 0.5f + 0.7f * (float)i, -5.0f}, 4.1f, 0.03f, 0.025f, 0, 0);
+        xform t = xform_box((float[3]){-5.0f, 0.5f + 0.7f * (float)i, -5.0f}, 4.1f, 0.03f, 0.025f, 0, 0);
         soup_emit(s, &box, &t);
     }
     for (int i = 0; i < 32; i++) {
         float x = -8.875f + 0.25f * (float)i;
-        xform t = xf_box((float[3]){x, 0.7f, -4.95f}, 0.02f, 0.65f, 0.012f, 0, 0);
+        xform t = xform_box((float[3]){x, 0.7f, -4.95f}, 0.02f, 0.65f, 0.012f, 0, 0);
         soup_emit(s, &box, &t);
     }
 
     /* lattice: two posts, 16 vertical and 12 horizontal slats in two layers a few mm apart
      * (touching coplanar faces would make the shapes share edges and z-fight) */
     for (int i = 0; i < 2; i++) {
-        xform t = xf_box((float[3]){1.0f + 4.0f * (float)i, 1.7f, -4.0f}, 0.05f, 1.7f, 0.05f, 0, 0);
+        xform t = xform_box((float[3]){1.0f + 4.0f * (float)i, 1.7f, -4.0f}, 0.05f, 1.7f, 0.05f, 0, 0);
         soup_emit(s, &box, &t);
     }
     for (int i = 0; i < 16; i++) {
-        xform t = xf_box((float[3]){1.125f + 0.25f * (float)i, 1.9f, -4.0f}, 0.0125f, 1.5f, 0.015f, 0, 0);
+        xform t = xform_box((float[3]){1.125f + 0.25f * (float)i, 1.9f, -4.0f}, 0.0125f, 1.5f, 0.015f, 0, 0);
         soup_emit(s, &box, &t);
     }
     for (int i = 0; i < 12; i++) {
-        xform t = xf_box((float[3]){3.0f, 0.55f + 0.25f * (float)i, -3.96f}, 2.1f, 0.0125f, 0.015f, 0, 0);
+        xform t = xform_box((float[3]){3.0f, 0.55f + 0.25f * (float)i, -3.96f}, 2.1f, 0.0125f, 0.015f, 0, 0);
         soup_emit(s, &box, &t);
     }
 
     /* thin plate tilted 35 degrees on a pole */
-    xform plate = xf_box((float[3]){-4.0f, 2.2f, 1.5f}, 1.6f, 0.03f, 1.1f, 20.0f, 35.0f);
+    xform plate = xform_box((float[3]){-4.0f, 2.2f, 1.5f}, 1.6f, 0.03f, 1.1f, 20.0f, 35.0f);
     soup_emit(s, &box, &plate);
-    xform pole = xf_segment((float[3]){-4.0f, 0.0f, 1.5f}, (float[3]){-4.0f, 2.2f, 1.5f}, 0.05f);
+    xform pole = xform_segment((float[3]){-4.0f, 0.0f, 1.5f}, (float[3]){-4.0f, 2.2f, 1.5f}, 0.05f);
     soup_emit(s, &tube, &pole);
 
     /* detailed casters, built in world space */
-    xform id = xf_translate_scale((float[3]){0, 0, 0}, 1.0f);
+    xform id = xform_translate_scale((float[3]){0, 0, 0}, 1.0f);
     soup_emit(s, &knot, &id);
-    xform bt = xf_translate_scale((float[3]){-1.0f, 1.3f, 4.0f}, 1.1f);
+    xform bt = xform_translate_scale((float[3]){-1.0f, 1.3f, 4.0f}, 1.1f);
     soup_emit(s, &blob, &bt);
 
     /* baseline: a rotated cube, a pillar, a sphere, a small sphere on a thin pole */
-    xform cube = xf_box((float[3]){6.5f, 0.8f, 3.0f}, 0.8f, 0.8f, 0.8f, 30.0f, 0);
+    xform cube = xform_box((float[3]){6.5f, 0.8f, 3.0f}, 0.8f, 0.8f, 0.8f, 30.0f, 0);
     soup_emit(s, &box, &cube);
-    xform pillar = xf_box((float[3]){7.0f, 1.75f, -2.0f}, 0.4f, 1.75f, 0.4f, 10.0f, 0);
+    xform pillar = xform_box((float[3]){7.0f, 1.75f, -2.0f}, 0.4f, 1.75f, 0.4f, 10.0f, 0);
     soup_emit(s, &box, &pillar);
-    xform ball = xf_translate_scale((float[3]){-6.5f, 1.0f, 3.5f}, 1.0f);
+    xform ball = xform_translate_scale((float[3]){-6.5f, 1.0f, 3.5f}, 1.0f);
     soup_emit(s, &sphere, &ball);
-    xform lamp_pole = xf_segment((float[3]){4.5f, 0.0f, 5.5f}, (float[3]){4.5f, 2.5f, 5.5f}, 0.04f);
+    xform lamp_pole = xform_segment((float[3]){4.5f, 0.0f, 5.5f}, (float[3]){4.5f, 2.5f, 5.5f}, 0.04f);
     soup_emit(s, &tube, &lamp_pole);
-    xform lamp = xf_translate_scale((float[3]){4.5f, 2.75f, 5.5f}, 0.3f);
+    xform lamp = xform_translate_scale((float[3]){4.5f, 2.75f, 5.5f}, 0.3f);
     soup_emit(s, &small, &lamp);
 
-    im_free(&box), im_free(&tube), im_free(&sphere), im_free(&small), im_free(&knot), im_free(&blob);
+    imesh_free(&box), imesh_free(&tube), imesh_free(&sphere);
+    imesh_free(&small), imesh_free(&knot), imesh_free(&blob);
 
     /* camera on +z looking at the fence and lattice; the light comes from the camera's left and
      * behind it, so the lattice and fence throw their grids back onto the ground in view */
@@ -123,19 +124,19 @@ static void torus_knot(imesh *m, const float c[3], float scale, float radius, in
             bin[3 * k + i] = b[i];
         }
     }
-    im_closed_tube(m, centre, nrm, bin, samples, sides, radius);
+    imesh_closed_tube(m, centre, nrm, bin, samples, sides, radius);
     free(centre);
 }
 
 static void bumpy_blob(imesh *m, int slices, int stacks)
 {
     int first = m->vcount;
-    im_sphere(m, slices, stacks);
+    imesh_sphere(m, slices, stacks);
     for (int i = first; i < m->vcount; i++) {
         float *p = m->pos + 3 * i;
         /* a function of the position alone, so the seam and poles stay shared and closed */
         float r = 1.0f + 0.12f * sinf(5.0f * p[0]) * sinf(5.0f * p[1] + 1.0f) * sinf(5.0f * p[2]);
         p[0] *= r, p[1] *= r, p[2] *= r;
     }
-    im_smooth_normals(m);
+    imesh_smooth_normals(m);
 }

@@ -2,7 +2,8 @@
  * case: many tiny, thin, overlapping casters whose shadows land on each other and on the ground.
  * Blades are instances of a few bent templates under a random rotation, size and lean (a shear),
  * so building 10M triangles is a transform per vertex and a copy per triangle. */
-#include "scene_mesh.h"
+#include "scene_builtin.h"
+#include "scene_rng.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -45,7 +46,7 @@ void scene_build_grass(soup *s, long n, view_desc *v)
     free(mesh);
     free(t);
     for (int i = 0; i < TEMPLATES; i++)
-        im_free(&tmpl[i]);
+        imesh_free(&tmpl[i]);
 
     /* the middle of the lawn: blades are a few pixels wide from further away */
     *v = (view_desc){.fmin = {-2.5f, 0.0f, -2.5f},
@@ -62,21 +63,21 @@ static void blade(imesh *m, float bend)
         float y = (float)k / (float)LEVELS, rad = 1.0f - 0.8f * y, off = bend * y * y;
         for (int i = 0; i < 3; i++) {
             float th = 2.0f * PI * (float)i / 3.0f;
-            ring[k][i] = im_vert(m, off + rad * cosf(th), y, rad * sinf(th), 0, 1, 0);
+            ring[k][i] = imesh_vert(m, off + rad * cosf(th), y, rad * sinf(th), 0, 1, 0);
         }
     }
-    int tip = im_vert(m, bend, 1.0f, 0.0f, 0, 1, 0);
-    /* same winding as im_sphere: rings counter-clockwise seen from below */
-    im_tri(m, ring[0][0], ring[0][1], ring[0][2]);
+    int tip = imesh_vert(m, bend, 1.0f, 0.0f, 0, 1, 0);
+    /* same winding as imesh_sphere: rings counter-clockwise seen from below */
+    imesh_tri(m, ring[0][0], ring[0][1], ring[0][2]);
     for (int k = 0; k + 1 < LEVELS; k++)
         for (int i = 0; i < 3; i++) {
             int i1 = (i + 1) % 3;
-            im_tri(m, ring[k + 1][i], ring[k + 1][i1], ring[k][i1]);
-            im_tri(m, ring[k + 1][i], ring[k][i1], ring[k][i]);
+            imesh_tri(m, ring[k + 1][i], ring[k + 1][i1], ring[k][i1]);
+            imesh_tri(m, ring[k + 1][i], ring[k][i1], ring[k][i]);
         }
     for (int i = 0; i < 3; i++)
-        im_tri(m, tip, ring[LEVELS - 1][(i + 1) % 3], ring[LEVELS - 1][i]);
+        imesh_tri(m, tip, ring[LEVELS - 1][(i + 1) % 3], ring[LEVELS - 1][i]);
     /* flat: the instance squeezes the blade ~30:1, which would turn averaged corner normals away
      * from the faces they belong to */
-    im_flatten(m);
+    imesh_flatten(m);
 }

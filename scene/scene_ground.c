@@ -16,6 +16,8 @@
  * fight the ground for depth, and at 1e-3 the gap is below a pixel from the default camera. */
 #define GROUND_GAP_RADII 1e-3f
 
+const char *const scene_ground_names[SCENE_GROUND_COUNT] = {"auto", "on", "off"};
+
 bool scene_ground_wanted(scene_ground g, const char *spec)
 {
     if (g != SCENE_GROUND_AUTO) return g == SCENE_GROUND_ON;

@@ -7,7 +7,8 @@
  * stderr, and the material keeps its plain colour. Each image is decoded once however many
  * materials use it. */
 #include "scene.h"
-#include "scene_mesh.h"
+#include "scene_common.h"
+#include "scene_material.h"
 
 #include <stdio.h>
 #include <stdlib.h>

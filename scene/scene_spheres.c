@@ -1,7 +1,8 @@
 /* scene_spheres.c — "spheres": a G x G field of spheres over a 20-unit ground, some resting, some
  * floating so they shadow each other. Both the count and the tessellation grow with N (each about
  * N^(1/2) triangles per sphere, N^(1/2) spheres), so neither becomes absurd from 10K to 10M. */
-#include "scene_mesh.h"
+#include "scene_builtin.h"
+#include "scene_rng.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -17,7 +18,7 @@ void scene_build_spheres(soup *s, long n, view_desc *v)
     g = g < 1 ? 1 : g;
 
     imesh sphere = {0};
-    im_sphere(&sphere, slices, stacks);
+    imesh_sphere(&sphere, slices, stacks);
     const imesh **mesh = malloc((size_t)g * g * sizeof *mesh);
     xform *t = malloc((size_t)g * g * sizeof *t);
     const float half = 10.0f, cell = 2.0f * half / (float)g;
@@ -34,7 +35,7 @@ void scene_build_spheres(soup *s, long n, view_desc *v)
         float c[3] = {-half + cell * ((float)(i / g) + 0.5f) + jx, rad + lift,
                       -half + cell * ((float)(i % g) + 0.5f) + jz};
         mesh[i] = &sphere;
-        t[i] = xf_translate_scale(c, rad);
+        t[i] = xform_translate_scale(c, rad);
         top = fmaxf(top, c[1] + rad);
     }
     if (mesh && t)
@@ -43,7 +44,7 @@ void scene_build_spheres(soup *s, long n, view_desc *v)
         s->oom = true;
     free(mesh);
     free(t);
-    im_free(&sphere);
+    imesh_free(&sphere);
 
     /* the middle of the field fills the view; the rest stretches beyond it */
     *v = (view_desc){.fmin = {-0.6f * half, 0.0f, -0.6f * half},

@@ -2,7 +2,7 @@
  * a wireframe of thin tubes with a sphere at every vertex, hanging above a ground plane. The
  * 24-cell's 24 vertices and 96 edges are projected from 4D in perspective (the nested-shell look
  * of tesseract pictures), and N sets the tubes' sides and segments: 10K .. 10M triangles. */
-#include "scene_mesh.h"
+#include "scene_builtin.h"
 
 #include <math.h>
 
@@ -27,8 +27,8 @@ void scene_build_tesseract(soup *s, long n, view_desc *v)
     const float tube_r = 0.06f, joint_r = 0.12f;
 
     imesh tube = {0}, joint = {0};
-    im_tube(&tube, sides, segs);
-    im_sphere(&joint, sides, sides / 2);
+    imesh_tube(&tube, sides, segs);
+    imesh_sphere(&joint, sides, sides / 2);
     const imesh *mesh[EDGES + VERTS];
     xform t[EDGES + VERTS];
     soup_ground(s, -10.0f, -10.0f, 10.0f, 10.0f, 0.0f);
@@ -41,15 +41,15 @@ void scene_build_tesseract(soup *s, long n, view_desc *v)
         float a2[3] = {a[0] + f * d[0], a[1] + f * d[1], a[2] + f * d[2]};
         float b2[3] = {b[0] - f * d[0], b[1] - f * d[1], b[2] - f * d[2]};
         mesh[i] = &tube;
-        t[i] = xf_segment(a2, b2, tube_r);
+        t[i] = xform_segment(a2, b2, tube_r);
     }
     for (int i = 0; i < VERTS; i++) {
         mesh[EDGES + i] = &joint;
-        t[EDGES + i] = xf_translate_scale(p[i], joint_r);
+        t[EDGES + i] = xform_translate_scale(p[i], joint_r);
     }
     soup_emit_batch(s, mesh, t, EDGES + VERTS);
-    im_free(&tube);
-    im_free(&joint);
+    imesh_free(&tube);
+    imesh_free(&joint);
 
     /* focus: the polytope and the ground below it, where its shadow falls */
     *v = (view_desc){.fmin = {1e9f, 0.0f, 1e9f},

@@ -8,6 +8,8 @@
 
 static const float DEG = 0.017453292519943295f;
 
+const char *const light_type_names[LIGHT_TYPE_COUNT] = {"directional", "spot"};
+
 /* centre and radius of the bounds' bounding sphere (radius at least a small positive value) */
 static float bounds_sphere(const float bmin[3], const float bmax[3], vec3 centre)
 {

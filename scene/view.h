@@ -15,7 +15,8 @@ typedef struct camera {
     float near, far;  /* 0 = derived from the scene bounds (camera_fit_clip) */
 } camera;
 
-typedef enum light_type { LIGHT_DIRECTIONAL = 0, LIGHT_SPOT = 1 } light_type;
+typedef enum light_type { LIGHT_DIRECTIONAL = 0, LIGHT_SPOT = 1, LIGHT_TYPE_COUNT } light_type;
+extern const char *const light_type_names[LIGHT_TYPE_COUNT]; /* "directional", "spot" */
 
 typedef struct light {
     light_type type;

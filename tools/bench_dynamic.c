@@ -1,7 +1,7 @@
 /* bench_dynamic.c — a moving scene, every frame: the IZB (izb_update_scene + izb_shade_arrays, CPU
  * backend) against Embree shadow rays after a per-frame BVH rebuild or refit, all on the same
  * sample points and the same threads in one process (not a test: run by hand, or by
- * scripts/bench-dynamic.sh for the plot in the README).
+ * scripts/bench-dynamic.sh for the plot in docs/benchmarks.md).
  *
  *   bench-dynamic [--scene SPEC] [--size WxH] [--frames N] [--warmup N] [--threads N] [--spot] [--csv]
  *

@@ -5,8 +5,9 @@
 
 so core/ includes nothing from the folders above it (the seam names no backend), scene/, cpu/ and
 cuda/ never include one another, no two folders include each other (no include cycle between files
-of different folders), core/meson.build links no backend, and no scene loader calls back into the
-scene dispatcher (scene/scene.c). Reads the sources only; run as `test_layout.py SOURCE_ROOT`.
+of different folders), core/meson.build links no backend, no scene loader calls back into the
+scene dispatcher (scene/scene.c), and no two files of scene/ call each other (helpers the loaders
+share live in leaves). Reads the sources only; run as `test_layout.py SOURCE_ROOT`.
 A planted arrow up (core/izb.c including "izb_cpu.h", say) fails with the file, line and rule."""
 import os
 import re
@@ -88,21 +89,79 @@ for word in ("cuda_libs", "cuda_lib", "cpu_lib", "scene_lib", "render_lib", "app
     if re.search(r"\b" + word + r"\b", core_build):
         fail(f"core/meson.build names {word}: the seam links no backend")
 
-# The dispatcher calls the loaders, never the other way: no other scene/ file calls a function
-# that scene/scene.c defines.
-dispatcher = os.path.join(ROOT, "scene", "scene.c")
-if os.path.exists(dispatcher):
-    text = open(dispatcher).read()
-    defined = set(re.findall(r"^(?!static)[A-Za-z_][\w \*]*?\b(\w+)\s*\([^;]*?\)\s*\{", text, re.M))
-    for rel in files:
-        if not rel.startswith("scene/") or rel == "scene/scene.c" or not rel.endswith(".c"):
+# The dispatcher calls the loaders, never the other way, and what they share lives in leaves: no
+# other scene/ file calls a function that scene/scene.c defines, and no two scene/ files call each
+# other, directly or round a longer loop (a call cycle between files). Calls are looked for in the
+# code only: comments and string literals are blanked first, so prose that names a function is not
+# a call.
+LITERAL_OR_COMMENT = re.compile(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.S)
+DEFINITION = re.compile(r"^(?!static)[A-Za-z_][\w \*]*?\b(\w+)\s*\([^;]*?\)\s*\{", re.M)
+
+
+def code_only(text):
+    """text with comments and string/char literals blanked (newlines kept, so line numbers hold)"""
+    return LITERAL_OR_COMMENT.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+
+
+scene_c = sorted(rel for rel in files if rel.startswith("scene/") and rel.endswith(".c"))
+code = {rel: code_only(open(os.path.join(ROOT, rel), encoding="utf-8", errors="replace").read()) for rel in scene_c}
+defines = {rel: set(DEFINITION.findall(body)) for rel, body in code.items()}
+calls = {}  # (caller file, callee file) -> [(line, function)]: each function's first call
+for rel, body in code.items():
+    for dst, fns in defines.items():
+        if dst == rel:
             continue
-        body = open(os.path.join(ROOT, rel)).read()
-        for fn in sorted(defined):
+        for fn in sorted(fns):
             m = re.search(r"\b" + re.escape(fn) + r"\s*\(", body)
             if m:
-                line = body.count("\n", 0, m.start()) + 1
-                fail(f"{rel}:{line}: calls {fn}, defined by the dispatcher scene/scene.c (a call cycle)")
+                calls.setdefault((rel, dst), []).append((body.count("\n", 0, m.start()) + 1, fn))
+
+DISPATCHER = "scene/scene.c"
+if DISPATCHER not in code:
+    fail(f"{DISPATCHER} not found: the scene dispatcher's check has nothing to check")
+for (rel, dst), found in sorted(calls.items()):
+    for line, fn in found if dst == DISPATCHER else ():
+        fail(f"{rel}:{line}: calls {fn}, defined by the dispatcher {DISPATCHER} (a call cycle)")
+
+
+def call_cycles(nodes, edges):
+    """strongly connected components of more than one file (Tarjan)"""
+    index, low, stack, on, out = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in sorted(edges.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    for v in nodes:
+        if v not in index:
+            visit(v)
+    return out
+
+
+edges = {}
+for rel, dst in calls:
+    edges.setdefault(rel, set()).add(dst)
+for comp in call_cycles(scene_c, edges):
+    how = "; ".join(f"{a}:{calls[(a, b)][0][0]} calls {calls[(a, b)][0][1]} ({b})"
+                    for a in comp for b in comp if (a, b) in calls)
+    fail(f"call cycle between {', '.join(comp)}: {how}")
 
 print(f"layout: {len(files)} files, {checked} includes inside the repository, {len(arrows)} folder arrows")
 if checked < 100:

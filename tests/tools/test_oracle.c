@@ -12,7 +12,7 @@
  *
  * IZB_ORACLE_SIZE=WxH and IZB_ORACLE_SCENES=NAME:N,... (built-in scenes; "cards" is the open-mesh
  * one) rerun the views at another size and scale, e.g. 1280x720 and spheres:1M,grass:1M for the
- * README's table; IZB_ORACLE_SKIP_SELF=1 takes the truth where a point's own triangle never
+ * table in docs/exactness.md; IZB_ORACLE_SKIP_SELF=1 takes the truth where a point's own triangle never
  * occludes it (oracle_skip_self), which shows the IZB's acne where light grazes a surface;
  * IZB_ORACLE_BIAS=B runs the IZB and the truth's offset with bias B instead of the default;
  * IZB_ORACLE_DUMP=1 explains every mismatched pixel (dump_mismatches).
