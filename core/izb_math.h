@@ -71,11 +71,14 @@ typedef struct izb_recon {
 } izb_recon;
 
 /* A triangle ready for the rasteriser (thesis §4.3–4.4): edge functions e_i = a*x + b*y + c
- * (inside when all three >= 0), depth plane key = z[0]*x + z[1]*y + z[2], covered cell range. */
+ * (inside when all three >= 0), depth plane key = z[0]*x + z[1]*y + z[2], and its bbox on the light
+ * image plane [x0, x1] x [y0, y1] (grown for rounding). The bbox is part of the inside test (a
+ * point outside it is never inside, however two nearly collinear edge functions round) and gives
+ * the cells the rasterisers visit (izb_tri_cells). 16 words: 64 bytes. */
 typedef struct izb_tri {
     float e[3][3];
     float z[3];
-    int32_t cx0, cy0, cx1, cy1;
+    float x0, y0, x1, y1;
 } izb_tri;
 
 typedef enum izb_sample_kind {
@@ -327,7 +330,7 @@ IZB_HD void izb_tri_edges(const float v[3][4], float e[3][3])
 /* The set-up triangle from its vertices, E and det (izb_tri_det), edges e and bbox x0..y1 (written
  * out, no loops: the CPU vectorises it over 16 triangles). */
 IZB_HD void izb_tri_finish(const float v[3][4], const float E[3], float det, const float e[3][3], float x0,
-                           float y0, float x1, float y1, const izb_grid *g, izb_tri *out)
+                           float y0, float x1, float y1, izb_tri *out)
 {
     const float s = det < 0.0f ? -1.0f : 1.0f;
     const float inv_det = 1.0f / det;
@@ -338,10 +341,17 @@ IZB_HD void izb_tri_finish(const float v[3][4], const float E[3], float det, con
     out->z[0] = fmaf(E[0], v[0][2], fmaf(e[1][0], dz1, e[2][0] * dz2)) * inv_det;
     out->z[1] = fmaf(E[1], v[0][2], fmaf(e[1][1], dz1, e[2][1] * dz2)) * inv_det;
     out->z[2] = fmaf(E[2], v[0][2], fmaf(e[1][2], dz1, e[2][2] * dz2)) * inv_det;
-    out->cx0 = izb_cell_x(g, x0);
-    out->cx1 = izb_cell_x(g, x1);
-    out->cy0 = izb_cell_y(g, y0);
-    out->cy1 = izb_cell_y(g, y1);
+    out->x0 = x0, out->y0 = y0, out->x1 = x1, out->y1 = y1;
+}
+
+/* The cells a set-up triangle's bbox covers in grid g: [*cx0, *cx1] x [*cy0, *cy1]. Every point the
+ * inside test can accept lies in its bbox, so in these cells (the cell hash is monotonic). */
+IZB_HD void izb_tri_cells(const izb_tri *t, const izb_grid *g, int *cx0, int *cy0, int *cx1, int *cy1)
+{
+    *cx0 = izb_cell_x(g, t->x0);
+    *cy0 = izb_cell_y(g, t->y0);
+    *cx1 = izb_cell_x(g, t->x1);
+    *cy1 = izb_cell_y(g, t->y1);
 }
 
 IZB_HD bool izb_tri_setup(const float v[3][4], const izb_grid *g, const izb_bbox *pb, bool cull_back,
@@ -373,12 +383,16 @@ IZB_HD bool izb_tri_setup(const float v[3][4], const izb_grid *g, const izb_bbox
             return false;
         x0 = c.min_x, y0 = c.min_y, x1 = c.max_x, y1 = c.max_y;
     }
-    izb_tri_finish(v, E, det, e, x0, y0, x1, y1, g, out);
+    (void)g; /* the cells come from the bbox, in the raster (izb_tri_cells) */
+    izb_tri_finish(v, E, det, e, x0, y0, x1, y1, out);
     return true;
 }
 
 /* Does triangle t put point p in shadow? Inside (edges inclusive, so shared edges leak no light)
- * and nearer the light than the point's biased depth key (thesis §5.4). */
+ * and nearer the light than the point's biased depth key (thesis §5.4). Inside means in the bbox
+ * too: the float edge functions of a sliver (two edges nearly collinear) can both round to >= 0
+ * far beyond a vertex (seen: 0.6 past it, 3e-8 off the long edge's line), and the bbox rejects
+ * such a point whichever cell it falls in, so every backend and the brute force agree. */
 IZB_HD bool izb_tri_occludes(const izb_tri *t, float x, float y, float z)
 {
     float e0 = fmaf(t->e[0][0], x, fmaf(t->e[0][1], y, t->e[0][2]));
@@ -388,7 +402,8 @@ IZB_HD bool izb_tri_occludes(const izb_tri *t, float x, float y, float z)
     /* No early exit: the four compares are combined without branches. Which of a triangle's
      * edges rejects a point is unpredictable, and on the CPU the mispredicted branches cost more
      * than the three multiply-adds they skip. */
-    return (e0 >= 0.0f) & (e1 >= 0.0f) & (e2 >= 0.0f) & (key < z);
+    return (e0 >= 0.0f) & (e1 >= 0.0f) & (e2 >= 0.0f) & (key < z) & (x >= t->x0) & (x <= t->x1) &
+           (y >= t->y0) & (y <= t->y1);
 }
 
 /* ---- the point's own plane (primitive ids) ------------------------------------------------- */

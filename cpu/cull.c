@@ -37,10 +37,9 @@ static inline bool setup_tri(const float *xyz, int64_t i, const izb_recon *f, co
 }
 
 /* Up to 16 set-up triangles in lanes (the bundle kernel's layout): lane k's izb_tri is
- * e[q][r] = te[3 * q + r][k], z[r] = te[9 + r][k], (cx0, cy0, cx1, cy1) = tc[0..3][k]. 1 KB. */
+ * e[q][r] = te[3 * q + r][k], z[r] = te[9 + r][k], (x0, y0, x1, y1) = te[12 .. 15][k]. 1 KB. */
 typedef struct cull_lanes {
-    float te[12][16];
-    int32_t tc[4][16];
+    float te[16][16];
 } __attribute__((aligned(64))) cull_lanes;
 
 static inline void lane_put(cull_lanes *l, int k, const izb_tri *t)
@@ -50,7 +49,7 @@ static inline void lane_put(cull_lanes *l, int k, const izb_tri *t)
             l->te[3 * q + r][k] = t->e[q][r];
     for (int r = 0; r < 3; r++)
         l->te[9 + r][k] = t->z[r];
-    l->tc[0][k] = t->cx0, l->tc[1][k] = t->cy0, l->tc[2][k] = t->cx1, l->tc[3][k] = t->cy1;
+    l->te[12][k] = t->x0, l->te[13][k] = t->y0, l->te[14][k] = t->x1, l->te[15][k] = t->y1;
 }
 
 /* bit k: izb_may_cull(cull, i + k), k < 16. Its value depends on the triangle only through its
@@ -95,7 +94,7 @@ HOT static uint32_t cull_bundle_keep(const float *xyz, int64_t i, int len, const
         return keep;
     }
     uint32_t front, cross;
-    kern->cull_bundle(xyz, i, f->light, bbox, g, cull_mask(cull, i), &front, &cross, l->te, l->tc);
+    kern->cull_bundle(xyz, i, f->light, bbox, cull_mask(cull, i), &front, &cross, l->te);
     keep = front;
     for (; cross; cross &= cross - 1) {
         const int k = __builtin_ctz(cross);
@@ -118,7 +117,7 @@ static uint32_t cull_range(const float *xyz, int64_t i0, int64_t i1, const izb_r
     for (int64_t i = i0; i < i1; i += 16) {
         const int len = i1 - i < 16 ? (int)(i1 - i) : 16;
         const uint32_t keep = cull_bundle_keep(xyz, i, len, f, g, bbox, cull, kern, &l);
-        kern->cull_emit(l.te, l.tc, keep, i, out + c, tri_id ? tri_id + c : NULL);
+        kern->cull_emit(l.te, keep, i, out + c, tri_id ? tri_id + c : NULL);
         c += (uint32_t)__builtin_popcount(keep);
     }
     return c;

@@ -46,10 +46,9 @@ static inline int32_t KERN(cull_test)(const float (*t)[KERN_BLOCK], int k, const
            (det < 0.0f ? KERN_CULL_BACK : 0);
 }
 
-/* Lane k of state s set up into te (te[3 * i + c][k] = e[i][c], te[9 + c][k] = z[c]) and tc (cx0,
- * cy0, cx1, cy1). */
-static inline void KERN(cull_setup)(const KERN(cull_state) *s, int k, const izb_grid *g, float (*te)[KERN_BLOCK],
-                                    int32_t (*tc)[KERN_BLOCK])
+/* Lane k of state s set up into te (te[3 * i + c][k] = e[i][c], te[9 + c][k] = z[c], te[12 + c][k] =
+ * the bbox x0, y0, x1, y1). */
+static inline void KERN(cull_setup)(const KERN(cull_state) *s, int k, float (*te)[KERN_BLOCK])
 {
     const float v[3][4] = {{s->v[0][k], s->v[1][k], s->v[2][k], s->v[3][k]},
                            {s->v[4][k], s->v[5][k], s->v[6][k], s->v[7][k]},
@@ -58,29 +57,27 @@ static inline void KERN(cull_setup)(const KERN(cull_state) *s, int k, const izb_
     float e[3][3];
     izb_tri_edges(v, e);
     izb_tri tri;
-    izb_tri_finish(v, E, s->det[k], e, s->box[0][k], s->box[1][k], s->box[2][k], s->box[3][k], g, &tri);
+    izb_tri_finish(v, E, s->det[k], e, s->box[0][k], s->box[1][k], s->box[2][k], s->box[3][k], &tri);
     te[0][k] = tri.e[0][0], te[1][k] = tri.e[0][1], te[2][k] = tri.e[0][2];
     te[3][k] = tri.e[1][0], te[4][k] = tri.e[1][1], te[5][k] = tri.e[1][2];
     te[6][k] = tri.e[2][0], te[7][k] = tri.e[2][1], te[8][k] = tri.e[2][2];
     te[9][k] = tri.z[0], te[10][k] = tri.z[1], te[11][k] = tri.z[2];
-    tc[0][k] = tri.cx0, tc[1][k] = tri.cy0, tc[2][k] = tri.cx1, tc[3][k] = tri.cy1;
+    te[12][k] = tri.x0, te[13][k] = tri.y0, te[14][k] = tri.x1, te[15][k] = tri.y1;
 }
 
 /* Culling of triangles i0 .. i0 + 15 of xyz, where bit k of cullable says a back face k may be
  * dropped (izb_may_cull): bit k of *front = lane k survives with every vertex in front of the light,
- * set up into lane k of te / tc; bit k of *cross = lane k crosses w = 0 and is not dropped (the
+ * set up into lane k of te; bit k of *cross = lane k crosses w = 0 and is not dropped (the
  * caller sets it up). Every lane computes everything, so the outcome, unpredictable on closed
  * meshes, costs no branch, except the one on the whole bundle before the set-up. The bundle is
  * first transposed (GCC 12 does not vectorise the 9-float stride of the input). */
 static void KERN(cull_bundle)(const float *xyz, int64_t i0, const float *light, const izb_bbox *pbp,
-                              const izb_grid *gp, uint32_t cullable, uint32_t *front, uint32_t *cross,
-                              float (*te)[KERN_BLOCK], int32_t (*tc)[KERN_BLOCK])
+                              uint32_t cullable, uint32_t *front, uint32_t *cross, float (*te)[KERN_BLOCK])
 {
     float m[16];
     for (int j = 0; j < 16; j++)
         m[j] = light[j]; /* locals: the stores cannot alias them */
     const izb_bbox pb = *pbp;
-    const izb_grid g = *gp;
     const float *in = xyz + 9 * i0;
     float t[9][KERN_BLOCK] __attribute__((aligned(64)));
 #ifdef KERN_CULL_TRANSPOSE
@@ -111,14 +108,14 @@ static void KERN(cull_bundle)(const float *xyz, int64_t i0, const float *light, 
         return;
 #pragma omp simd
     for (int k = 0; k < KERN_BLOCK; k++)
-        KERN(cull_setup)(&s, k, &g, te, tc);
+        KERN(cull_setup)(&s, k, te);
 }
 
-/* The survivors `keep` of the set-up lanes te / tc (triangles i + k) to out[0..], in lane order, and
+/* The survivors `keep` of the set-up lanes te (triangles i + k) to out[0..], in lane order, and
  * their indices to tri_id[0..] (may be NULL). A copy may define KERN_CULL_EMIT to do it in vector
  * registers instead (cpu/isa.c). */
 #ifndef KERN_CULL_EMIT
-static void KERN(cull_emit)(const float (*te)[KERN_BLOCK], const int32_t (*tc)[KERN_BLOCK], uint32_t keep, int64_t i,
+static void KERN(cull_emit)(const float (*te)[KERN_BLOCK], uint32_t keep, int64_t i,
                             izb_tri *out, uint32_t *tri_id)
 {
     for (uint32_t c = 0; keep; keep &= keep - 1, c++) {
@@ -129,7 +126,7 @@ static void KERN(cull_emit)(const float (*te)[KERN_BLOCK], const int32_t (*tc)[K
                 t->e[q][r] = te[3 * q + r][k];
         for (int r = 0; r < 3; r++)
             t->z[r] = te[9 + r][k];
-        t->cx0 = tc[0][k], t->cy0 = tc[1][k], t->cx1 = tc[2][k], t->cy1 = tc[3][k];
+        t->x0 = te[12][k], t->y0 = te[13][k], t->x1 = te[14][k], t->y1 = te[15][k];
         if (tri_id) tri_id[c] = (uint32_t)(i + k);
     }
 }

@@ -30,12 +30,12 @@ static inline void cull_transpose_avx512(float (*t)[16], const float *in)
             _mm512_store_ps(t[3 * q + k], deinterleave3_avx512(d[k][0], d[k][1], d[k][2], q));
 }
 /* kernels.h's cull_emit in registers: an izb_tri is 16 words, lane k's are column k of
- * the 16 rows te[0..11], tc[0..3]. Each row is compressed to the survivors' lanes, the 16 x 16
+ * the 16 rows te[0..15]. Each row is compressed to the survivors' lanes, the 16 x 16
  * words transposed (a survivor per row, an izb_tri in field order), and the first popcount(keep)
  * rows stored: 16 compressions, 64 shuffles and one store per survivor, where the word-by-word
  * copy costs 32 loads and stores per survivor. (Non-temporal stores were no faster in whole
  * frames, bench-cpu spheres:1M, 1 and 2 threads.) */
-static void cull_emit_avx512(const float (*te)[16], const int32_t (*tc)[16], uint32_t keep, int64_t i,
+static void cull_emit_avx512(const float (*te)[16], uint32_t keep, int64_t i,
                              izb_tri *out, uint32_t *tri_id)
 {
     if (!keep)
@@ -43,10 +43,8 @@ static void cull_emit_avx512(const float (*te)[16], const int32_t (*tc)[16], uin
     const __mmask16 k = (__mmask16)keep;
     const int m = __builtin_popcount(keep);
     __m512i r[16], u[16];
-    for (int j = 0; j < 12; j++)
+    for (int j = 0; j < 16; j++)
         r[j] = _mm512_maskz_compress_epi32(k, _mm512_load_si512(te[j]));
-    for (int j = 0; j < 4; j++)
-        r[12 + j] = _mm512_maskz_compress_epi32(k, _mm512_load_si512(tc[j]));
     /* 16 x 16 transpose: 32-bit, 64-bit, then 128-bit lanes */
     for (int j = 0; j < 16; j += 2) {
         u[j] = _mm512_unpacklo_epi32(r[j], r[j + 1]);

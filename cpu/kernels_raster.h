@@ -140,13 +140,15 @@ static inline __attribute__((always_inline)) void KERN(row_hits)(const izb_tri *
  * contiguous run of points. */
 static inline __attribute__((always_inline)) void
 KERN(k1_run)(const izb_tri *tris, int i0, int i1, const izb_cpu_points *p, const uint32_t *cell_start,
-             const uint32_t *cell_end, int grid_w, const izb_own *own, KERN(own_queue) *oq, uint64_t *hits)
+             const uint32_t *cell_end, const izb_grid *g, const izb_own *own, KERN(own_queue) *oq, uint64_t *hits)
 {
     for (int i = i0; i < i1; i++) {
         const izb_tri t = tris[i]; /* a local copy, kept in registers across the stores */
-        for (int cy = t.cy0; cy <= t.cy1; cy++) {
-            const int row = cy * grid_w;
-            KERN(row_hits)(&t, i, p, cell_start[row + t.cx0], cell_end[row + t.cx1], own, oq, hits);
+        int cx0, cy0, cx1, cy1;
+        izb_tri_cells(&t, g, &cx0, &cy0, &cx1, &cy1);
+        for (int cy = cy0; cy <= cy1; cy++) {
+            const int row = cy * g->w;
+            KERN(row_hits)(&t, i, p, cell_start[row + cx0], cell_end[row + cx1], own, oq, hits);
         }
         if (own && oq->blocks) KERN(own_drain)(own, p->pixel, own->tri_id[i], oq, hits);
     }
@@ -155,16 +157,16 @@ KERN(k1_run)(const izb_tri *tris, int i0, int i1, const izb_cpu_points *p, const
 /* Kernel1's triangles [i0, i1). Hits go to this thread's bitmap (cpu/raster.c turns the
  * bitmaps into the mask). */
 static void KERN(k1_tris)(const izb_tri *tris, int i0, int i1, const izb_cpu_points *p,
-                          const uint32_t *cell_start, const uint32_t *cell_end, int grid_w,
+                          const uint32_t *cell_start, const uint32_t *cell_end, const izb_grid *g,
                           const izb_own *own, uint64_t *hits)
 {
     if (own) {
         KERN(own_queue) oq;
         oq.n = oq.blocks = 0;
-        KERN(k1_run)(tris, i0, i1, p, cell_start, cell_end, grid_w, own, &oq, hits);
+        KERN(k1_run)(tris, i0, i1, p, cell_start, cell_end, g, own, &oq, hits);
         KERN(own_flush)(own, p->pixel, &oq, hits);
     } else {
-        KERN(k1_run)(tris, i0, i1, p, cell_start, cell_end, grid_w, NULL, NULL, hits);
+        KERN(k1_run)(tris, i0, i1, p, cell_start, cell_end, g, NULL, NULL, hits);
     }
 }
 
@@ -172,17 +174,19 @@ static void KERN(k1_tris)(const izb_tri *tris, int i0, int i1, const izb_cpu_poi
 static inline __attribute__((always_inline)) void KERN(k2_run)(const izb_tri *tris, int nt, int gx, int gy,
                                                                int side, const izb_cpu_points *p,
                                                                const uint32_t *cell_start,
-                                                               const uint32_t *cell_end, int grid_w,
+                                                               const uint32_t *cell_end, const izb_grid *g,
                                                                const izb_own *own, KERN(own_queue) *oq,
                                                                uint64_t *hits)
 {
     for (int i = 0; i < nt; i++) {
         const izb_tri t = tris[i];
-        const int cx_first = izb_cpu_first_congruent(t.cx0, gx, side);
-        if (cx_first > t.cx1) continue;
-        for (int cy = izb_cpu_first_congruent(t.cy0, gy, side); cy <= t.cy1; cy += side)
-            for (int cx = cx_first; cx <= t.cx1; cx += side) {
-                const int c = cy * grid_w + cx;
+        int cx0, cy0, cx1, cy1;
+        izb_tri_cells(&t, g, &cx0, &cy0, &cx1, &cy1);
+        const int cx_first = izb_cpu_first_congruent(cx0, gx, side);
+        if (cx_first > cx1) continue;
+        for (int cy = izb_cpu_first_congruent(cy0, gy, side); cy <= cy1; cy += side)
+            for (int cx = cx_first; cx <= cx1; cx += side) {
+                const int c = cy * g->w + cx;
                 KERN(row_hits)(&t, i, p, cell_start[c], cell_end[c], own, oq, hits);
             }
         if (own && oq->blocks) KERN(own_drain)(own, p->pixel, own->tri_id[i], oq, hits);
@@ -192,15 +196,15 @@ static inline __attribute__((always_inline)) void KERN(k2_run)(const izb_tri *tr
 /* Kernel2's group (gx, gy) of a side x side interleave, over every triangle: cells
  * (cx, cy) with cx % side == gx, cy % side == gy. Hits go to this thread's bitmap. */
 static void KERN(k2_group)(const izb_tri *tris, int nt, int gx, int gy, int side, const izb_cpu_points *p,
-                           const uint32_t *cell_start, const uint32_t *cell_end, int grid_w,
+                           const uint32_t *cell_start, const uint32_t *cell_end, const izb_grid *g,
                            const izb_own *own, uint64_t *hits)
 {
     if (own) {
         KERN(own_queue) oq;
         oq.n = oq.blocks = 0;
-        KERN(k2_run)(tris, nt, gx, gy, side, p, cell_start, cell_end, grid_w, own, &oq, hits);
+        KERN(k2_run)(tris, nt, gx, gy, side, p, cell_start, cell_end, g, own, &oq, hits);
         KERN(own_flush)(own, p->pixel, &oq, hits);
     } else {
-        KERN(k2_run)(tris, nt, gx, gy, side, p, cell_start, cell_end, grid_w, NULL, NULL, hits);
+        KERN(k2_run)(tris, nt, gx, gy, side, p, cell_start, cell_end, g, NULL, NULL, hits);
     }
 }

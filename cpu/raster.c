@@ -78,13 +78,13 @@ static void raster(const izb_cpu_kernels *k, izb_kernel kernel, const izb_tri *t
             for (int grp = 0; grp < groups; grp++) {
                 const int gx = grp % side, gy = grp / side;
                 if (gx < g->w && gy < g->h)
-                    k->k2_group(tris, nt, gx, gy, side, points, cell_start, cell_end, g->w, own, hits);
+                    k->k2_group(tris, nt, gx, gy, side, points, cell_start, cell_end, g, own, hits);
             }
         } else {
 #pragma omp for schedule(dynamic, 1)
             for (int bi = 0; bi < batches; bi++) {
                 const int i0 = bi * batch, i1 = nt - i0 > batch ? i0 + batch : nt;
-                k->k1_tris(tris, i0, i1, points, cell_start, cell_end, g->w, own, hits);
+                k->k1_tris(tris, i0, i1, points, cell_start, cell_end, g, own, hits);
             }
         }
         /* (the for's closing barrier: every bitmap is complete) */

@@ -34,7 +34,7 @@ static __device__ __forceinline__ void point_store(float4 *a, uint32_t i, const 
 }
 
 /* A triangle as its 4 float4 planes: plane k holds words 4k..4k+3 of izb_tri (e[3][3], z[3],
- * cx0, cy0, cx1, cy1). The union gives the local copy float4 alignment. */
+ * x0, y0, x1, y1). The union gives the local copy float4 alignment. */
 union tri_planes {
     izb_tri t;
     float4 v[4];

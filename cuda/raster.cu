@@ -1,12 +1,13 @@
 /* raster.cu — the irregular rasterisers of thesis §5 and the shadow-flag resolve.
  *
- * kernel1 (§5.1): one unit of UNIT threads per triangle; it loops over the triangle's cell rows
- * cy0..cy1, and each row's cells cx0..cx1 are contiguous in binned order, so the whole row is one
- * point range [cell_start[row + cx0], cell_end[row + cx1]) spread over the unit's lanes (§5.1.1).
+ * kernel1 (§5.1): one unit of UNIT threads per triangle; it loops over the cell rows cy0..cy1 of the
+ * triangle's bbox (izb_tri_cells), and each row's cells cx0..cx1 are contiguous in binned order, so
+ * the whole row is one point range [cell_start[row + cx0], cell_end[row + cx1]) spread over the
+ * unit's lanes (§5.1.1).
  *
  * kernel2 (§5.2): unit (x, y) of an ux x uy layout owns the cells with cx % ux == x and
  * cy % uy == y (interleaved, §5.2.1) and loops over all triangles. A block stages the cell ranges
- * of 2^K2_TILE_LOG2 triangles in shared memory; each warp tests 32 of them at once against its
+ * of 2^K2_TILE_LOG2 triangles (from their bboxes) in shared memory; each warp tests 32 of them at once against its
  * unit's cells (O(1): the first owned column/row inside the range) and walks only the hits.
  *
  * Both store shadow[j] = 1 for an occluded point j (binned order): several units may store to the
@@ -58,7 +59,7 @@ __global__ void __launch_bounds__(RASTER_THREADS)
     raster_k1(const float4 *__restrict__ tris, uint32_t tri_capacity, uint32_t ntri,          // in
               const float4 *__restrict__ points,                                              // in
               const uint32_t *__restrict__ cell_start, const uint32_t *__restrict__ cell_end, // in
-              uint32_t grid_w, uint32_t split,                                                // in
+              const izb_grid grid, uint32_t split,                                            // in
               const own_args own,                                                             // in: ids
               uint8_t *__restrict__ shadow)                                                   // out
 {
@@ -69,13 +70,16 @@ __global__ void __launch_bounds__(RASTER_THREADS)
         return;
     const uint32_t t = u % ntri, piece = u / ntri;
     const izb_tri tri = tri_load(tris, tri_capacity, t);
+    const uint32_t grid_w = (uint32_t)grid.w;
+    int cx0, cy0, cx1, cy1;
+    izb_tri_cells(&tri, &grid, &cx0, &cy0, &cx1, &cy1);
     /* this unit's part [lo, hi) of the triangle's point sequence (all of it in the thesis form) */
     uint32_t lo = 0, hi = UINT32_MAX;
     if (split > 1) {
         uint32_t w = 0;
-        for (int cy = tri.cy0; cy <= tri.cy1; cy++) {
+        for (int cy = cy0; cy <= cy1; cy++) {
             const uint32_t row = (uint32_t)cy * grid_w;
-            const uint32_t start = cell_start[row + (uint32_t)tri.cx0], end = cell_end[row + (uint32_t)tri.cx1];
+            const uint32_t start = cell_start[row + (uint32_t)cx0], end = cell_end[row + (uint32_t)cx1];
             w += end > start ? end - start : 0u; /* an empty range may have end < start */
         }
         const uint32_t per = (uint32_t)K1_SPLIT_WORK * UNIT;
@@ -87,9 +91,9 @@ __global__ void __launch_bounds__(RASTER_THREADS)
         hi = piece + 1u == pieces ? w : lo + chunk;
     }
     uint32_t seen = 0; /* points of the rows before cy */
-    for (int cy = tri.cy0; cy <= tri.cy1 && seen < hi; cy++) {
+    for (int cy = cy0; cy <= cy1 && seen < hi; cy++) {
         const uint32_t row = (uint32_t)cy * grid_w;
-        const uint32_t start = cell_start[row + (uint32_t)tri.cx0], end = cell_end[row + (uint32_t)tri.cx1];
+        const uint32_t start = cell_start[row + (uint32_t)cx0], end = cell_end[row + (uint32_t)cx1];
         const uint32_t len = end > start ? end - start : 0u;
         if (seen + len > lo) {
             const uint32_t from = start + (lo > seen ? lo - seen : 0u);
@@ -120,7 +124,7 @@ __global__ void __launch_bounds__(RASTER_THREADS, K2_MIN_BLOCKS)
     raster_k2(const float4 *__restrict__ tris, uint32_t tri_capacity, uint32_t ntri,          // in
               const float4 *__restrict__ points,                                              // in
               const uint32_t *__restrict__ cell_start, const uint32_t *__restrict__ cell_end, // in
-              uint32_t grid_w, int ux_count, int uy_count, // in: unit layout
+              const izb_grid grid, int ux_count, int uy_count, // in: grid, unit layout
               const own_args own,                          // in: ids
               uint8_t *__restrict__ shadow)                // out
 {
@@ -133,14 +137,16 @@ __global__ void __launch_bounds__(RASTER_THREADS, K2_MIN_BLOCKS)
      * full warps. Inactive units (the last block's spare ones) still join every barrier. */
     const bool active = u < (uint32_t)ux_count * (uint32_t)uy_count;
     const int ux = (int)(u % (uint32_t)ux_count), uy = (int)(u / (uint32_t)ux_count);
-    const float4 *__restrict__ ranges = tris + 3 * (size_t)tri_capacity; /* plane 3 */
+    const float4 *__restrict__ boxes = tris + 3 * (size_t)tri_capacity; /* plane 3: x0, y0, x1, y1 */
+    const uint32_t grid_w = (uint32_t)grid.w;
 
     for (uint32_t base = 0; base < ntri; base += K2_TILE) {
         const uint32_t count = min((uint32_t)K2_TILE, ntri - base);
         __syncthreads(); /* the previous tile is consumed */
         for (uint32_t k = threadIdx.x; k < count; k += RASTER_THREADS) {
-            const float4 r = ranges[base + k];
-            s_range[k] = make_int4(__float_as_int(r.x), __float_as_int(r.y), __float_as_int(r.z), __float_as_int(r.w));
+            const float4 r = boxes[base + k];
+            s_range[k] = make_int4(izb_cell_x(&grid, r.x), izb_cell_y(&grid, r.y), izb_cell_x(&grid, r.z),
+                                   izb_cell_y(&grid, r.w)); /* izb_tri_cells of the plane alone */
         }
         __syncthreads();
         if (!active)
@@ -217,19 +223,19 @@ template <int UNIT>
 static bool launch_raster(izb_kernel kernel, const raster_args *a, cudaStream_t s)
 {
     constexpr uint32_t UNITS = RASTER_THREADS / UNIT;
-    const uint32_t ntri = (uint32_t)a->ntri, w = (uint32_t)a->grid.w;
+    const uint32_t ntri = (uint32_t)a->ntri;
     const own_args own = {a->tri_id, a->pixel_id, a->xyz, a->scene_n};
     if (kernel == IZB_KERNEL2) {
         int ux, uy;
         raster_k2_units(&a->grid, UNIT, a->sm_count, &ux, &uy);
         auto k = raster_k2<UNIT>;
         CUDA_LAUNCH(k, cuda_blocks((size_t)ux * uy, UNITS), RASTER_THREADS, 0, s, a->tris, a->tri_capacity,
-                    ntri, a->points, a->cell_start, a->cell_end, w, ux, uy, own, a->shadow);
+                    ntri, a->points, a->cell_start, a->cell_end, a->grid, ux, uy, own, a->shadow);
     } else {
         const uint32_t split = a->k1_split > 1 ? (uint32_t)a->k1_split : 1u;
         auto k = raster_k1<UNIT>;
         CUDA_LAUNCH(k, cuda_blocks((size_t)ntri * split, UNITS), RASTER_THREADS, 0, s, a->tris,
-                    a->tri_capacity, ntri, a->points, a->cell_start, a->cell_end, w, split, own, a->shadow);
+                    a->tri_capacity, ntri, a->points, a->cell_start, a->cell_end, a->grid, split, own, a->shadow);
     }
     return true;
 }

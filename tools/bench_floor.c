@@ -93,10 +93,11 @@ double bench_raster_tests(const izb_tri *tris, int nt, const uint32_t *cell_star
     }
     double tests = 0.0;
     for (int i = 0; i < nt; i++) {
-        const izb_tri *t = &tris[i];
-        for (int y = t->cy0; y <= t->cy1; y++) {
+        int cx0, cy0, cx1, cy1;
+        izb_tri_cells(&tris[i], g, &cx0, &cy0, &cx1, &cy1);
+        for (int y = cy0; y <= cy1; y++) {
             const uint64_t *row = pre + (size_t)y * (w + 1);
-            tests += (double)(row[t->cx1 + 1] - row[t->cx0]);
+            tests += (double)(row[cx1 + 1] - row[cx0]);
         }
     }
     free(pre);

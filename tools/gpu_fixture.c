@@ -197,7 +197,7 @@ bool tri_eq(const izb_tri *a, const izb_tri *b)
         if (!feq(a->z[i], b->z[i]))
             return false;
     }
-    return a->cx0 == b->cx0 && a->cy0 == b->cy0 && a->cx1 == b->cx1 && a->cy1 == b->cy1;
+    return feq(a->x0, b->x0) && feq(a->y0, b->y0) && feq(a->x1, b->x1) && feq(a->y1, b->y1);
 }
 
 bool grid_eq(const izb_grid *a, const izb_grid *b)

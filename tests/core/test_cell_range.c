@@ -42,11 +42,12 @@ static long check_around(const izb_tri *t, const izb_grid *g, const izb_bbox *pb
             if (!(x >= pb->min_x && x <= pb->max_x && y >= pb->min_y && y <= pb->max_y)) continue;
             if (!izb_tri_occludes(t, x, y, FLT_MAX)) continue;
             accepted++;
-            int ix = izb_cell_x(g, x), iy = izb_cell_y(g, y);
-            if (ix < t->cx0 || ix > t->cx1 || iy < t->cy0 || iy > t->cy1) {
+            int ix = izb_cell_x(g, x), iy = izb_cell_y(g, y), cx0, cy0, cx1, cy1;
+            izb_tri_cells(t, g, &cx0, &cy0, &cx1, &cy1);
+            if (ix < cx0 || ix > cx1 || iy < cy0 || iy > cy1) {
                 if (*outside < 5)
                     fprintf(stderr, "point (%.9g, %.9g) in cell (%d, %d) outside range x %d..%d y %d..%d\n",
-                            (double)x, (double)y, ix, iy, t->cx0, t->cx1, t->cy0, t->cy1);
+                            (double)x, (double)y, ix, iy, cx0, cx1, cy0, cy1);
                 (*outside)++;
             }
         }

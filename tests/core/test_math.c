@@ -77,8 +77,15 @@ static void test_edges(void)
         CHECK(fabsf(t.z[0]) < 1e-7f && fabsf(t.z[1]) < 1e-7f && fabsf(t.z[2] - 0.5f) < 1e-7f,
               "constant depth plane: %g %g %g", t.z[0], t.z[1], t.z[2]);
         /* 32..40, and the cell before: vertices on a cell boundary get the rounding margin's cell */
-        CHECK((t.cx0 == 32 || t.cx0 == 31) && (t.cy0 == 32 || t.cy0 == 31) && t.cx1 == 40 && t.cy1 == 40,
-              "cell range %d..%d x %d..%d", t.cx0, t.cx1, t.cy0, t.cy1);
+        const izb_grid g = izb_grid_make(wide, 0, 64, 64);
+        int cx0, cy0, cx1, cy1;
+        izb_tri_cells(&t, &g, &cx0, &cy0, &cx1, &cy1);
+        CHECK((cx0 == 32 || cx0 == 31) && (cy0 == 32 || cy0 == 31) && cx1 == 40 && cy1 == 40,
+              "cell range %d..%d x %d..%d", cx0, cx1, cy0, cy1);
+        /* the bbox is part of the inside test: grown by rounding only, never past a cell */
+        CHECK(t.x0 <= 0.0f && t.x0 > -1e-4f && t.y0 <= 0.0f && t.y0 > -1e-4f && t.x1 >= 1.0f && t.x1 < 1.0001f &&
+                  t.y1 >= 1.0f && t.y1 < 1.0001f,
+              "bbox %g..%g x %g..%g", (double)t.x0, (double)t.x1, (double)t.y0, (double)t.y1);
     }
     CHECK(setup(ccw, true, &t), "counter-clockwise is front-facing");
     CHECK(!setup(cw, true, &t), "clockwise is culled as back-facing");
@@ -200,16 +207,18 @@ static void test_spot_depth(void)
             /* Its cell range (the points' bbox clipped by its edges) holds every image position
              * the inside test accepts; most such triangles cover only part of the grid. */
             long outside = 0;
+            int cx0, cy0, cx1, cy1;
+            izb_tri_cells(&t, &g, &cx0, &cy0, &cx1, &cy1);
             for (int sy = 0; sy <= 128; sy++)
                 for (int sx = 0; sx <= 128; sx++) {
                     const float x = -1.0f + sx / 64.0f, y = -1.0f + sy / 64.0f;
                     if (!izb_tri_occludes(&t, x, y, 1e30f))
                         continue;
                     const int cx = izb_cell_x(&g, x), cy = izb_cell_y(&g, y);
-                    outside += cx < t.cx0 || cx > t.cx1 || cy < t.cy0 || cy > t.cy1;
+                    outside += cx < cx0 || cx > cx1 || cy < cy0 || cy > cy1;
                 }
             CHECK(outside == 0, "crossing triangle: %ld covered positions outside its cells", outside);
-            partial += (t.cx1 - t.cx0 + 1) * (t.cy1 - t.cy0 + 1) < g.w * g.h;
+            partial += (cx1 - cx0 + 1) * (cy1 - cy0 + 1) < g.w * g.h;
         }
         for (int s = 0; s < 40; s++) {
             double b0 = rnd_in(0.02, 0.96), b1 = rnd_in(0.02, 0.98 - b0), b2 = 1.0 - b0 - b1;
@@ -421,8 +430,9 @@ static void test_grid(void)
             if (!izb_tri_occludes(&t, x, y, 1.0f))
                 continue;
             inside++;
-            int cx = izb_cell_x(&gg, x), cy = izb_cell_y(&gg, y);
-            bad += cx < t.cx0 || cx > t.cx1 || cy < t.cy0 || cy > t.cy1;
+            int cx = izb_cell_x(&gg, x), cy = izb_cell_y(&gg, y), cx0, cy0, cx1, cy1;
+            izb_tri_cells(&t, &gg, &cx0, &cy0, &cx1, &cy1);
+            bad += cx < cx0 || cx > cx1 || cy < cy0 || cy > cy1;
         }
     }
     CHECK(inside > 1000 && bad == 0, "%d of %d inside points outside their triangle's cell range", bad, inside);

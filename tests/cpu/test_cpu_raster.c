@@ -66,8 +66,8 @@ static long scalar_raster(const izb_tri *tris, int nt, const izb_point *pts, con
 {
     long hits = 0;
     for (int i = 0; i < nt; i++)
-        for (int cy = tris[i].cy0; cy <= tris[i].cy1; cy++)
-            for (int cx = tris[i].cx0; cx <= tris[i].cx1; cx++)
+        for (int cy = izb_cell_y(g, tris[i].y0); cy <= izb_cell_y(g, tris[i].y1); cy++)
+            for (int cx = izb_cell_x(g, tris[i].x0); cx <= izb_cell_x(g, tris[i].x1); cx++)
                 for (uint32_t j = cs[cy * g->w + cx]; j < ce[cy * g->w + cx]; j++)
                     if (izb_tri_occludes(&tris[i], pts[j].x, pts[j].y, pts[j].z)) {
                         hits += mask[pts[j].pixel] != 0;
@@ -81,8 +81,8 @@ static void scalar_raster_own(const izb_tri *tris, int nt, const izb_point *pts,
                               const uint32_t *ce, const izb_grid *g, const izb_own *o, uint8_t *mask)
 {
     for (int i = 0; i < nt; i++)
-        for (int cy = tris[i].cy0; cy <= tris[i].cy1; cy++)
-            for (int cx = tris[i].cx0; cx <= tris[i].cx1; cx++)
+        for (int cy = izb_cell_y(g, tris[i].y0); cy <= izb_cell_y(g, tris[i].y1); cy++)
+            for (int cx = izb_cell_x(g, tris[i].x0); cx <= izb_cell_x(g, tris[i].x1); cx++)
                 for (uint32_t j = cs[cy * g->w + cx]; j < ce[cy * g->w + cx]; j++)
                     if (izb_tri_occludes(&tris[i], pts[j].x, pts[j].y, pts[j].z) &&
                         !izb_hit_is_own(o->xyz, 9, 1, o->tri_count, o->pixel_id[pts[j].pixel], o->tri_id[i]))

@@ -4,27 +4,22 @@
  * that favours the awkward ones: NaN, +-Inf, +-0, denormals, +-FLT_MAX, 1e+-30, raw bit patterns;
  * triangles may repeat the previous one or a vertex.
  *
- * Invariant: the backend's mask lies between two brute forces written here from izb_math.h's
- * predicates alone — every pixel reconstructed, every sample point tested against every triangle,
- * no grid, no binning, no cell ranges:
- *  - at least the shadow of the brute force that also asks the point to lie in the triangle's
- *    bbox on the light's image plane (the bbox izb_tri_setup computes, grown for rounding): no
- *    point inside a triangle may be missed, whatever the grid, binning and cell ranges do;
- *  - at most the shadow of the brute force without that bbox.
- * The two differ only where the float edge test is inside for a point outside the triangle's bbox:
- * within rounding of two nearly collinear edge lines, beyond a vertex of a sliver (a triangle with
- * an angle within a few degrees of 180°). There the backend, which tests only the cells covering
- * the bbox, may answer either way depending on the grid (fuzzing found it: a point 0.6 beyond a
- * sliver's far vertex, 3e-8 from its long edge's line, shadowed by the brute force, lit by the
- * backend; tests/fuzz/regressions/izb). With back-face culling on, culling only removes occluders:
- * the lower bound culls every back face and the upper bound none (true where culling is limited
- * to closed meshes too). And nothing may crash or read out of bounds (ASan, UBSan). */
+ * Invariant: the backend's mask equals a brute force written here from izb_math.h's predicates
+ * alone — every pixel reconstructed, every sample point tested against every triangle, no grid, no
+ * binning, no cell ranges — with the same culling decision per triangle (izb_may_cull over the
+ * scene's closed components, izb_closed.h). Equal, not bounded: the inside test is exact at the
+ * triangle's bbox (izb_tri_occludes rejects a point outside it), so where a sliver's two nearly
+ * collinear edge functions both round to >= 0 far beyond a vertex (fuzzing found a point 0.6 past
+ * one, 3e-8 off the long edge's line: tests/fuzz/regressions/izb), the brute force and the
+ * backend, which tests only the cells covering the bbox, agree that it is lit. And nothing may
+ * crash or read out of bounds (ASan, UBSan). */
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
 
 #include "fuzz_check.h"
 #include "izb.h"
+#include "izb_closed.h"
 #include "view.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -93,24 +88,9 @@ static float next_depth(reader *r)
     return (float)b / 16.0f; /* 4 .. 16 */
 }
 
-/* The triangle's bbox on the light image plane as izb_tri_setup takes it (izb_math.h's own pieces:
- * the vertices' grown bbox, or the points' bbox clipped by the edges where the triangle crosses the
- * light's w = 0 plane); false when it has none (the setup rejects the triangle then too). */
-static bool tri_bbox(const float v[3][4], const izb_bbox *pb, izb_bbox *out)
-{
-    float E[3];
-    const float det = izb_tri_det(v, E);
-    bool none_front;
-    if (izb_tri_all_front(v, &none_front))
-        return izb_tri_front_bbox(v, pb, &out->min_x, &out->min_y, &out->max_x, &out->max_y);
-    float e[3][3];
-    izb_tri_edges(v, e);
-    return !none_front && izb_clip_rect(e, det < 0.0f ? -1.0f : 1.0f, pb, out);
-}
-
-/* the brute force: 255 lit (and sky), 0 shadow or unlit; `cull` as izb_tri_setup's cull_back;
- * `in_bbox`: a point counts only inside the triangle's bbox (tri_bbox) */
-static void brute_force(const izb_recon *f, const float *depth, const float *xyz, int nt, bool cull, bool in_bbox,
+/* the brute force: 255 lit (and sky), 0 shadow or unlit; triangle t culled when it faces away and
+ * izb_may_cull(cull, t) */
+static void brute_force(const izb_recon *f, const float *depth, const float *xyz, int nt, const izb_cull_view *cull,
                         uint8_t *mask, izb_point *pts, int *pix)
 {
     const int W = f->width, H = f->height;
@@ -131,20 +111,17 @@ static void brute_force(const izb_recon *f, const float *depth, const float *xyz
             pix[n++] = i;
         }
     if (n == 0) return;
-    /* the grid only decides the triangles' cell ranges, which the brute force ignores; the setup
-     * needs one, and the points' bbox, for its culling outside the bbox */
+    /* the setup needs a grid (the brute force ignores cells) and the points' bbox, for its culling
+     * outside the bbox */
     const izb_grid g = izb_grid_make(bb, n, 1, 1);
     for (int t = 0; t < nt; t++) {
         float v[3][4];
         for (int k = 0; k < 3; k++)
             izb_transform(f->light, xyz + 9 * t + 3 * k, v[k]);
         izb_tri tri;
-        izb_bbox tb = {-INFINITY, -INFINITY, INFINITY, INFINITY};
-        if (!izb_tri_setup(v, &g, &bb, cull, &tri) || (in_bbox && !tri_bbox(v, &bb, &tb))) continue;
+        if (!izb_tri_setup(v, &g, &bb, izb_may_cull(cull, (uint32_t)t), &tri)) continue;
         for (int i = 0; i < n; i++)
-            if (izb_tri_occludes(&tri, pts[i].x, pts[i].y, pts[i].z) && pts[i].x >= tb.min_x &&
-                pts[i].x <= tb.max_x && pts[i].y >= tb.min_y && pts[i].y <= tb.max_y)
-                mask[pix[i]] = 0;
+            if (izb_tri_occludes(&tri, pts[i].x, pts[i].y, pts[i].z)) mask[pix[i]] = 0;
     }
 }
 
@@ -206,7 +183,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     FUZZ_ASSERT(izb_set_scene(b, xyz, nt), "set_scene with %d triangles", nt);
     const izb_recon f = izb_frame_make(&c, &l, bmin, bmax, W, H);
-    uint8_t mask[MAX_SIDE * MAX_SIDE], low[MAX_SIDE * MAX_SIDE], high[MAX_SIDE * MAX_SIDE];
+    uint8_t mask[MAX_SIDE * MAX_SIDE], want[MAX_SIDE * MAX_SIDE];
     izb_stats st;
     FUZZ_ASSERT(izb_shade_arrays(b, &f, &s, depth, mask, &st), "shade_arrays %dx%d", W, H);
 
@@ -216,14 +193,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fb.bias = rs.bias;
     izb_point pts[MAX_SIDE * MAX_SIDE];
     int pix[MAX_SIDE * MAX_SIDE];
-    /* lower bound: culling every back face (where culling is on), points in the triangles' bboxes;
-     * upper bound: culling none, no bbox */
-    brute_force(&fb, depth, xyz, nt, s.cull != IZB_CULL_OFF, true, low, pts, pix);
-    brute_force(&fb, depth, xyz, nt, false, false, high, pts, pix);
+    /* the culling decision of izb_set_scene + the backend: closed components, the light's origin */
+    izb_closed closed;
+    FUZZ_ASSERT(izb_closed_find(xyz, nt, &closed), "closed-mesh analysis of %d triangles", nt);
+    izb_cull_view cv = {.mode = rs.cull, .comp = closed.comp, .boxes = closed.boxes,
+                        .light_is_spot = fb.light_is_spot};
+    if (fb.light_is_spot) izb_light_origin(fb.light, cv.light_origin);
+    brute_force(&fb, depth, xyz, nt, &cv, want, pts, pix);
+    izb_closed_free(&closed);
     for (int i = 0; i < W * H; i++)
-        FUZZ_ASSERT((mask[i] == 0) <= (high[i] == 0) && (low[i] == 0) <= (mask[i] == 0),
-                    "pixel %d (%d, %d) of %dx%d: backend %d, brute force lower bound %d, upper bound %d", i,
-                    i % W, i / W, W, H, mask[i], low[i], high[i]);
+        FUZZ_ASSERT((mask[i] == 0) == (want[i] == 0), "pixel %d (%d, %d) of %dx%d (cull %s): backend %d, brute force %d",
+                    i, i % W, i / W, W, H, izb_cull_names[rs.cull], mask[i], want[i]);
     FUZZ_ASSERT(st.points >= 0 && st.points <= W * H && st.tris_after_cull <= nt, "stats: %d points, %d tris",
                 st.points, st.tris_after_cull);
     return 0;
