@@ -145,8 +145,14 @@ int main(void)
     for (int k = 0; k < nfx; k++)
         for (int spot = 0; spot < 2; spot++) {
             for (int s = 0; s < 2; s++)
-                for (int g = 0; g < 5; g++)
-                    run_case(&fx[k], spot, sizes[s][0], sizes[s][1], grids[g][0], grids[g][1], 1 << 30);
+                for (int g = 0; g < 5; g++) {
+                    /* One cell makes every triangle meet every point: on the emulator that is most of
+                     * this test's time (minutes at 640x480), and a small frame proves the same. */
+                    const bool one_cell = grids[g][0] == 1 && grids[g][1] == 1;
+                    if (one_cell && s > 0) continue;
+                    run_case(&fx[k], spot, one_cell ? 97 : sizes[s][0], one_cell ? 61 : sizes[s][1], grids[g][0],
+                             grids[g][1], 1 << 30);
+                }
             /* few triangles: kernel2's tile and ballot tails */
             static const int few[] = {1, 3, 33, 257};
             for (int t = 0; t < 4; t++)
