@@ -178,7 +178,6 @@ static void gen_scene(scene_gen *g)
     const double G = 5.0;
     const double gq[4][3] = {{-G, 0, -G}, {-G, 0, G}, {G, 0, G}, {G, 0, -G}};
     xform id = {{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}, {0, 0, 0}, 1};
-    const int body_start = has_ground && ground_first ? 2 : 0;
     const int n_obj = 2 + (int)(rnd() * 6);
     for (int o = 0; o < n_obj; o++) {
         xform t;
@@ -254,7 +253,6 @@ static void gen_scene(scene_gen *g)
             add_tri(g, &id, gq[0], gq[2], gq[3], false);
         }
     }
-    (void)body_start;
 }
 
 static void bounds_of(const float *xyz, int nt, float bmin[3], float bmax[3])
