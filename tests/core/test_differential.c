@@ -26,6 +26,7 @@
 
 #include "izb.h"
 #include "izb_closed.h"
+#include "izb_brute.h"
 #include "test.h"
 #include "test_cube.h"
 #include "test_rng.h"
@@ -397,43 +398,14 @@ static void ray_cast(const camera *cam, const izb_recon *f, const float *xyz, in
         }
 }
 
-/* ---- the brute force (fuzz_izb.c's, with optional ids) -------------------------------------- */
+/* ---- the brute force (tests/izb_brute.h, shared with fuzz_izb.c) ------------------------------ */
 
 static void brute_force(const izb_recon *f, const float *depth, const uint32_t *ids, const float *xyz, int nt,
                         const izb_cull_view *cull, uint8_t *mask)
 {
     static izb_point pts[MAX_W * MAX_H];
     static int pix[MAX_W * MAX_H];
-    const int W = f->width, H = f->height;
-    izb_bbox bb = {INFINITY, INFINITY, -INFINITY, -INFINITY};
-    int n = 0;
-    for (int py = 0; py < H; py++)
-        for (int px = 0; px < W; px++) {
-            const int i = py * W + px;
-            izb_point p;
-            const izb_sample_kind k = izb_reconstruct(f, px, py, depth[i], &p);
-            mask[i] = k == IZB_UNLIT ? 0 : 255;
-            if (k != IZB_SAMPLE) continue;
-            bb.min_x = izb_minf(bb.min_x, p.x);
-            bb.min_y = izb_minf(bb.min_y, p.y);
-            bb.max_x = izb_maxf(bb.max_x, p.x);
-            bb.max_y = izb_maxf(bb.max_y, p.y);
-            pts[n] = p;
-            pix[n++] = i;
-        }
-    if (n == 0) return;
-    const izb_grid g = izb_grid_make(bb, n, 1, 1);
-    for (int t = 0; t < nt; t++) {
-        float v[3][4];
-        for (int k = 0; k < 3; k++)
-            izb_transform(f->light, xyz + 9 * t + 3 * k, v[k]);
-        izb_tri tri;
-        if (!izb_tri_setup(v, &g, &bb, izb_may_cull(cull, (uint32_t)t), &tri)) continue;
-        for (int i = 0; i < n; i++)
-            if (mask[pix[i]] && izb_tri_occludes(&tri, pts[i].x, pts[i].y, pts[i].z) &&
-                !(ids && izb_hit_is_own(xyz, 9, 1, (uint32_t)nt, ids[pix[i]], (uint32_t)t)))
-                mask[pix[i]] = 0;
-    }
+    izb_brute_force(f, depth, ids, xyz, nt, cull, mask, pts, pix);
 }
 
 /* the brute force for cull mode `mode` (resolved settings' bias, as the backend) */

@@ -4,8 +4,8 @@
  * that favours the awkward ones: NaN, +-Inf, +-0, denormals, +-FLT_MAX, 1e+-30, raw bit patterns;
  * triangles may repeat the previous one or a vertex.
  *
- * Invariant: the backend's mask equals a brute force written here from izb_math.h's predicates
- * alone — every pixel reconstructed, every sample point tested against every triangle, no grid, no
+ * Invariant: the backend's mask equals the brute force of tests/izb_brute.h (izb_math.h's predicates
+ * alone) — every pixel reconstructed, every sample point tested against every triangle, no grid, no
  * binning, no cell ranges — with the same culling decision per triangle (izb_may_cull over the
  * scene's closed components, izb_closed.h). Equal, not bounded: the inside test is exact at the
  * triangle's bbox (izb_tri_occludes rejects a point outside it), so where a sliver's two nearly
@@ -19,6 +19,7 @@
 
 #include "fuzz_check.h"
 #include "izb.h"
+#include "izb_brute.h"
 #include "izb_closed.h"
 #include "view.h"
 
@@ -86,43 +87,6 @@ static float next_depth(reader *r)
     const uint8_t b = next_u8(r);
     if (b < 64) return next_float(r);
     return (float)b / 16.0f; /* 4 .. 16 */
-}
-
-/* the brute force: 255 lit (and sky), 0 shadow or unlit; triangle t culled when it faces away and
- * izb_may_cull(cull, t) */
-static void brute_force(const izb_recon *f, const float *depth, const float *xyz, int nt, const izb_cull_view *cull,
-                        uint8_t *mask, izb_point *pts, int *pix)
-{
-    const int W = f->width, H = f->height;
-    izb_bbox bb = {INFINITY, INFINITY, -INFINITY, -INFINITY};
-    int n = 0;
-    for (int py = 0; py < H; py++)
-        for (int px = 0; px < W; px++) {
-            const int i = py * W + px;
-            izb_point p;
-            const izb_sample_kind k = izb_reconstruct(f, px, py, depth[i], &p);
-            mask[i] = k == IZB_UNLIT ? 0 : 255;
-            if (k != IZB_SAMPLE) continue;
-            bb.min_x = izb_minf(bb.min_x, p.x);
-            bb.min_y = izb_minf(bb.min_y, p.y);
-            bb.max_x = izb_maxf(bb.max_x, p.x);
-            bb.max_y = izb_maxf(bb.max_y, p.y);
-            pts[n] = p;
-            pix[n++] = i;
-        }
-    if (n == 0) return;
-    /* the setup needs a grid (the brute force ignores cells) and the points' bbox, for its culling
-     * outside the bbox */
-    const izb_grid g = izb_grid_make(bb, n, 1, 1);
-    for (int t = 0; t < nt; t++) {
-        float v[3][4];
-        for (int k = 0; k < 3; k++)
-            izb_transform(f->light, xyz + 9 * t + 3 * k, v[k]);
-        izb_tri tri;
-        if (!izb_tri_setup(v, &g, &bb, izb_may_cull(cull, (uint32_t)t), &tri)) continue;
-        for (int i = 0; i < n; i++)
-            if (izb_tri_occludes(&tri, pts[i].x, pts[i].y, pts[i].z)) mask[pix[i]] = 0;
-    }
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -199,7 +163,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     izb_cull_view cv = {.mode = rs.cull, .comp = closed.comp, .boxes = closed.boxes,
                         .light_is_spot = fb.light_is_spot};
     if (fb.light_is_spot) izb_light_origin(fb.light, cv.light_origin);
-    brute_force(&fb, depth, xyz, nt, &cv, want, pts, pix);
+    izb_brute_force(&fb, depth, NULL, xyz, nt, &cv, want, pts, pix);
     izb_closed_free(&closed);
     for (int i = 0; i < W * H; i++)
         FUZZ_ASSERT((mask[i] == 0) == (want[i] == 0), "pixel %d (%d, %d) of %dx%d (cull %s): backend %d, brute force %d",

@@ -1,0 +1,54 @@
+/* izb_brute.h — the IZB's brute force from core/izb_math.h's predicates alone, the oracle that
+ * tests/fuzz/fuzz_izb.c and tests/core/test_differential.c hold the CPU backend to: every pixel
+ * reconstructed, every sample point tested against every triangle — no grid, no binning, no cell
+ * ranges — with the backend's per-triangle culling decision (izb_may_cull). Exact at the triangle's
+ * bbox like the backends (izb_tri_occludes), so the backend must equal it, not merely bound it. */
+#ifndef IZB_BRUTE_H
+#define IZB_BRUTE_H
+
+#include <math.h>
+#include <stdint.h>
+
+#include "izb_math.h"
+
+/* mask (out, width*height): 255 lit (and sky), 0 shadow or unlit. ids: per pixel the scene triangle
+ * drawn there, or NULL; with ids a hit izb_hit_is_own says is the point's own is ignored. Triangle t
+ * is culled when it faces away and izb_may_cull(cull, t). pts and pix: scratch of width*height. */
+static inline void izb_brute_force(const izb_recon *f, const float *depth, const uint32_t *ids, const float *xyz,
+                                   int nt, const izb_cull_view *cull, uint8_t *mask, izb_point *pts, int *pix)
+{
+    const int W = f->width, H = f->height;
+    izb_bbox bb = {INFINITY, INFINITY, -INFINITY, -INFINITY};
+    int n = 0;
+    for (int py = 0; py < H; py++)
+        for (int px = 0; px < W; px++) {
+            const int i = py * W + px;
+            izb_point p;
+            const izb_sample_kind k = izb_reconstruct(f, px, py, depth[i], &p);
+            mask[i] = k == IZB_UNLIT ? 0 : 255;
+            if (k != IZB_SAMPLE) continue;
+            bb.min_x = izb_minf(bb.min_x, p.x);
+            bb.min_y = izb_minf(bb.min_y, p.y);
+            bb.max_x = izb_maxf(bb.max_x, p.x);
+            bb.max_y = izb_maxf(bb.max_y, p.y);
+            pts[n] = p;
+            pix[n++] = i;
+        }
+    if (n == 0) return;
+    /* the setup needs a grid (the brute force ignores cells) and the points' bbox, for its culling
+     * outside the bbox */
+    const izb_grid g = izb_grid_make(bb, n, 1, 1);
+    for (int t = 0; t < nt; t++) {
+        float v[3][4];
+        for (int k = 0; k < 3; k++)
+            izb_transform(f->light, xyz + 9 * t + 3 * k, v[k]);
+        izb_tri tri;
+        if (!izb_tri_setup(v, &g, &bb, izb_may_cull(cull, (uint32_t)t), &tri)) continue;
+        for (int i = 0; i < n; i++)
+            if (mask[pix[i]] && izb_tri_occludes(&tri, pts[i].x, pts[i].y, pts[i].z) &&
+                !(ids && izb_hit_is_own(xyz, 9, 1, (uint32_t)nt, ids[pix[i]], (uint32_t)t)))
+                mask[pix[i]] = 0;
+    }
+}
+
+#endif
