@@ -75,6 +75,12 @@ bool camera_path_load(camera_path *p, const char *file, char *err, size_t err_si
             snprintf(err, err_size, "%s:%d: malformed pose (want 13 finite numbers, light type 0 or 1)", file,
                      lineno);
             ok = false;
+        } else if (!(fabsf(c.pitch) <= CAMERA_PITCH_MAX) || !(fabsf(c.yaw) <= CAMERA_YAW_MAX)) {
+            /* the ranges of --cam-pitch and --cam-yaw: at a pitch of 90 the view is undefined */
+            snprintf(err, err_size, "%s:%d: camera pitch %g, yaw %g: expected pitch -%g to %g, yaw -%g to %g degrees",
+                     file, lineno, (double)c.pitch, (double)c.yaw, (double)CAMERA_PITCH_MAX,
+                     (double)CAMERA_PITCH_MAX, (double)CAMERA_YAW_MAX, (double)CAMERA_YAW_MAX);
+            ok = false;
         } else if (!light_dir_usable(l.dir)) { /* the rule --light-dir follows */
             snprintf(err, err_size, "%s:%d: light direction %g,%g,%g: expected x,y,z, not all zero", file, lineno,
                      (double)l.dir[0], (double)l.dir[1], (double)l.dir[2]);

@@ -189,7 +189,7 @@ void controls_update(controls *c, float dt, camera *cam, light *l)
         const float sens = 0.15f; /* degrees per screen unit */
         cam->yaw += sens * (float)(mx - c->last_x);
         cam->pitch -= sens * (float)(my - c->last_y);
-        cam->pitch = fminf(fmaxf(cam->pitch, -89.0f), 89.0f);
+        cam->pitch = fminf(fmaxf(cam->pitch, -CAMERA_PITCH_MAX), CAMERA_PITCH_MAX);
         cam->yaw = fmodf(cam->yaw, 360.0f);
     }
     c->looking = held;

@@ -8,6 +8,12 @@
 
 /* Fly camera. Looks along (cos(pitch)*sin(yaw), sin(pitch), -cos(pitch)*cos(yaw)); yaw = 0, pitch
  * = 0 looks down -Z. Angles in degrees. */
+/* The camera's angles, in degrees: pitch within +-CAMERA_PITCH_MAX (at 90 the view direction is the
+ * up vector and the view matrix is undefined), yaw within +-CAMERA_YAW_MAX (any angle, but a value
+ * past it is a typo, not a pose). The options, the mouse and camera-path files keep to them. */
+#define CAMERA_PITCH_MAX 89.0f
+#define CAMERA_YAW_MAX 3600.0f
+
 typedef struct camera {
     float pos[3];
     float yaw, pitch;

@@ -174,6 +174,11 @@ int main(void)
         /* a zero light direction, refused like --light-dir 0,0,0 (directional and spot alike) */
         {"izb-path 1\n0 0 0 0 0 0 0 0 -1 0 0 0 0\n1 0 0 0 0 0 0 0 0 0 0 0 0\n", ":3: light direction 0,0,0"},
         {"izb-path 1\n# spot\n0 0 0 0 0 0 1 0 0 0 5 5 5\n", ":3: light direction 0,0,0"},
+        /* the camera's angles keep the options' ranges: a step past each end is refused */
+        {"izb-path 1\n0 0 0 0 0 89.001 0 0 -1 0 0 0 0\n", ":2: camera pitch 89.001"},
+        {"izb-path 1\n0 0 0 0 0 -90 0 0 -1 0 0 0 0\n", ":2: camera pitch -90"},
+        {"izb-path 1\n0 0 0 0 3600.5 0 0 0 -1 0 0 0 0\n", ":2: camera pitch 0, yaw 3600.5"},
+        {"izb-path 1\n0 0 0 0 -1e30 0 0 0 -1 0 0 0 0\n", ":2: camera pitch 0, yaw -1e+30"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char bf[320];
@@ -186,6 +191,17 @@ int main(void)
         CHECK(strstr(err, bf) && strstr(err, bad[i].want) && !strchr(err, '\n'),
               "bad file %zu: one line naming the file and '%s': '%s'", i, bad[i].want, err);
         CHECK(b.poses == NULL && b.count == 0, "nothing kept");
+    }
+    /* ... and each end itself is accepted */
+    {
+        char gf[320];
+        snprintf(gf, sizeof gf, "%s/edges.path", dir);
+        write_file(gf, "izb-path 1\n0 0 0 0 3600 89 0 0 -1 0 0 0 0\n1 0 0 0 -3600 -89 1 0 -1 0 0 0 0\n");
+        camera_path g = {0};
+        const bool ok = camera_path_load(&g, gf, err, sizeof err);
+        CHECK(ok && g.count == 2 && g.poses[0].cam.pitch == 89.0f && g.poses[1].cam.yaw == -3600.0f,
+              "pitch +-89 and yaw +-3600 load: %s", ok ? "" : err);
+        if (ok) camera_path_free(&g);
     }
     camera_path m;
     CHECK(!camera_path_load(&m, "/nonexistent/x.path", err, sizeof err) && strstr(err, "/nonexistent/x.path"),

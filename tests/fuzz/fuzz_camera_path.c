@@ -40,6 +40,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (int i = 0; i < p.count; i++) {
         FUZZ_ASSERT(isfinite(p.poses[i].t) && finite_pose(&p.poses[i].cam, &p.poses[i].light), "pose %d", i);
         FUZZ_ASSERT(i == 0 || p.poses[i].t > p.poses[i - 1].t, "time of pose %d does not increase", i);
+        FUZZ_ASSERT(fabsf(p.poses[i].cam.pitch) <= CAMERA_PITCH_MAX && fabsf(p.poses[i].cam.yaw) <= CAMERA_YAW_MAX,
+                    "pose %d: pitch %g, yaw %g outside the options' ranges", i, (double)p.poses[i].cam.pitch,
+                    (double)p.poses[i].cam.yaw);
         FUZZ_ASSERT(p.poses[i].light.type == LIGHT_DIRECTIONAL || p.poses[i].light.type == LIGHT_SPOT,
                     "type");
     }
