@@ -30,14 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifdef _OPENMP
-#include <omp.h>
-#define THREAD_NUM() omp_get_thread_num()
-#define NUM_THREADS() omp_get_num_threads()
-#else
-#define THREAD_NUM() 0
-#define NUM_THREADS() 1
-#endif
+#include "izb_parallel.h"
 
 /* Records per partition the partition count aims at: a table of 2-4x as many 4-byte slots stays
  * in L1/L2. */
@@ -258,10 +251,8 @@ static bool closed_find(const float *xyz, int tri_count, int threads, bool cappe
                 tri_count);
         return false;
     }
-#ifdef _OPENMP
-    if (threads <= 0) threads = omp_get_max_threads();
-#endif
-    threads = threads < 1 ? 1 : threads > CLOSED_MAX_THREADS ? CLOSED_MAX_THREADS : threads;
+    threads = izb_threads_resolve(threads);
+    threads = threads > CLOSED_MAX_THREADS ? CLOSED_MAX_THREADS : threads;
     if (capped && (size_t)threads > (n >> CLOSED_MIN_TRIS_PER_THREAD_LOG2))
         threads = n >> CLOSED_MIN_TRIS_PER_THREAD_LOG2 > 1 ? (int)(n >> CLOSED_MIN_TRIS_PER_THREAD_LOG2) : 1;
 

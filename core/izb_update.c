@@ -15,9 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
+#include "izb_parallel.h"
 
 /* per-thread box arrays: threads x comp_count x 6 floats in b->box_scratch; false on OOM */
 static bool reserve_box_scratch(izb_backend *b, int threads);
@@ -43,10 +41,7 @@ static long check_and_bound(izb_backend *b, const float *xyz, long n, int thread
     long bad = 0;
 #pragma omp parallel num_threads(threads) reduction(+ : bad)
     {
-        int t = 0;
-#ifdef _OPENMP
-        t = omp_get_thread_num();
-#endif
+        const int t = THREAD_NUM();
         float *box = nb ? b->box_scratch + (size_t)t * nb : NULL;
         for (size_t k = 0; k < nb; k += 6)
             box[k] = box[k + 1] = box[k + 2] = INFINITY, box[k + 3] = box[k + 4] = box[k + 5] = -INFINITY;
@@ -110,12 +105,7 @@ bool izb_update_scene(izb_backend *b, const float *xyz, int tri_count)
         fprintf(stderr, "izb: update_scene: NULL triangle array\n");
         return false;
     }
-    int threads = b->threads;
-#ifdef _OPENMP
-    if (threads <= 0)
-        threads = omp_get_max_threads();
-#endif
-    threads = threads < 1 ? 1 : threads;
+    const int threads = izb_threads_resolve(b->threads);
     if (b->closed.comp && !reserve_box_scratch(b, threads)) {
         fprintf(stderr, "izb: update_scene: out of memory for %d closed-mesh boxes\n", b->closed.comp_count);
         return false;

@@ -14,26 +14,13 @@
 /* Upper bound on worker threads (chunk counters live on the stack). */
 #define IZB_CPU_MAX_THREADS 256
 
-/* This thread's number and the team's size inside a parallel region (0 and 1 without OpenMP). */
-#ifdef _OPENMP
-#include <omp.h>
-#define THREAD_NUM() omp_get_thread_num()
-#define NUM_THREADS() omp_get_num_threads()
-#else
-#define THREAD_NUM() 0
-#define NUM_THREADS() 1
-#endif
+#include "izb_parallel.h" /* THREAD_NUM(), NUM_THREADS(), izb_threads_resolve */
 
 /* threads <= 0: all (omp_get_max_threads()); clamped to [1, IZB_CPU_MAX_THREADS]. */
 static inline int izb_cpu_threads(int threads)
 {
-#ifdef _OPENMP
-    if (threads <= 0)
-        threads = omp_get_max_threads();
-#else
-    threads = 1;
-#endif
-    return threads < 1 ? 1 : threads > IZB_CPU_MAX_THREADS ? IZB_CPU_MAX_THREADS : threads;
+    threads = izb_threads_resolve(threads);
+    return threads > IZB_CPU_MAX_THREADS ? IZB_CPU_MAX_THREADS : threads;
 }
 
 /* [lo, hi) of chunk t of nt over n items: contiguous, in order, sizes differing by at most one. */

@@ -35,6 +35,7 @@
 #include "bench_rays.h"
 #include "file_out.h"
 #include "izb.h"
+#include "izb_parallel.h"
 #include "izb_closed.h"
 #include "oracle.h"
 #include "scene.h"
@@ -183,15 +184,7 @@ static void csv_row(csv_out *c, const bench_case *bc, int threads, const char *m
     }
 }
 
-static int resolve_threads(int t)
-{
-#ifdef _OPENMP
-    return t > 0 ? t : omp_get_max_threads();
-#else
-    (void)t;
-    return 1;
-#endif
-}
+static int resolve_threads(int t) { return izb_threads_resolve(t); }
 
 /* samples of one measurement over the timed rounds */
 typedef struct series {

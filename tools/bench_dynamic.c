@@ -33,9 +33,7 @@
 #include "stats.h"
 #include "view.h"
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
+#include "izb_parallel.h"
 
 enum { M_IZB, M_STATIC, M_REBUILD, M_LOW, M_REFIT, M_COUNT };
 static const char *const method_names[M_COUNT] = {"izb", "embree-static", "embree-rebuild", "embree-low",
@@ -228,12 +226,7 @@ int main(int argc, char **argv)
             usage(argv[0]);
         }
     }
-#ifdef _OPENMP
-    if (threads <= 0)
-        threads = omp_get_max_threads();
-#else
-    threads = 1;
-#endif
+    threads = izb_threads_resolve(threads);
 
     scene s;
     char err[512];
