@@ -71,8 +71,8 @@ bool camera_path_load(camera_path *p, const char *file, char *err, size_t err_si
         bool finite = isfinite(t) && isfinite(c.yaw) && isfinite(c.pitch);
         for (int i = 0; i < 3; i++)
             finite = finite && isfinite(c.pos[i]) && isfinite(l.dir[i]) && isfinite(l.pos[i]);
-        if (n != 13 || s[used] != '\0' || !finite || (type != 0 && type != 1)) {
-            snprintf(err, err_size, "%s:%d: malformed pose (want 13 finite numbers, light type 0 or 1)", file,
+        if (n != 13 || s[used] != '\0' || !finite || !(type >= 0 && type < LIGHT_TYPE_COUNT)) {
+            snprintf(err, err_size, "%s:%d: malformed pose (want 13 finite numbers, light type 0, 1 or 2)", file,
                      lineno);
             ok = false;
         } else if (!(fabsf(c.pitch) <= CAMERA_PITCH_MAX) || !(fabsf(c.yaw) <= CAMERA_YAW_MAX)) {
@@ -86,7 +86,7 @@ bool camera_path_load(camera_path *p, const char *file, char *err, size_t err_si
                      (double)l.dir[0], (double)l.dir[1], (double)l.dir[2]);
             ok = false;
         } else {
-            l.type = type ? LIGHT_SPOT : LIGHT_DIRECTIONAL;
+            l.type = (light_type)type;
             if (!camera_path_add(p, t, &c, &l)) {
                 snprintf(err, err_size, "%s:%d: time %.6f does not increase", file, lineno, t);
                 ok = false;

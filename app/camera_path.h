@@ -6,7 +6,7 @@
  *   t  cam_x cam_y cam_z  yaw pitch  light_type  dir_x dir_y dir_z  pos_x pos_y pos_z
  * t in seconds from the start, strictly increasing; angles in degrees, pitch within +-89 and yaw
  * within +-3600 (CAMERA_PITCH_MAX, CAMERA_YAW_MAX: the options' ranges); light_type 0 directional,
- * 1 spot. */
+ * 1 spot, 2 point (light_type's order). */
 #ifndef CAMERA_PATH_H
 #define CAMERA_PATH_H
 

@@ -40,7 +40,7 @@ static const binding BINDINGS[] = {
     {GLFW_KEY_C, "C", "back-face culling auto (exact) / on (all back faces) / off", CONTROL_CULL, {0}, {0}},
     {GLFW_KEY_G, "G", "ground under the scene on / off (on for model files)", CONTROL_GROUND, {0}, {0}},
     {GLFW_KEY_O, "O", "model up axis y, z, x, -y, -z, -x (--up)", CONTROL_UP, {0}, {0}},
-    {GLFW_KEY_T, "T", "light directional / spot", CONTROL_LIGHT_TYPE, {0}, {0}},
+    {GLFW_KEY_T, "T", "light directional / spot / point", CONTROL_LIGHT_TYPE, {0}, {0}},
     {GLFW_KEY_Y, "Y", "vsync on / off", CONTROL_VSYNC, {0}, {0}},
     {GLFW_KEY_V, "V", "view: shaded, shadow overlay, mask, depth, points, cells", CONTROL_VIEW, {0}, {0}},
     {GLFW_KEY_HOME, "Home", "reset camera and light to the scene's", CONTROL_RESET, {0}, {0}},
@@ -198,7 +198,7 @@ void controls_update(controls *c, float dt, camera *cam, light *l)
 
     /* light */
     if (lmove[0] != 0.0f || lmove[1] != 0.0f || lmove[2] != 0.0f || look_x != 0.0f || look_y != 0.0f) {
-        if (l->type == LIGHT_SPOT) {
+        if (l->type != LIGHT_DIRECTIONAL) {
             float lstep = 0.5f * c->radius * boost;
             float fx = fwd[0], fz = fwd[2], n = sqrtf(fx * fx + fz * fz);
             if (n > 1e-6f) fx /= n, fz /= n;

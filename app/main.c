@@ -134,7 +134,7 @@ static void reset_view(app *a)
     memcpy(l.pos, o->has_light_pos ? o->light_pos : s->light_pos, sizeof l.pos);
     if (o->has_light_dir) {
         memcpy(l.dir, o->light_dir, sizeof l.dir);
-    } else if (l.type == LIGHT_SPOT) {
+    } else if (l.type != LIGHT_DIRECTIONAL) {
         for (int k = 0; k < 3; k++) /* the spot looks at the scene's centre */
             l.dir[k] = 0.5f * (s->bounds_min[k] + s->bounds_max[k]) - l.pos[k];
     } else {
@@ -277,7 +277,7 @@ static void apply_toggles(app *a, unsigned t)
     if (t & CONTROL_GROUND) toggle_ground(a);
     if (t & CONTROL_UP) next_up(a);
     if (t & CONTROL_LIGHT_TYPE) {
-        a->opt.light = a->light.type == LIGHT_SPOT ? LIGHT_DIRECTIONAL : LIGHT_SPOT;
+        a->opt.light = (light_type)((a->light.type + 1) % LIGHT_TYPE_COUNT); /* directional -> spot -> point */
         camera keep = a->cam;
         reset_view(a);
         a->cam = keep;

@@ -305,7 +305,10 @@ void session_hud_text(const session *s, const session_hud_info *i, char *out, si
     }
     if (i->light) {
         const light *l = i->light;
-        if (l->type == LIGHT_SPOT)
+        if (l->type == LIGHT_POINT)
+            ADD("point light at (%.1f, %.1f, %.1f), 6 cube faces", (double)l->pos[0], (double)l->pos[1],
+                (double)l->pos[2]);
+        else if (l->type == LIGHT_SPOT)
             ADD("spot light at (%.1f, %.1f, %.1f), cone %.0f deg", (double)l->pos[0], (double)l->pos[1],
                 (double)l->pos[2], (double)(l->cone_deg > 0.0f ? l->cone_deg : 60.0f));
         else

@@ -137,6 +137,17 @@ bool izb_shade_arrays(izb_backend *b, const izb_recon *frame, const izb_settings
 bool izb_shade_arrays_ids(izb_backend *b, const izb_recon *frame, const izb_settings *s, const float *depth,
                           const uint32_t *ids, uint8_t *mask, izb_stats *stats);
 
+/* A light made of several frusta — a point light's six cube faces (IZB_LIGHT_FACE, from
+ * izb_frame_make_faces in scene/view.h) — on the array path: each frame's IZB pass over the same
+ * depth and ids, combined per pixel by max (a point is lit when it is lit in a face whose frustum
+ * holds it; outside a face a pass says unlit). A point on the seam of two faces is answered by
+ * both, each exactly, so no seam shows. scratch: width*height bytes the caller owns (the mask of
+ * the face being shaded). stats: stage times, points and triangle counts summed over the faces
+ * (the grid and bbox are the last face's). count 1 is izb_shade_arrays_ids. */
+bool izb_shade_arrays_faces(izb_backend *b, const izb_recon *frames, int count, const izb_settings *s,
+                            const float *depth, const uint32_t *ids, uint8_t *mask, uint8_t *scratch,
+                            izb_stats *stats);
+
 /* GL path: depth_tex is the depth pass's GL_R32F texture, mask_tex a GL_R8 texture, both
  * frame->width x frame->height. ids_tex: the depth pass's GL_R32UI primitive ids (as
  * izb_shade_arrays_ids' ids, IZB_NO_ID where unknown), same size; 0 = none (izb_shade_arrays).

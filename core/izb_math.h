@@ -61,12 +61,19 @@ typedef struct izb_grid {
 
 /* Per-frame parameters: camera view space -> light clip space, and the light. Built by
  * izb_frame_make() (scene/view.h). */
+/* izb_recon.light_is_spot: a spot light, or one face of a point light's cube (a square frustum of
+ * 90 degrees: the six together cover every direction, izb_shade_arrays_faces). Both have the
+ * perspective depth key and the relative bias. */
+#define IZB_LIGHT_SPOT 1
+#define IZB_LIGHT_FACE 2
+
 typedef struct izb_recon {
     float light[16];        /* column-major 4x4: world -> light clip (the light's IZB matrix) */
     float cam_to_light[16]; /* column-major 4x4: light IZB matrix * inverse camera view */
     float ray_sx, ray_sy;   /* view ray at NDC (1,1): (tan(fovy/2) * aspect, tan(fovy/2)) */
     int width, height;
-    int light_is_spot; /* spot: points with w <= 0 or outside the cone are unlit */
+    int light_is_spot; /* 0 directional; else a light at a point (IZB_LIGHT_SPOT, IZB_LIGHT_FACE):
+                        * points with w <= 0 or outside its frustum are unlit */
     float bias;        /* see IZB_DEFAULT_BIAS */
 } izb_recon;
 

@@ -47,6 +47,8 @@ static void targets_free(render *r)
     free(r->host_depth);
     free(r->host_ids);
     free(r->host_mask);
+    free(r->host_face_mask);
+    r->host_face_mask = NULL;
     r->host_depth = NULL;
     r->host_ids = NULL;
     r->host_mask = NULL;
@@ -75,10 +77,11 @@ static bool targets_make(render *r, int w, int h, char *err, size_t n)
     r->host_depth = malloc(pixels * sizeof(float));
     r->host_ids = malloc(pixels * sizeof(uint32_t));
     r->host_mask = malloc(pixels);
+    r->host_face_mask = malloc(pixels);
 
     GLenum gl_err = glGetError();
     const char *why = NULL;
-    if (gl_err == GL_OUT_OF_MEMORY || !r->host_depth || !r->host_ids || !r->host_mask)
+    if (gl_err == GL_OUT_OF_MEMORY || !r->host_depth || !r->host_ids || !r->host_mask || !r->host_face_mask)
         why = "out of memory";
     else if (gl_err != GL_NO_ERROR)
         why = "GL error";
@@ -407,7 +410,7 @@ void render_shade_pass(render *r, const camera *c, const light *l, render_view v
         glUseProgram(p);
         glProgramUniformMatrix4fv(p, r->u_shade.view, 1, GL_FALSE, mview);
         glProgramUniformMatrix4fv(p, r->u_shade.proj, 1, GL_FALSE, proj);
-        glProgramUniform1i(p, r->u_shade.light_type, l->type == LIGHT_SPOT ? 1 : 0);
+        glProgramUniform1i(p, r->u_shade.light_type, (int)l->type); /* 0 directional, 1 spot, 2 point */
         glProgramUniform3fv(p, r->u_shade.light_dir, 1, dir);
         glProgramUniform3fv(p, r->u_shade.light_pos, 1, l->pos);
         glProgramUniform1f(p, r->u_shade.cos_outer, cosf(half));
@@ -435,8 +438,11 @@ bool render_frame(render *r, const render_frame_desc *f)
     render_depth_pass(r, f->cam);
     shadow_mode m = r->shadow_mode;
     if (f->backend && (m == SHADOW_MODE_IZB || m == SHADOW_MODE_DIFF)) {
-        izb_recon fr = izb_frame_make(f->cam, f->light, r->bounds_min, r->bounds_max, r->width, r->height);
-        ok = render_shade_izb(r, f->backend, &fr, f->settings, f->stats);
+        izb_recon fr[LIGHT_CUBE_FACES];
+        const int count =
+            izb_frame_make_faces(f->cam, f->light, r->bounds_min, r->bounds_max, r->width, r->height, fr);
+        ok = count == 1 ? render_shade_izb(r, f->backend, fr, f->settings, f->stats)
+                        : render_shade_izb_faces(r, f->backend, fr, count, f->settings, f->stats);
     } else {
         render_fill_mask(r, 255);
     }

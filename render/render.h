@@ -92,6 +92,10 @@ void render_depth_pass(render *r, const camera *c);
 /* Pass 2: the shadow mask for frame f (izb_frame_make at this size) from the depth pass's result.
  * False when the backend fails (its message is on stderr); the mask keeps its old contents. */
 bool render_shade_izb(render *r, izb_backend *b, const izb_recon *f, const izb_settings *s, izb_stats *stats);
+/* The same for a light of several frusta (a point light's cube faces, izb_frame_make_faces): always
+ * through host memory (izb_shade_arrays_faces), whatever the backend. */
+bool render_shade_izb_faces(render *r, izb_backend *b, const izb_recon *frames, int count, const izb_settings *s,
+                            izb_stats *stats);
 
 /* Set every mask texel to `value` (255 = all lit): for running without an IZB. */
 void render_fill_mask(render *r, uint8_t value);

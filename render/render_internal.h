@@ -43,6 +43,7 @@ struct render {
     float *host_depth;
     uint32_t *host_ids;
     uint8_t *host_mask;
+    uint8_t *host_face_mask; /* a point light: the mask of the cube face being shaded */
 
     gl_timer timer_depth, timer_shade;
     float transfer_ms;

@@ -303,7 +303,7 @@ bool render_shadow_map_pass(render *r, const camera *c, const light *l)
 
     float dir[3];
     light_direction(l, dir);
-    bool spot = l->type == LIGHT_SPOT;
+    bool spot = l->type != LIGHT_DIRECTIONAL; /* a point light: its face along l->dir (view.h) */
     /* the IZB's bias as a receiver shift (as tools/oracle.c does): directional, bias over the
      * depth key's world gradient; spot, a fraction of the distance */
     double key_grad =

@@ -9,7 +9,7 @@
 
 static const float DEG = 0.017453292519943295f;
 
-const char *const light_type_names[LIGHT_TYPE_COUNT] = {"directional", "spot"};
+const char *const light_type_names[LIGHT_TYPE_COUNT] = {"directional", "spot", "point"};
 
 /* centre and radius of the bounds' bounding sphere (radius at least a small positive value) */
 static float bounds_sphere(const float bmin[3], const float bmax[3], vec3 centre)
@@ -123,6 +123,42 @@ static void pick_up(const vec3 dir, vec3 up)
         glm_vec3_copy((vec3){0.0f, 1.0f, 0.0f}, up);
 }
 
+/* A light at pos looking along dir through a square frustum of cone_deg (full angle). */
+static void perspective_light(const float pos[3], const vec3 dir, const vec3 up, float cone_deg,
+                              const float bmin[3], const float bmax[3], float izb[16], float gl[16])
+{
+    vec3 centre, eye = {pos[0], pos[1], pos[2]};
+    float r = bounds_sphere(bmin, bmax, centre);
+    mat4 view, proj, m;
+    look_along(eye, (float *)dir, (float *)up, view);
+    float far = glm_vec3_distance(eye, centre) + r;
+    glm_perspective(cone_deg * DEG, 1.0f, 1e-3f * far, far, proj);
+    if (gl)
+        glm_mat4_mul(proj, view, (vec4 *)gl);
+    /* IZB depth key: clip z = -1 for every point, so z/w = -1/w grows with distance and is
+     * affine on the light's image plane. No near/far: nothing between the light and the
+     * scene is clipped away. */
+    proj[0][2] = proj[1][2] = proj[2][2] = 0.0f;
+    proj[3][2] = -1.0f;
+    glm_mat4_mul(proj, view, m);
+    if (izb)
+        memcpy(izb, m, sizeof(mat4));
+}
+
+void light_face_matrices(const light *l, int face, const float bmin[3], const float bmax[3], float izb[16],
+                         float gl[16])
+{
+    /* the cube map's axes and up vectors (any choice covers every direction once: 90-degree
+     * square frusta along the six axes tile the sphere of directions) */
+    static const float axis[LIGHT_CUBE_FACES][3] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0},
+                                                    {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
+    static const float upv[LIGHT_CUBE_FACES][3] = {{0, -1, 0}, {0, -1, 0}, {0, 0, 1},
+                                                   {0, 0, -1}, {0, -1, 0}, {0, -1, 0}};
+    const int f = face >= 0 && face < LIGHT_CUBE_FACES ? face : 0;
+    vec3 dir = {axis[f][0], axis[f][1], axis[f][2]}, up = {upv[f][0], upv[f][1], upv[f][2]};
+    perspective_light(l->pos, dir, up, 90.0f, bmin, bmax, izb, gl);
+}
+
 void light_matrices(const light *l, const float bmin[3], const float bmax[3], float izb[16], float gl[16])
 {
     vec3 centre, dir, up;
@@ -130,37 +166,26 @@ void light_matrices(const light *l, const float bmin[3], const float bmax[3], fl
     mat4 view, proj, m;
     light_direction(l, dir);
     pick_up(dir, up);
-
-    if (l->type == LIGHT_SPOT) {
-        vec3 eye = {l->pos[0], l->pos[1], l->pos[2]};
-        look_along(eye, dir, up, view);
-        float cone = l->cone_deg > 0.0f ? l->cone_deg : 60.0f;
-        float far = glm_vec3_distance(eye, centre) + r;
-        glm_perspective(cone * DEG, 1.0f, 1e-3f * far, far, proj);
-        if (gl)
-            glm_mat4_mul(proj, view, (vec4 *)gl);
-        /* IZB depth key: clip z = -1 for every point, so z/w = -1/w grows with distance and is
-         * affine on the light's image plane. No near/far: nothing between the light and the
-         * scene is clipped away. */
-        proj[0][2] = proj[1][2] = proj[2][2] = 0.0f;
-        proj[3][2] = -1.0f;
-        glm_mat4_mul(proj, view, m);
-    } else {
-        vec3 eye;
-        glm_vec3_scale(dir, -2.0f * r, eye);
-        glm_vec3_add(eye, centre, eye);
-        glm_lookat(eye, centre, up, view);
-        glm_ortho(-r, r, -r, r, r, 3.0f * r, proj);
-        glm_mat4_mul(proj, view, m);
-        if (gl)
-            glm_mat4_copy(m, (vec4 *)gl);
+    if (l->type == LIGHT_SPOT || l->type == LIGHT_POINT) {
+        float cone = l->type == LIGHT_POINT ? 90.0f : l->cone_deg > 0.0f ? l->cone_deg : 60.0f;
+        perspective_light(l->pos, dir, up, cone, bmin, bmax, izb, gl);
+        return;
     }
+    vec3 eye;
+    glm_vec3_scale(dir, -2.0f * r, eye);
+    glm_vec3_add(eye, centre, eye);
+    glm_lookat(eye, centre, up, view);
+    glm_ortho(-r, r, -r, r, r, 3.0f * r, proj);
+    glm_mat4_mul(proj, view, m);
+    if (gl)
+        glm_mat4_copy(m, (vec4 *)gl);
     if (izb)
         memcpy(izb, m, sizeof(mat4));
 }
 
-izb_recon izb_frame_make(const camera *c, const light *l, const float bmin[3], const float bmax[3],
-                         int width, int height)
+/* The frame for the light matrix world_to_light (world -> light clip). */
+static izb_recon frame_for(const camera *c, const float world_to_light[16], int light_is_spot, int width,
+                           int height)
 {
     izb_recon f;
     memset(&f, 0, sizeof f);
@@ -168,7 +193,7 @@ izb_recon izb_frame_make(const camera *c, const light *l, const float bmin[3], c
     camera_view(c, (float *)view);
     camera_proj(c, (float)width / (float)(height > 0 ? height : 1), (float *)proj);
     glm_mat4_inv(view, inv_view);
-    light_matrices(l, bmin, bmax, f.light, NULL);
+    memcpy(f.light, world_to_light, sizeof f.light);
     glm_mat4_mul((vec4 *)f.light, inv_view, m);
     memcpy(f.cam_to_light, m, sizeof m);
     /* the view ray through NDC (1, 1) at unit depth: taken from the matrix the depth pass uses */
@@ -176,7 +201,31 @@ izb_recon izb_frame_make(const camera *c, const light *l, const float bmin[3], c
     f.ray_sy = 1.0f / proj[1][1];
     f.width = width;
     f.height = height;
-    f.light_is_spot = l->type == LIGHT_SPOT;
+    f.light_is_spot = light_is_spot;
     f.bias = IZB_DEFAULT_BIAS;
     return f;
+}
+
+izb_recon izb_frame_make(const camera *c, const light *l, const float bmin[3], const float bmax[3],
+                         int width, int height)
+{
+    float m[16];
+    light_matrices(l, bmin, bmax, m, NULL);
+    return frame_for(c, m, l->type == LIGHT_DIRECTIONAL ? 0 : l->type == LIGHT_POINT ? IZB_LIGHT_FACE : IZB_LIGHT_SPOT,
+                     width, height);
+}
+
+int izb_frame_make_faces(const camera *c, const light *l, const float bmin[3], const float bmax[3], int width,
+                         int height, izb_recon out[LIGHT_CUBE_FACES])
+{
+    if (l->type != LIGHT_POINT) {
+        out[0] = izb_frame_make(c, l, bmin, bmax, width, height);
+        return 1;
+    }
+    for (int i = 0; i < LIGHT_CUBE_FACES; i++) {
+        float m[16];
+        light_face_matrices(l, i, bmin, bmax, m, NULL);
+        out[i] = frame_for(c, m, IZB_LIGHT_FACE, width, height);
+    }
+    return LIGHT_CUBE_FACES;
 }

@@ -21,13 +21,15 @@ typedef struct camera {
     float near, far;  /* 0 = derived from the scene bounds (camera_fit_clip) */
 } camera;
 
-typedef enum light_type { LIGHT_DIRECTIONAL = 0, LIGHT_SPOT = 1, LIGHT_TYPE_COUNT } light_type;
-extern const char *const light_type_names[LIGHT_TYPE_COUNT]; /* "directional", "spot" */
+/* A point light shines every way from pos: the IZB shades it as the six faces of a cube around it
+ * (izb_frame_make_faces, izb_shade_arrays_faces). */
+typedef enum light_type { LIGHT_DIRECTIONAL = 0, LIGHT_SPOT = 1, LIGHT_POINT = 2, LIGHT_TYPE_COUNT } light_type;
+extern const char *const light_type_names[LIGHT_TYPE_COUNT]; /* "directional", "spot", "point" */
 
 typedef struct light {
     light_type type;
     float dir[3];    /* direction the light travels (normalised on use) */
-    float pos[3];    /* spot: position */
+    float pos[3];    /* spot, point: position */
     float cone_deg;  /* spot: full opening angle; 0 = 60 */
 } light;
 
@@ -49,9 +51,21 @@ void camera_fit_clip(camera *c, const float bmin[3], const float bmax[3]);
  * Either may be NULL. */
 void light_matrices(const light *l, const float bmin[3], const float bmax[3], float izb[16], float gl[16]);
 
+/* A point light's cube: face i (0..5: +x, -x, +y, -y, +z, -z) is a square frustum of 90 degrees
+ * from l->pos along that axis. izb and gl as light_matrices'. A shadow map of a point light (which
+ * would need a cube map) stands in with light_matrices: the 90-degree face along l->dir. */
+#define LIGHT_CUBE_FACES 6
+void light_face_matrices(const light *l, int face, const float bmin[3], const float bmax[3], float izb[16],
+                         float gl[16]);
+
 /* Everything the IZB needs for one frame at width x height (bias: IZB_DEFAULT_BIAS; the backend
  * replaces it with izb_settings.bias). */
 izb_recon izb_frame_make(const camera *c, const light *l, const float bmin[3], const float bmax[3],
                          int width, int height);
+/* The frames of every frustum the light needs, into out[LIGHT_CUBE_FACES]: one for a directional
+ * or spot light (izb_frame_make's), six for a point light (IZB_LIGHT_FACE, one per cube face).
+ * Returns how many; izb_shade_arrays_faces shades them as one mask. */
+int izb_frame_make_faces(const camera *c, const light *l, const float bmin[3], const float bmax[3], int width,
+                         int height, izb_recon out[LIGHT_CUBE_FACES]);
 
 #endif

@@ -9,9 +9,9 @@ in vec3 v_normal;
 in vec2 v_uv;
 
 uniform sampler2D u_mask;      // GL_R8, one texel per pixel, row 0 at the bottom
-uniform int u_light_type;      // 0 directional, 1 spot
+uniform int u_light_type;      // 0 directional, 1 spot, 2 point
 uniform vec3 u_light_dir;      // direction the light travels, normalised
-uniform vec3 u_light_pos;      // spot position
+uniform vec3 u_light_pos;      // spot and point position
 uniform float u_cos_outer;     // spot: cos(half cone); points outside are unlit
 uniform float u_cos_inner;     // spot: where the falloff starts
 uniform vec3 u_cam_pos;
@@ -55,10 +55,11 @@ void main()
 
     vec3 l;
     float spot = 1.0;
-    if (u_light_type == 1) {
+    if (u_light_type >= 1) {
         vec3 d = normalize(v_world - u_light_pos);
         l = -d;
-        spot = smoothstep(u_cos_outer, u_cos_inner, dot(d, u_light_dir));
+        if (u_light_type == 1) // a point light shines every way: no cone
+            spot = smoothstep(u_cos_outer, u_cos_inner, dot(d, u_light_dir));
     } else {
         l = -u_light_dir;
     }

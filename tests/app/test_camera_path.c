@@ -168,7 +168,8 @@ int main(void)
         {"izb-path 1\n0 0 0 0 0 0 0 0 -1 0 0 0\n", ":2: malformed pose"},
         {"izb-path 1\n0 0 0 0 0 0 0 0 -1 0 0 0 0 7\n", ":2: malformed pose"},
         {"izb-path 1\n0 0 nan 0 0 0 0 0 -1 0 0 0 0\n", ":2: malformed pose"},
-        {"izb-path 1\n0 0 0 0 0 0 2 0 -1 0 0 0 0\n", ":2: malformed pose"},
+        {"izb-path 1\n0 0 0 0 0 0 3 0 -1 0 0 0 0\n", ":2: malformed pose"}, /* light types 0..2 */
+        {"izb-path 1\n0 0 0 0 0 0 -1 0 -1 0 0 0 0\n", ":2: malformed pose"},
         {"izb-path 1\n0 0 0 0 0 0 0 0 -1 0 0 0 x\n", ":2: malformed pose"},
         {"izb-path 1\n1 0 0 0 0 0 0 0 -1 0 0 0 0\n1 0 0 0 0 0 0 0 -1 0 0 0 0\n", ":3: time"},
         /* a zero light direction, refused like --light-dir 0,0,0 (directional and spot alike) */

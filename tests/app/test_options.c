@@ -135,7 +135,7 @@ int main(void)
     /* bad names */
     REJECT("--backend", "--backend", "opencl");
     REJECT("--binning", "--binning", "bucket");
-    REJECT("--light", "--light", "point");
+    REJECT("--light", "--light", "area");
     REJECT("--vsync", "--vsync", "maybe");
     REJECT("--view", "--view", "normals");
     REJECT("--cull", "--cull", "back");

@@ -1,0 +1,286 @@
+/* test_cpu_point.c — a point light's six cube faces as one mask (izb_frame_make_faces +
+ * izb_shade_arrays_faces) on the CPU backend, in random rooms: a closed box seen from inside, the
+ * light and the camera inside it, random closed cubes and open quads between them. Per seed:
+ * - coverage: the room alone is lit everywhere the camera sees (a gap or a wrong face in the cube —
+ *   a face narrower than 90 degrees, an axis missing — leaves unlit pixels);
+ * - the backend equals the brute force of izb_math.h per face, combined by max, bit for bit, for
+ *   kernel 1/2 x radix/atomic x cull auto/off, with and without primitive ids;
+ * - the ray-traced truth, independent of izb_math.h (double segment tests to the light, tests/
+ *   ray_cast.h): every pixel the truth is sure of (not within a band of the bias or of a triangle's
+ *   edge) agrees, and many of those lie at the seams between faces (no seam may show).
+ * The light inside a closed mesh (the room, inward or outward) also checks that culling auto keeps
+ * its faces. */
+#include "izb.h"
+#include "izb_closed.h"
+#include "view.h"
+
+#include "../izb_brute.h"
+#include "../ray_cast.h"
+#include "../test.h"
+#include "../test_rng.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define W 96
+#define H 64
+#define MAX_TRIS 512
+#define SEEDS 24
+
+typedef struct room {
+    float xyz[9 * MAX_TRIS];
+    int nt;
+    light light;
+    camera cam;
+    float bmin[3], bmax[3];
+} room;
+
+static void add_tri(room *r, const double a[3], const double b[3], const double c[3])
+{
+    if (r->nt >= MAX_TRIS) return;
+    float *q = r->xyz + 9 * r->nt++;
+    for (int k = 0; k < 3; k++)
+        q[k] = (float)a[k], q[3 + k] = (float)b[k], q[6 + k] = (float)c[k];
+}
+
+/* a box's 12 triangles: centre c, half sizes h, rotated by the orthonormal rows of rot; facing
+ * inward (a room seen from inside) or outward (a solid) */
+static void add_box(room *r, const double c[3], const double h[3], const double rot[3][3], bool inward)
+{
+    static const int quads[6][4] = {{0, 1, 3, 2}, {4, 6, 7, 5}, {0, 4, 5, 1}, {2, 3, 7, 6}, {0, 2, 6, 4},
+                                     {1, 5, 7, 3}};
+    double v[8][3];
+    for (int i = 0; i < 8; i++) {
+        const double l[3] = {(i & 1 ? 1 : -1) * h[0], (i & 2 ? 1 : -1) * h[1], (i & 4 ? 1 : -1) * h[2]};
+        for (int k = 0; k < 3; k++)
+            v[i][k] = c[k] + rot[0][k] * l[0] + rot[1][k] * l[1] + rot[2][k] * l[2];
+    }
+    for (int f = 0; f < 6; f++) {
+        const int *q = quads[f];
+        if (inward) { /* the quads' order winds inward */
+            add_tri(r, v[q[0]], v[q[1]], v[q[2]]);
+            add_tri(r, v[q[0]], v[q[2]], v[q[3]]);
+        } else {
+            add_tri(r, v[q[0]], v[q[2]], v[q[1]]);
+            add_tri(r, v[q[0]], v[q[3]], v[q[2]]);
+        }
+    }
+}
+
+static void rand_rotation(double m[3][3])
+{
+    double a = rnd_in(0, 2 * M_PI), b = rnd_in(-1, 1), c = rnd_in(0, 2 * M_PI);
+    const double s = sqrt(1 - b * b);
+    const double z[3] = {s * cos(a), s * sin(a), b};
+    double x[3] = {cos(c), sin(c), 0};
+    /* Gram-Schmidt x against z, then y = z x x */
+    double d = x[0] * z[0] + x[1] * z[1] + x[2] * z[2];
+    for (int k = 0; k < 3; k++)
+        x[k] -= d * z[k];
+    d = sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]);
+    if (d < 1e-6) x[0] = z[1], x[1] = -z[0], x[2] = 0, d = sqrt(x[0] * x[0] + x[1] * x[1]);
+    if (d < 1e-6) x[0] = 1, x[1] = x[2] = 0, d = 1;
+    for (int k = 0; k < 3; k++)
+        m[0][k] = x[k] / d, m[2][k] = z[k];
+    m[1][0] = z[1] * m[0][2] - z[2] * m[0][1];
+    m[1][1] = z[2] * m[0][0] - z[0] * m[0][2];
+    m[1][2] = z[0] * m[0][1] - z[1] * m[0][0];
+}
+
+static double dist3(const double a[3], const float b[3])
+{
+    const double d[3] = {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
+    return sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+}
+
+/* A room of half size R around the origin, the light and camera inside, `objects` occluders. */
+static void gen_room(room *r, int objects)
+{
+    memset(r, 0, sizeof *r);
+    const double R = rnd_in(4, 8);
+    const double id[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}, zero[3] = {0, 0, 0}, half[3] = {R, 0.6 * R, R};
+    /* inward, as a room should be, or outward, as a modeller's box often is: then every wall faces
+     * away from the light inside, and culling auto must still keep them (the light is inside) */
+    add_box(r, zero, half, id, rnd() < 0.5);
+    r->light = (light){.type = LIGHT_POINT, .dir = {0, -1, 0}};
+    for (int k = 0; k < 3; k++)
+        r->light.pos[k] = (float)rnd_in(-0.6 * half[k], 0.6 * half[k]);
+    if (objects > 0 && rnd() < 0.25) { /* the light shut in a closed cube: culling auto must keep it */
+        double c[3], h[3], rot[3][3];
+        rand_rotation(rot);
+        for (int k = 0; k < 3; k++)
+            h[k] = rnd_in(0.08, 0.2) * R, c[k] = r->light.pos[k] + rnd_in(-0.5, 0.5) * h[k] / sqrt(3.0);
+        add_box(r, c, h, rot, false);
+    }
+    for (int i = 0; i < objects; i++) {
+        double c[3], h[3], rot[3][3];
+        do
+            for (int k = 0; k < 3; k++)
+                c[k] = rnd_in(-0.85 * half[k], 0.85 * half[k]);
+        while (dist3(c, r->light.pos) < 0.35 * R);
+        rand_rotation(rot);
+        if (i == 0 || rnd() < 0.6) { /* a closed cube (at least one) */
+            for (int k = 0; k < 3; k++)
+                h[k] = rnd_in(0.03, 0.12) * R;
+            add_box(r, c, h, rot, false);
+        } else { /* an open quad: one face of a flat box */
+            const double a = rnd_in(0.05, 0.2) * R, b = rnd_in(0.05, 0.2) * R;
+            double v[4][3];
+            for (int j = 0; j < 4; j++)
+                for (int k = 0; k < 3; k++)
+                    v[j][k] = c[k] + rot[0][k] * (j & 1 ? a : -a) + rot[1][k] * (j & 2 ? b : -b);
+            add_tri(r, v[0], v[1], v[3]);
+            add_tri(r, v[0], v[3], v[2]);
+        }
+    }
+    for (int k = 0; k < 3; k++)
+        r->bmin[k] = (float)-half[k], r->bmax[k] = (float)half[k];
+    r->cam = (camera){.fovy = (float)rnd_in(60, 100), .yaw = (float)rnd_in(-180, 180),
+                      .pitch = (float)rnd_in(-60, 60)};
+    for (int k = 0; k < 3; k++)
+        r->cam.pos[k] = (float)rnd_in(-0.8 * half[k], 0.8 * half[k]);
+    camera_fit_clip(&r->cam, r->bmin, r->bmax);
+}
+
+/* The truth at pixel i: 0 sure in shadow, 255 sure lit, 1 not sure (the segment from the point to
+ * the light meets a triangle between 1e-5 and 2e-3 of the way — about the depth bias, 2e-4 — or
+ * passes within 1e-4 (barycentric) of a triangle's edge). own: the pixel's triangle, never its own
+ * occluder. */
+static int truth_at(const room *r, const izb_recon *f, const float *depth, int px, int py, uint32_t own)
+{
+    double o[3], dir[3], p[3], seg[3];
+    ray_of_pixel(&r->cam, f, px, py, o, dir);
+    const double d = depth[py * f->width + px];
+    for (int k = 0; k < 3; k++) {
+        p[k] = o[k] + d * dir[k];
+        seg[k] = r->light.pos[k] - p[k];
+    }
+    bool unsure = false;
+    for (int i = 0; i < r->nt; i++) {
+        if ((uint32_t)i == own) continue;
+        double t, u, v;
+        if (!ray_plane_bary(p, seg, r->xyz + 9 * i, &t, &u, &v)) continue;
+        const double in = fmin(fmin(u, v), 1 - u - v); /* > 0 inside, < 0 outside */
+        if (t > 2e-3 && t < 1 - 1e-4 && in > 1e-4) return 0;
+        /* nearer than 1e-5 of the way: the point's own surface, which the bias (2e-4 of the
+         * distance) always skips */
+        if (t > 1e-5 && t < 1 + 1e-4 && in > -1e-4) unsure = true;
+    }
+    return unsure ? 1 : 255;
+}
+
+/* Is the direction from the light to pixel i's point within 2 degrees of a seam between faces
+ * (its two largest components nearly equal in size)? */
+static bool near_seam(const room *r, const izb_recon *f, const float *depth, int px, int py)
+{
+    double o[3], dir[3], a[3];
+    ray_of_pixel(&r->cam, f, px, py, o, dir);
+    const double d = depth[py * f->width + px];
+    for (int k = 0; k < 3; k++)
+        a[k] = fabs(o[k] + d * dir[k] - r->light.pos[k]);
+    double hi = fmax(fmax(a[0], a[1]), a[2]), mid = a[0] + a[1] + a[2] - hi - fmin(fmin(a[0], a[1]), a[2]);
+    return mid > hi * tan(43.0 * M_PI / 180);
+}
+
+/* the brute force per face, combined by max (what izb_shade_arrays_faces promises) */
+static void brute_faces(const izb_recon *faces, int count, const float *depth, const uint32_t *ids, const room *r,
+                        const izb_closed *cl, izb_cull mode, uint8_t *mask)
+{
+    static izb_point pts[W * H];
+    static int pix[W * H];
+    static uint8_t face_mask[W * H];
+    const izb_settings rs = izb_settings_resolve((izb_settings){.cull = mode});
+    for (int i = 0; i < count; i++) {
+        izb_recon f = faces[i];
+        f.bias = rs.bias;
+        izb_cull_view cv = {.mode = rs.cull, .comp = cl->comp, .boxes = cl->boxes, .light_is_spot = f.light_is_spot};
+        izb_light_origin(f.light, cv.light_origin);
+        izb_brute_force(&f, depth, ids, r->xyz, r->nt, &cv, i == 0 ? mask : face_mask, pts, pix);
+        if (i > 0)
+            for (int p = 0; p < W * H; p++)
+                mask[p] = face_mask[p] > mask[p] ? face_mask[p] : mask[p];
+    }
+}
+
+static int count_diff(const uint8_t *a, const uint8_t *b)
+{
+    int n = 0;
+    for (int i = 0; i < W * H; i++)
+        n += (a[i] == 0) != (b[i] == 0);
+    return n;
+}
+
+int main(void)
+{
+    izb_backend *b = izb_create(&(izb_desc){.backend = IZB_BACKEND_CPU, .threads = 2});
+    CHECK(b != NULL, "CPU backend");
+    if (!b) return test_done();
+    static room r;
+    static float depth[W * H];
+    static uint32_t ids[W * H];
+    static uint8_t mask[W * H], scratch[W * H], brute[W * H];
+    long sure = 0, seam_sure = 0, covered = 0;
+    for (int seed = 0; seed < SEEDS; seed++) {
+        rng_state = 0x9E3779B97F4A7C15ull ^ (uint64_t)(seed + 1) * 0xBF58476D1CE4E5B9ull;
+        /* coverage: the room alone, lit everywhere */
+        gen_room(&r, 0);
+        izb_recon faces[LIGHT_CUBE_FACES];
+        int count = izb_frame_make_faces(&r.cam, &r.light, r.bmin, r.bmax, W, H, faces);
+        CHECK(count == LIGHT_CUBE_FACES, "a point light has %d faces", count);
+        ray_cast_depth(&r.cam, &faces[0], r.xyz, r.nt, depth, ids);
+        CHECK(izb_set_scene(b, r.xyz, r.nt), "seed %d: set_scene", seed);
+        CHECK(izb_shade_arrays_faces(b, faces, count, &(izb_settings){.cull = IZB_CULL_OFF}, depth, NULL, mask,
+                                     scratch, NULL),
+              "seed %d: shade", seed);
+        int unlit = 0;
+        for (int i = 0; i < W * H; i++)
+            unlit += depth[i] > 0 && mask[i] == 0;
+        CHECK(unlit == 0, "seed %d: the empty room has %d unlit pixels (a gap between cube faces)", seed, unlit);
+
+        /* the room with occluders */
+        gen_room(&r, 6 + seed % 8);
+        count = izb_frame_make_faces(&r.cam, &r.light, r.bmin, r.bmax, W, H, faces);
+        ray_cast_depth(&r.cam, &faces[0], r.xyz, r.nt, depth, ids);
+        CHECK(izb_set_scene(b, r.xyz, r.nt), "seed %d: set_scene", seed);
+        izb_closed cl = {0};
+        izb_closed_find(r.xyz, r.nt, &cl);
+        CHECK(cl.cullable > 0, "seed %d: the room and cubes are closed (%d cullable)", seed, cl.cullable);
+        for (int cfg = 0; cfg < 16; cfg++) {
+            const izb_settings s = {.kernel = cfg & 1 ? IZB_KERNEL2 : IZB_KERNEL1,
+                                    .binning = cfg & 2 ? IZB_BINNING_ATOMIC : IZB_BINNING_RADIX,
+                                    .cull = cfg & 4 ? IZB_CULL_OFF : IZB_CULL_AUTO};
+            const uint32_t *pid = cfg & 8 ? ids : NULL;
+            CHECK(izb_shade_arrays_faces(b, faces, count, &s, depth, pid, mask, scratch, NULL), "seed %d cfg %d",
+                  seed, cfg);
+            brute_faces(faces, count, depth, pid, &r, &cl, s.cull, brute);
+            const int nb = count_diff(mask, brute);
+            CHECK(nb == 0, "seed %d cfg %d: %d pixels differ from the brute force", seed, cfg, nb);
+            int wrong = 0;
+            for (int py = 0; py < H; py++)
+                for (int px = 0; px < W; px++) {
+                    const int i = py * W + px;
+                    if (!(depth[i] > 0)) continue;
+                    const int t = truth_at(&r, &faces[0], depth, px, py, pid ? ids[i] : IZB_NO_ID);
+                    if (cfg == 0) covered++;
+                    if (t == 1) continue;
+                    if (cfg == 0) {
+                        sure++;
+                        seam_sure += near_seam(&r, &faces[0], depth, px, py);
+                    }
+                    if ((t == 0) != (mask[i] == 0)) {
+                        if (wrong++ == 0)
+                            fprintf(stderr, "seed %d cfg %d: pixel (%d, %d): truth %s, IZB %s\n", seed, cfg, px, py,
+                                    t == 0 ? "shadow" : "lit", mask[i] == 0 ? "shadow" : "lit");
+                    }
+                }
+            CHECK(wrong == 0, "seed %d cfg %d: %d pixels disagree with the ray-traced truth", seed, cfg, wrong);
+        }
+        izb_closed_free(&cl);
+    }
+    /* the truth must be sure of most pixels, and of many at the seams, or the test proves little */
+    CHECK(sure > 0.9 * covered, "the truth is sure of %ld of %ld covered pixels", sure, covered);
+    CHECK(seam_sure > 200, "only %ld sure pixels within 2 degrees of a seam", seam_sure);
+    printf("%ld covered pixels, truth sure of %ld, %ld of them at seams\n", covered, sure, seam_sure);
+    izb_destroy(b);
+    return test_done();
+}
