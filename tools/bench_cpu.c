@@ -55,7 +55,7 @@ typedef struct bench_opts {
     int scene_count;
     int sizes[MAX_LIST][2];
     int size_count;
-    bool dir, spot;
+    bool lights[LIGHT_TYPE_COUNT]; /* which light kinds to run: directional, spot, point */
     int frames, warmup;
     int threads[MAX_LIST]; /* 0 = all */
     int thread_count;
@@ -68,10 +68,11 @@ typedef struct bench_opts {
 typedef struct bench_case {
     const scene *s;
     int W, H;
-    bool spot;
     camera cam;
     light l;
-    izb_recon f;
+    izb_recon f[LIGHT_CUBE_FACES]; /* one frame, or a point light's six faces */
+    int faces;
+    uint8_t *face_mask;            /* izb_shade_arrays_faces' scratch */
     float *depth;
     uint32_t *ids; /* the triangle each primary ray hit (IZB_NO_ID: sky) */
     bench_rays rays;
@@ -86,6 +87,12 @@ typedef struct csv_out {
 } csv_out;
 
 static double now_ms(void);
+/* the light column's name: "dir" (the benchmark's tables say so since the start), "spot", "point" */
+static const char *light_kind_name(light_type t)
+{
+    return t == LIGHT_DIRECTIONAL ? "dir" : light_type_names[t];
+}
+
 static void usage(void);
 static void parse(int argc, char **argv, bench_opts *o);
 static void csv_row(csv_out *c, const bench_case *bc, int threads, const char *metric, const char *unit,
@@ -102,7 +109,7 @@ static double now_ms(void)
 static void usage(void)
 {
     fprintf(stderr,
-            "usage: bench-cpu [--matrix] [--scene SPEC]... [--size WxH]... [--light dir|spot|both]\n"
+            "usage: bench-cpu [--matrix] [--scene SPEC]... [--size WxH]... [--light dir|spot|point|both|all]\n"
             "                 [--frames N] [--warmup N] [--threads N[,N...]] [--csv FILE] [--ids]\n"
             "       bench-cpu --load [--scene SPEC]... [--frames N] [--warmup N] [--threads N[,N...]]\n"
             "                 [--csv FILE]\n");
@@ -111,14 +118,14 @@ static void usage(void)
 
 static void parse(int argc, char **argv, bench_opts *o)
 {
-    *o = (bench_opts){.dir = true, .frames = 10, .warmup = 2, .thread_count = 1};
+    *o = (bench_opts){.lights = {[LIGHT_DIRECTIONAL] = true}, .frames = 10, .warmup = 2, .thread_count = 1};
     bool threads_given = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--matrix")) {
             o->scenes[0] = "builtin:spheres:4K", o->scenes[1] = "builtin:spheres:1M", o->scene_count = 2;
             o->sizes[0][0] = 1280, o->sizes[0][1] = 720, o->sizes[1][0] = 1920, o->sizes[1][1] = 1080;
-            o->size_count = 2, o->dir = o->spot = true;
+            o->size_count = 2, o->lights[LIGHT_DIRECTIONAL] = o->lights[LIGHT_SPOT] = true;
             continue;
         }
         if (!strcmp(a, "--ids")) {
@@ -137,8 +144,13 @@ static void parse(int argc, char **argv, bench_opts *o)
         else if (!strcmp(a, "--size") && o->size_count < MAX_LIST && sscanf(v, "%dx%d", &w, &h) == 2 &&
                  w > 0 && h > 0 && w <= 16384 && h <= 16384)
             o->sizes[o->size_count][0] = w, o->sizes[o->size_count++][1] = h;
-        else if (!strcmp(a, "--light") && (!strcmp(v, "dir") || !strcmp(v, "spot") || !strcmp(v, "both")))
-            o->dir = v[0] != 's', o->spot = v[0] != 'd';
+        else if (!strcmp(a, "--light") && (!strcmp(v, "dir") || !strcmp(v, "spot") || !strcmp(v, "point") ||
+                                            !strcmp(v, "both") || !strcmp(v, "all"))) {
+            const bool all = !strcmp(v, "all"), both = !strcmp(v, "both");
+            o->lights[LIGHT_DIRECTIONAL] = all || both || !strcmp(v, "dir");
+            o->lights[LIGHT_SPOT] = all || both || !strcmp(v, "spot");
+            o->lights[LIGHT_POINT] = all || !strcmp(v, "point");
+        }
         else if (!strcmp(a, "--frames") && (o->frames = atoi(v)) >= 1)
             ;
         else if (!strcmp(a, "--warmup") && (o->warmup = atoi(v)) >= 0)
@@ -178,7 +190,7 @@ static void csv_row(csv_out *c, const bench_case *bc, int threads, const char *m
 {
     if (!c->fp || c->failed) return;
     if (fprintf(c->fp, "%s,%d,%dx%d,%s,%d,%s,%s,%.4f,%.4f,%.4f\n", bc->s->name, bc->s->tri_count, bc->W,
-                bc->H, bc->spot ? "spot" : "dir", threads, metric, unit, v.min, v.median, v.p95) < 0) {
+                bc->H, light_kind_name(bc->l.type), threads, metric, unit, v.min, v.median, v.p95) < 0) {
         fprintf(stderr, "bench-cpu: writing %s failed\n", c->path);
         c->failed = true;
     }
@@ -232,7 +244,8 @@ static int run_static(const bench_opts *o, bench_case *bc, int threads, csv_out 
     izb_stats st = {0};
     for (int round = 0; round < o->warmup + o->frames; round++) {
         const bool timed = round >= o->warmup;
-        if (!izb_shade_arrays_ids(b, &bc->f, &set, bc->depth, o->ids ? bc->ids : NULL, bc->mask, &st))
+        if (!izb_shade_arrays_faces(b, bc->f, bc->faces, &set, bc->depth, o->ids ? bc->ids : NULL, bc->mask,
+                                    bc->face_mask, &st))
             return 1;
         double t0 = now_ms();
         bench_rays_occluded1(bvh, &bc->rays, bc->ray_mask, T);
@@ -246,7 +259,7 @@ static int run_static(const bench_opts *o, bench_case *bc, int threads, csv_out 
         const double f_recon =
             bench_floor_memcpy(fb, fa, recon_bytes < floor_bytes ? recon_bytes : floor_bytes, T);
         const double f_bin = bench_floor_memcpy(fb, fa, bin_bytes < floor_bytes ? bin_bytes : floor_bytes, T);
-        const double f_cull = bench_floor_transform(bc->s->xyz, bc->s->tri_count, bc->f.light, &checksum, T);
+        const double f_cull = bench_floor_transform(bc->s->xyz, bc->s->tri_count, bc->f[0].light, &checksum, T);
         if (!timed) continue;
         const double v[M_COUNT] = {st.total_ms,
                                    st.stage_ms[IZB_STAGE_RECONSTRUCT],
@@ -284,7 +297,7 @@ static int run_static(const bench_opts *o, bench_case *bc, int threads, csv_out 
     printf("| %s | %d | %dx%d | %s | %d | %d | %.2f / %.2f / %.2f | %.2f | %.2f | **%.2f** | %.2f (%.2f) | "
            "%.2f (%.2f) "
            "| %.2f (%.2f) | %.2f (%.2f G tests/s) | %.0f | %.0f | %ld |\n",
-           bc->s->name, bc->s->tri_count, bc->W, bc->H, bc->spot ? "spot" : "dir", T, st.points,
+           bc->s->name, bc->s->tri_count, bc->W, bc->H, light_kind_name(bc->l.type), T, st.points,
            s[M_TOTAL].min, s[M_TOTAL].median, s[M_TOTAL].p95, s[M_OCC1].median, s[M_OCC16].median,
            s[M_TOTAL].median / s[M_OCC16].median, s[M_RECON].median, s[M_F_RECON].median, s[M_BIN].median,
            s[M_F_BIN].median, s[M_CULL].median, s[M_F_CULL].median, s[M_RASTER].median, gtests, bpp, bpt,
@@ -375,9 +388,9 @@ static int run_load(const bench_opts *o, const scene *s, int threads, csv_out *c
 }
 
 /* the scene's view for one light; depth from Embree primary rays (what the GL depth pass writes) */
-static bool case_make(bench_case *bc, const scene *s, oracle *o, int W, int H, bool spot)
+static bool case_make(bench_case *bc, const scene *s, oracle *o, int W, int H, light_type kind)
 {
-    *bc = (bench_case){.s = s, .W = W, .H = H, .spot = spot};
+    *bc = (bench_case){.s = s, .W = W, .H = H};
     bc->cam = (camera){
         .pos = {s->cam_pos[0], s->cam_pos[1], s->cam_pos[2]}, .yaw = s->cam_yaw, .pitch = s->cam_pitch};
     camera_fit_clip(&bc->cam, s->bounds_min, s->bounds_max);
@@ -385,7 +398,7 @@ static bool case_make(bench_case *bc, const scene *s, oracle *o, int W, int H, b
     for (int k = 0; k < 3; k++)
         c[k] = 0.5f * (s->bounds_min[k] + s->bounds_max[k]);
     bc->l =
-        spot ? (light){.type = LIGHT_SPOT,
+        kind != LIGHT_DIRECTIONAL ? (light){.type = kind,
                        .pos = {s->light_pos[0], s->light_pos[1], s->light_pos[2]},
                        .dir = {c[0] - s->light_pos[0], c[1] - s->light_pos[1], c[2] - s->light_pos[2]},
                        .cone_deg = 60}
@@ -395,12 +408,14 @@ static bool case_make(bench_case *bc, const scene *s, oracle *o, int W, int H, b
     bc->mask = malloc(npix);
     bc->ray_mask = malloc(npix);
     bc->ids = malloc(sizeof(uint32_t) * npix);
-    if (!bc->depth || !bc->mask || !bc->ray_mask || !bc->ids) return false;
+    bc->face_mask = malloc(npix);
+    if (!bc->depth || !bc->mask || !bc->ray_mask || !bc->ids || !bc->face_mask) return false;
     oracle_depth_ids(o, &bc->cam, W, H, bc->depth, bc->ids);
-    bc->f = izb_frame_make(&bc->cam, &bc->l, s->bounds_min, s->bounds_max, W, H);
+    bc->faces = izb_frame_make_faces(&bc->cam, &bc->l, s->bounds_min, s->bounds_max, W, H, bc->f);
     izb_settings r = izb_settings_resolve((izb_settings){0});
-    bc->f.bias = r.bias; /* the bias izb_shade_arrays applies, so the rays start where the IZB tests */
-    if (!bench_rays_make(&bc->rays, &bc->f, &bc->cam, &bc->l, bc->depth)) return false;
+    for (int i = 0; i < bc->faces; i++)
+        bc->f[i].bias = r.bias; /* the bias izb_shade_arrays applies, so the rays start where the IZB tests */
+    if (!bench_rays_make(&bc->rays, &bc->f[0], &bc->cam, &bc->l, bc->depth)) return false;
     memset(bc->ray_mask, 255, npix); /* sky and unlit pixels: what the IZB writes there */
     for (size_t i = 0; i < npix; i++)
         if (bc->depth[i] > 0.0f && !bc->rays.valid[i]) bc->ray_mask[i] = 0;
@@ -410,7 +425,7 @@ static bool case_make(bench_case *bc, const scene *s, oracle *o, int W, int H, b
 static void case_free(bench_case *bc)
 {
     bench_rays_free(&bc->rays);
-    free(bc->depth), free(bc->mask), free(bc->ray_mask), free(bc->ids);
+    free(bc->depth), free(bc->mask), free(bc->ray_mask), free(bc->ids), free(bc->face_mask);
 }
 
 int main(int argc, char **argv)
@@ -469,10 +484,10 @@ int main(int argc, char **argv)
         oracle *orc = oracle_create(s.xyz, s.tri_count);
         if (!orc) return 1;
         for (int zi = 0; zi < o.size_count && !rc; zi++)
-            for (int li = 0; li < 2 && !rc; li++) {
-                if (!(li ? o.spot : o.dir)) continue;
+            for (int li = 0; li < LIGHT_TYPE_COUNT && !rc; li++) {
+                if (!o.lights[li]) continue;
                 bench_case bc;
-                if (!case_make(&bc, &s, orc, o.sizes[zi][0], o.sizes[zi][1], li == 1)) {
+                if (!case_make(&bc, &s, orc, o.sizes[zi][0], o.sizes[zi][1], (light_type)li)) {
                     fprintf(stderr, "bench-cpu: out of memory\n");
                     return 1;
                 }

@@ -259,7 +259,10 @@ void oracle_depth_ids(oracle *o, const camera *c, int width, int height, float *
 
 oracle_ray_setup oracle_ray_setup_make(const izb_recon *f, const camera *c, const light *l)
 {
-    oracle_ray_setup rs = {.width = f->width, .height = f->height, .spot = f->light_is_spot != 0};
+    oracle_ray_setup rs = {.width = f->width,
+                           .height = f->height,
+                           .spot = f->light_is_spot != 0,
+                           .all_around = l->type == LIGHT_POINT};
     const cam_frame cf = cam_frame_make(c, f->width, f->height);
     for (int i = 0; i < 16; i++)
         rs.view[i] = cf.m[i], rs.light[i] = f->light[i];
@@ -288,7 +291,7 @@ int oracle_pixel_ray(const oracle_ray_setup *rs, int px, int py, float depth, or
                          ((2.0 * py + 1.0) / rs->height - 1.0) * rs->sy * d, -d};
     double p[3];
     view_to_world(rs->view, v, p);
-    if (rs->spot) {
+    if (rs->spot && !rs->all_around) {
         const double *L = rs->light;
         double q[4];
         for (int r = 0; r < 4; r++)

@@ -47,7 +47,8 @@ typedef struct oracle_ray_setup {
     double view[16], light[16], to_light[3], light_pos[3], sx, sy;
     float tnear_spot, tnear_dir;
     int width, height;
-    bool spot;
+    bool spot;       /* rays to light_pos (a spot light, a point light's face) */
+    bool all_around; /* a point light: no frustum, every point has its ray */
 } oracle_ray_setup;
 enum { ORACLE_PIXEL_SKY, ORACLE_PIXEL_UNLIT, ORACLE_PIXEL_RAY };
 oracle_ray_setup oracle_ray_setup_make(const izb_recon *f, const camera *c, const light *l);
