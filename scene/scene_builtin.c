@@ -24,11 +24,12 @@ static const builtin BUILTINS[] = {
     {"spheres", 250000, scene_build_spheres, SCENE_MOTION_NONE},
     {"grass", 500000, scene_build_grass, SCENE_MOTION_NONE},
     {"wave", 250000, scene_build_spheres, SCENE_MOTION_WAVE}, /* every triangle but the ground moves */
+    {"room", 20000, scene_build_room, SCENE_MOTION_NONE},     /* for a point light inside (--light point) */
 };
 #define BUILTIN_COUNT (int)(sizeof BUILTINS / sizeof BUILTINS[0])
 
 /* the table's names, for callers (kept in step by tests/scene/test_scene_builtin.c) */
-const char *const scene_builtin_names[] = {"default", "tesseract", "spheres", "grass", "wave", NULL};
+const char *const scene_builtin_names[] = {"default", "tesseract", "spheres", "grass", "wave", "room", NULL};
 
 bool scene_builtin(const char *name, long tri_target, scene *out, char *err, size_t err_size)
 {

@@ -13,5 +13,6 @@ void scene_build_default(soup *s, long n, view_desc *v);
 void scene_build_tesseract(soup *s, long n, view_desc *v);
 void scene_build_spheres(soup *s, long n, view_desc *v);
 void scene_build_grass(soup *s, long n, view_desc *v);
+void scene_build_room(soup *s, long n, view_desc *v);
 
 #endif

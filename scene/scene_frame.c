@@ -94,6 +94,15 @@ void scene_view_focus(scene *s, const view_desc *v)
     }
     for (int k = 0; k < 3; k++)
         s->light_pos[k] = bc[k] - d * s->light_dir[k];
+    if (v->inside) { /* the light at light_at still looks at the bounds' centre, as a spot does */
+        float d2 = 0.0f, to[3];
+        for (int k = 0; k < 3; k++) {
+            s->cam_pos[k] = v->cam_at[k], s->light_pos[k] = v->light_at[k];
+            to[k] = bc[k] - v->light_at[k], d2 += to[k] * to[k];
+        }
+        for (int k = 0; k < 3 && d2 > 0.0f; k++)
+            s->light_dir[k] = to[k] / sqrtf(d2);
+    }
 }
 
 void scene_frame_view(scene *s)

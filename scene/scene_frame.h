@@ -15,6 +15,10 @@ typedef struct view_desc {
     float fmin[3], fmax[3];
     float yaw, pitch;
     float light_dir[3];
+    /* a scene seen from inside (builtin:room): the camera at cam_at and the (spot or point) light
+     * at light_at, as given, instead of framed from outside */
+    bool inside;
+    float cam_at[3], light_at[3];
 } view_desc;
 
 /* Sets the suggested view of s (its bounds must be set): the camera looks along (yaw, pitch) at
