@@ -13,6 +13,7 @@ const quality_view quality_views[] = {
     {"grazing", "builtin:default", "default scene, light 5 deg above the ground"},
     {"tesseract", "builtin:tesseract", "tesseract (thesis fig. 6.4), directional light"},
     {"grass", "builtin:grass:200k", "200K-triangle grass, directional light"},
+    {"room-point", "builtin:room", "room, point light under the ceiling (6 cube faces)"},
 };
 const int quality_view_count = (int)(sizeof quality_views / sizeof quality_views[0]);
 
@@ -98,6 +99,8 @@ void quality_view_setup(const quality_view *v, const scene *s, camera *cam, ligh
         camera_forward(cam, fwd);
         for (int k = 0; k < 3; k++)
             cam->pos[k] = target[k] - 0.5f * fwd[k];
+    } else if (strcmp(v->name, "room-point") == 0) {
+        l->type = LIGHT_POINT; /* at the scene's light position, inside the room */
     } else if (strcmp(v->name, "grazing") == 0) {
         /* the scene light's azimuth, 5 degrees above the horizon */
         float h = sqrtf(l->dir[0] * l->dir[0] + l->dir[2] * l->dir[2]);
