@@ -290,31 +290,25 @@ void shadow_map_timing(shadow_map *sm, float *ms, long *frame)
     *frame = sm->timer.ms_frame;
 }
 
-bool render_shadow_map_pass(render *r, const camera *c, const light *l)
+/* One light frustum: its map (into the one 2D map, reused) from lgl, then its mask pass over the
+ * covered pixels. frustum: 0 directional, 1 spot, 2 one face of a point light's cube (square);
+ * outside a spot's or a face's frustum the pass writes 0. combine: max-blend into the mask (a point
+ * light's later faces: a point is lit when lit in the face that holds it, as the IZB's
+ * izb_shade_arrays_faces) instead of overwriting it. */
+static void map_and_mask(render *r, const float view[16], const float proj[16], const float lizb[16],
+                         const float lgl[16], int frustum, const float dir[3], const float pos[3], bool combine)
 {
     shadow_map *sm = r->sm;
-    if (!sm || !sm->fbo_map || !sm->fbo_mask || sm->mask_w != r->width || sm->mask_h != r->height)
-        return false;
-    float lgl[16], lizb[16], view[16], proj[16];
-    light_matrices(l, r->bounds_min, r->bounds_max, lizb, lgl);
-    /* the same calls as render.c's camera_matrices: gl_Position must match the depth pass */
-    camera_view(c, view);
-    camera_proj(c, (float)r->width / (float)r->height, proj);
-
-    float dir[3];
-    light_direction(l, dir);
-    bool spot = l->type != LIGHT_DIRECTIONAL; /* a point light: its face along l->dir (view.h) */
     /* the IZB's bias as a receiver shift (as tools/oracle.c does): directional, bias over the
-     * depth key's world gradient; spot, a fraction of the distance */
+     * depth key's world gradient; spot and face, a fraction of the distance */
     double key_grad =
         sqrt((double)lizb[2] * lizb[2] + (double)lizb[6] * lizb[6] + (double)lizb[10] * lizb[10]);
-    float bias = spot ? IZB_DEFAULT_BIAS : (key_grad > 0.0 ? (float)(IZB_DEFAULT_BIAS / key_grad) : 0.0f);
+    float bias = frustum ? IZB_DEFAULT_BIAS : (key_grad > 0.0 ? (float)(IZB_DEFAULT_BIAS / key_grad) : 0.0f);
     /* texel size: 2 / (size * |row 0|) world units (orthographic), per unit of clip w (spot) */
     float row0 = sqrtf(lgl[0] * lgl[0] + lgl[4] * lgl[4] + lgl[8] * lgl[8]);
     int s = sm->map_size;
     float texel_world = row0 > 0.0f ? 2.0f / ((float)s * row0) : 0.0f;
 
-    gl_timer_begin(&sm->timer);
     /* 1. depth from the light */
     static const float one = 1.0f;
     glBindFramebuffer(GL_FRAMEBUFFER, sm->fbo_map);
@@ -335,19 +329,17 @@ bool render_shadow_map_pass(render *r, const camera *c, const light *l)
     }
 
     /* 2. the mask over the pixels the camera depth pass covered */
-    static const float lit[4] = {1.0f, 1.0f, 1.0f, 1.0f};
     glBindFramebuffer(GL_FRAMEBUFFER, sm->fbo_mask);
     glViewport(0, 0, r->width, r->height);
-    glClearNamedFramebufferfv(sm->fbo_mask, GL_COLOR, 0, lit);
     if (r->tri_count > 0) {
         GLuint p = sm->prog_mask;
         glUseProgram(p);
         glProgramUniformMatrix4fv(p, sm->u.view, 1, GL_FALSE, view);
         glProgramUniformMatrix4fv(p, sm->u.proj, 1, GL_FALSE, proj);
         glProgramUniformMatrix4fv(p, sm->u.light, 1, GL_FALSE, lgl);
-        glProgramUniform1i(p, sm->u.spot, spot ? 1 : 0);
+        glProgramUniform1i(p, sm->u.spot, frustum);
         glProgramUniform3fv(p, sm->u.light_dir, 1, dir);
-        glProgramUniform3fv(p, sm->u.light_pos, 1, l->pos);
+        glProgramUniform3fv(p, sm->u.light_pos, 1, pos);
         glProgramUniform1f(p, sm->u.bias, bias);
         glProgramUniform1f(p, sm->u.texel_world, texel_world);
         glProgramUniform1f(p, sm->u.normal_offset, sm->desc.normal_offset);
@@ -357,9 +349,44 @@ bool render_shadow_map_pass(render *r, const camera *c, const light *l)
         glDepthMask(GL_FALSE);
         glEnable(GL_DEPTH_TEST);
         glDepthFunc(GL_LEQUAL);
+        if (combine) {
+            glEnable(GL_BLEND);
+            glBlendEquation(GL_MAX);
+        }
         glBindVertexArray(r->vao);
         render_draw_triangles(r, 0, r->tri_count, -1);
+        if (combine) {
+            glBlendEquation(GL_FUNC_ADD);
+            glDisable(GL_BLEND);
+        }
         glDisable(GL_DEPTH_TEST);
+    }
+}
+
+bool render_shadow_map_pass(render *r, const camera *c, const light *l)
+{
+    shadow_map *sm = r->sm;
+    if (!sm || !sm->fbo_map || !sm->fbo_mask || sm->mask_w != r->width || sm->mask_h != r->height)
+        return false;
+    float view[16], proj[16];
+    /* the same calls as render.c's camera_matrices: gl_Position must match the depth pass */
+    camera_view(c, view);
+    camera_proj(c, (float)r->width / (float)r->height, proj);
+    float dir[3];
+    light_direction(l, dir);
+
+    gl_timer_begin(&sm->timer);
+    static const float lit[4] = {1.0f, 1.0f, 1.0f, 1.0f}; /* sky pixels keep it */
+    glClearNamedFramebufferfv(sm->fbo_mask, GL_COLOR, 0, lit);
+    float lgl[16], lizb[16];
+    if (l->type == LIGHT_POINT) { /* a cube map: six faces through the one 2D map, masks by max */
+        for (int face = 0; face < LIGHT_CUBE_FACES; face++) {
+            light_face_matrices(l, face, r->bounds_min, r->bounds_max, lizb, lgl);
+            map_and_mask(r, view, proj, lizb, lgl, IZB_LIGHT_FACE, dir, l->pos, face > 0);
+        }
+    } else {
+        light_matrices(l, r->bounds_min, r->bounds_max, lizb, lgl);
+        map_and_mask(r, view, proj, lizb, lgl, l->type == LIGHT_SPOT ? IZB_LIGHT_SPOT : 0, dir, l->pos, false);
     }
     gl_timer_end(&sm->timer);
     return true;

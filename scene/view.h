@@ -52,8 +52,8 @@ void camera_fit_clip(camera *c, const float bmin[3], const float bmax[3]);
 void light_matrices(const light *l, const float bmin[3], const float bmax[3], float izb[16], float gl[16]);
 
 /* A point light's cube: face i (0..5: +x, -x, +y, -y, +z, -z) is a square frustum of 90 degrees
- * from l->pos along that axis. izb and gl as light_matrices'. A shadow map of a point light (which
- * would need a cube map) stands in with light_matrices: the 90-degree face along l->dir. */
+ * from l->pos along that axis. izb and gl as light_matrices'. (light_matrices of a point light: the
+ * face along l->dir; the shadow-map mode draws all six, render/shadow_map.c.) */
 #define LIGHT_CUBE_FACES 6
 void light_face_matrices(const light *l, int face, const float bmin[3], const float bmax[3], float izb[16],
                          float gl[16]);

@@ -18,7 +18,8 @@ in vec3 v_normal;
 
 uniform sampler2DShadow u_map; // depth from the light; compare LEQUAL; nearest or linear (PCF)
 uniform mat4 u_light;          // world -> light clip, as in shadow_depth.vert
-uniform int u_spot;            // 1: spot light at u_light_pos
+uniform int u_spot;            // 0 directional; at u_light_pos: 1 spot, 2 a point light's cube face
+                               // (IZB_LIGHT_SPOT, IZB_LIGHT_FACE in core/izb_math.h)
 uniform vec3 u_light_dir;      // direction the light travels, normalised
 uniform vec3 u_light_pos;
 uniform float u_bias;          // IZB bias: directional, world units; spot, fraction of the distance
@@ -33,13 +34,13 @@ void main()
 {
     vec3 n = normalize(v_normal); // outward (closed objects) or up (ground): never flipped here
     vec4 q0 = u_light * vec4(v_world, 1.0);
-    if (u_spot == 1 && (!(q0.w > 0.0) || abs(q0.x) > q0.w || abs(q0.y) > q0.w)) {
-        o_lit = 0.0; // outside the spot's frustum: unlit, as the IZB and the oracle say
+    if (u_spot >= 1 && (!(q0.w > 0.0) || abs(q0.x) > q0.w || abs(q0.y) > q0.w)) {
+        o_lit = 0.0; // outside the frustum (spot, cube face): unlit, as the IZB and the oracle say
         return;
     }
     vec3 p = v_world;
     vec3 to_light;
-    if (u_spot == 1) {
+    if (u_spot >= 1) {
         p += (u_light_pos - p) * (u_bias / (1.0 + u_bias));
         to_light = normalize(u_light_pos - p);
     } else {
@@ -54,7 +55,7 @@ void main()
         o_lit = 0.0;
         return;
     }
-    float texel = u_texel_world * (u_spot == 1 ? max(q0.w, 0.0) : 1.0);
+    float texel = u_texel_world * (u_spot >= 1 ? max(q0.w, 0.0) : 1.0);
     p += n * (u_normal_offset * texel * sqrt(1.0 - c * c));
 
     vec4 q = u_light * vec4(p, 1.0);

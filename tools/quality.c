@@ -271,9 +271,7 @@ int main(int argc, char **argv)
         }
 
         /* shadow maps */
-        if (l.type == LIGHT_POINT) /* a shadow map of a point light needs a cube map: not yet */
-            fprintf(stderr, "izb-quality: view %s: no shadow maps for a point light (no cube map yet)\n", qv->name);
-        for (int i = 0; i < o->size_count && rc == 0 && l.type != LIGHT_POINT; i++) {
+        for (int i = 0; i < o->size_count && rc == 0; i++) {
             if (o->sizes[i] > max) continue;
             if (!render_set_shadow_map(q.r, &(shadow_map_desc){.size = o->sizes[i], .pcf = o->pcf}, err,
                                        sizeof err) ||
