@@ -1,5 +1,5 @@
 /* fuzz_izb.c — libFuzzer target: the IZB seam (izb.h) with the CPU backend. The input decodes to a
- * small frame (1..17 pixels a side), up to 8 triangles, a camera, a light (directional or spot,
+ * small frame (1..17 pixels a side), up to 8 triangles, a camera, a light (directional, spot or point,
  * anywhere, inside the scene too), settings and a depth image, every number drawn from a palette
  * that favours the awkward ones: NaN, +-Inf, +-0, denormals, +-FLT_MAX, 1e+-30, raw bit patterns;
  * triangles may repeat the previous one or a vertex.
@@ -141,29 +141,37 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                       .cull = flags & 4 ? IZB_CULL_OFF : flags & 32 ? IZB_CULL_ON : IZB_CULL_AUTO,
                       .bias = flags & 8 ? next_float(&r) : 0.0f};
     if (flags & 16) s.grid_w = 1 + next_u8(&r) % 40, s.grid_h = 1 + next_u8(&r) % 40;
+    if (flags & 64 && l.type == LIGHT_SPOT) l.type = LIGHT_POINT; /* six cube faces at l.pos */
     float depth[MAX_SIDE * MAX_SIDE];
     for (int i = 0; i < W * H; i++)
         depth[i] = next_depth(&r);
 
     FUZZ_ASSERT(izb_set_scene(b, xyz, nt), "set_scene with %d triangles", nt);
-    const izb_recon f = izb_frame_make(&c, &l, bmin, bmax, W, H);
-    uint8_t mask[MAX_SIDE * MAX_SIDE], want[MAX_SIDE * MAX_SIDE];
+    izb_recon faces[LIGHT_CUBE_FACES];
+    const int count = izb_frame_make_faces(&c, &l, bmin, bmax, W, H, faces);
+    uint8_t mask[MAX_SIDE * MAX_SIDE], want[MAX_SIDE * MAX_SIDE], scratch[MAX_SIDE * MAX_SIDE];
     izb_stats st;
-    FUZZ_ASSERT(izb_shade_arrays(b, &f, &s, depth, mask, &st), "shade_arrays %dx%d", W, H);
+    FUZZ_ASSERT(izb_shade_arrays_faces(b, faces, count, &s, depth, NULL, mask, scratch, &st), "shade_arrays %dx%d",
+                W, H);
 
-    /* the brute force sees what the backend sees: the resolved settings' bias in the frame */
+    /* the brute force sees what the backend sees: the resolved settings' bias in the frame; a point
+     * light's faces combined by max, as izb_shade_arrays_faces promises */
     const izb_settings rs = izb_settings_resolve(s);
-    izb_recon fb = f;
-    fb.bias = rs.bias;
     izb_point pts[MAX_SIDE * MAX_SIDE];
     int pix[MAX_SIDE * MAX_SIDE];
     /* the culling decision of izb_set_scene + the backend: closed components, the light's origin */
     izb_closed closed;
     FUZZ_ASSERT(izb_closed_find(xyz, nt, &closed), "closed-mesh analysis of %d triangles", nt);
-    izb_cull_view cv = {.mode = rs.cull, .comp = closed.comp, .boxes = closed.boxes,
-                        .light_is_spot = fb.light_is_spot};
-    if (fb.light_is_spot) izb_light_origin(fb.light, cv.light_origin);
-    izb_brute_force(&fb, depth, NULL, xyz, nt, &cv, want, pts, pix);
+    for (int i = 0; i < count; i++) {
+        izb_recon fb = faces[i];
+        fb.bias = rs.bias;
+        izb_cull_view cv = {.mode = rs.cull, .comp = closed.comp, .boxes = closed.boxes,
+                            .light_is_spot = fb.light_is_spot};
+        if (fb.light_is_spot) izb_light_origin(fb.light, cv.light_origin);
+        izb_brute_force(&fb, depth, NULL, xyz, nt, &cv, i == 0 ? want : scratch, pts, pix);
+        for (int p = 0; i > 0 && p < W * H; p++)
+            want[p] = scratch[p] > want[p] ? scratch[p] : want[p];
+    }
     izb_closed_free(&closed);
     for (int i = 0; i < W * H; i++)
         FUZZ_ASSERT((mask[i] == 0) == (want[i] == 0), "pixel %d (%d, %d) of %dx%d (cull %s): backend %d, brute force %d",
