@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 extern char **environ;
@@ -52,12 +53,15 @@ static inline bool run_start(char *const argv[], bool no_display, run_proc *p)
     return true;
 }
 
-/* Wait for p, fill r and close p's files. */
-static inline void run_wait(run_proc *p, run_result *r)
+/* The exit code of a wait status: the code, or 128 + the signal that killed it. */
+static inline int run_code(int status)
 {
-    int status = 0;
-    waitpid(p->pid, &status, 0);
-    r->code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+}
+
+/* Read p's stdout and stderr into r and close them (p has ended). */
+static inline void run_collect(run_proc *p, run_result *r)
+{
     FILE *fs[2] = {p->out, p->err};
     char *bufs[2] = {r->out, r->err};
     for (int i = 0; i < 2; i++) {
@@ -66,6 +70,34 @@ static inline void run_wait(run_proc *p, run_result *r)
         bufs[i][got] = '\0';
         fclose(fs[i]);
     }
+}
+
+/* Wait for p, fill r and close p's files. */
+static inline void run_wait(run_proc *p, run_result *r)
+{
+    int status = 0;
+    waitpid(p->pid, &status, 0);
+    r->code = run_code(status);
+    run_collect(p, r);
+}
+
+/* Wait for p at most `seconds`: false when it has not ended by then, and then it is killed (r->code
+ * 128 + SIGKILL). r is filled and p's files closed either way. */
+static inline bool run_wait_timeout(run_proc *p, run_result *r, double seconds)
+{
+    const struct timespec tick = {0, 20 * 1000 * 1000};
+    int status = 0;
+    for (double waited = 0.0; waited < seconds; waited += 0.02) {
+        if (waitpid(p->pid, &status, WNOHANG) == p->pid) {
+            r->code = run_code(status);
+            run_collect(p, r);
+            return true;
+        }
+        nanosleep(&tick, NULL);
+    }
+    kill(p->pid, SIGKILL);
+    run_wait(p, r);
+    return false;
 }
 
 /* Run to completion. The output goes to our stderr too, for the test log. */
