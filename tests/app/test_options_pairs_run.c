@@ -9,7 +9,7 @@
  * usage: test_options_pairs_run PATH-TO-izb-shadows
  * env: IZB_PAIRS_ALL=1 runs every pair (about 700 runs: minutes); IZB_PAIRS_SAMPLE=N pairs
  * (default 8); IZB_PAIRS_SEED=S picks them (default fixed, printed); IZB_PAIRS_JOBS=J runs at once
- * (default 2). */
+ * (default 2). Suite gl: exit 77 where no headless GL context can be made. */
 #undef NDEBUG
 #include <stdint.h>
 #include <stdio.h>
@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "gl_context.h"
 #include "izb_config.h"
 #include "option_samples.h"
 #include "run_util.h"
@@ -132,6 +133,13 @@ int main(int argc, char **argv)
         return 1;
     }
     exe = argv[1];
+    { /* suite gl: skipped (77) where no headless GL context can be made */
+        gl_context ctx;
+        char gl_err[256];
+        if (!gl_context_init(&ctx, &(gl_context_desc){.headless = true}, gl_err, sizeof gl_err))
+            TEST_SKIP("%s", gl_err);
+        gl_context_shutdown(&ctx);
+    }
     const char *all = getenv("IZB_PAIRS_ALL"), *sample = getenv("IZB_PAIRS_SAMPLE"),
                *seed = getenv("IZB_PAIRS_SEED"), *jobs_env = getenv("IZB_PAIRS_JOBS");
     const bool every_pair = all && atoi(all) > 0;
