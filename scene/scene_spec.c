@@ -12,7 +12,7 @@ const scene_count_suffix scene_count_suffixes[] = {
     {'k', 1000L}, {'K', 1000L}, {'m', 1000000L}, {'M', 1000000L}, {'\0', 1L},
 };
 
-/* "a, b or c"-style list of the built-in names for messages */
+/* "a, b, c": the built-in names, for messages */
 static void builtin_names(char *buf, size_t n)
 {
     buf[0] = '\0';
@@ -29,12 +29,14 @@ static bool read_count(const char *s, long *out)
     const long v = strtol(s, &end, 10);
     if (errno) return false;
     long mul = 0;
-    for (const scene_count_suffix *x = scene_count_suffixes; !mul; x++)
-        if (x->letter == *end) mul = x->mul; /* the list ends with '\0': no suffix */
-    if (*end && end[1]) return false;         /* something after the suffix */
+    for (const scene_count_suffix *x = scene_count_suffixes;; x++) { /* up to the '\0' entry: no suffix */
+        if (x->letter == *end) mul = x->mul;
+        if (!x->letter) break;
+    }
+    if (!mul || (*end && end[1])) return false; /* an unknown suffix, or something after it */
     if (v < SCENE_MIN_TRIANGLES || v > SCENE_MAX_TRIANGLES / mul) return false;
     *out = v * mul;
-    return *out >= SCENE_MIN_TRIANGLES;
+    return true;
 }
 
 bool scene_builtin_parse(const char *spec, char name[SCENE_NAME_MAX], long *n, char *err, size_t err_size)
@@ -57,8 +59,12 @@ bool scene_builtin_parse(const char *spec, char name[SCENE_NAME_MAX], long *n, c
     }
     memcpy(name, nm, len);
     name[len] = '\0';
-    if (colon && !read_count(colon + 1, n))
-        return scene_errorf(err, err_size, "scene '%s': N must be a triangle count from %d to %d (k/M suffixes allowed)",
-                            spec, SCENE_MIN_TRIANGLES, SCENE_MAX_TRIANGLES);
+    if (colon && !read_count(colon + 1, n)) {
+        builtin_names(names, sizeof names);
+        return scene_errorf(err, err_size,
+                            "scene '%s': N must be a triangle count from %d to %d (k/M suffixes allowed); "
+                            "builtin scenes: %s",
+                            spec, SCENE_MIN_TRIANGLES, SCENE_MAX_TRIANGLES, names);
+    }
     return true;
 }
