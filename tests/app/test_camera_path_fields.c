@@ -25,7 +25,10 @@ static char file[300], err[600];
 
 /* a value inside every row's range for the fields not under test: 1 (a spot light, a direction
  * 1,1,1 that is not zero), clamped into the row */
-static double inside(const path_field *f) { return fmin(fmax(1.0, f->min), f->max); }
+static double inside(const path_field *f)
+{
+    return fmin(fmax(1.0, f->min), f->max);
+}
 
 /* the number as text that reads back to exactly v as the field's type */
 static void number_text(const path_field *f, double v, char *buf, size_t n)
@@ -91,8 +94,9 @@ static void expect_refused(const path_field *f, int k, const char *text, bool dr
 }
 
 /* text no field takes */
-static const char *const not_numbers[] = {"nan", "NaN", "-nan", "inf", "-inf", "infinity", "1e99999",
-                                          "-1e99999", "12abc", "abc", "0x", "1,", "--1", "+", NULL};
+static const char *const not_numbers[] = {"nan",      "NaN",     "-nan",     "inf",   "-inf",
+                                          "infinity", "1e99999", "-1e99999", "12abc", "abc",
+                                          "0x",       "1,",      "--1",      "+",     NULL};
 
 static void test_field(int k)
 {
@@ -148,16 +152,18 @@ static void test_save_order(void)
     FILE *f = fopen(file, "r");
     char line[1024], comment[1024] = "", pose[1024] = "";
     while (f && fgets(line, sizeof line, f))
-        if (line[0] == '#') snprintf(comment, sizeof comment, "%s", line);
-        else if (strncmp(line, "izb-path", 8) != 0) snprintf(pose, sizeof pose, "%s", line);
+        if (line[0] == '#')
+            snprintf(comment, sizeof comment, "%s", line);
+        else if (strncmp(line, "izb-path", 8) != 0)
+            snprintf(pose, sizeof pose, "%s", line);
     if (f) fclose(f);
     char *save = NULL, *csave = NULL, *tok = strtok_r(pose, " \n", &save);
     char *name = strtok_r(comment + 1, " \n", &csave);
     for (int k = 0; k < camera_path_field_count; k++) {
         const path_field *fd = &camera_path_fields[k];
         CHECK(tok != NULL, "the saved line has no field %d (%s)", k, fd->name);
-        CHECK(name && strcmp(name, fd->name) == 0, "the comment's field %d is '%s', want %s", k, name ? name : "",
-              fd->name);
+        CHECK(name && strcmp(name, fd->name) == 0, "the comment's field %d is '%s', want %s", k,
+              name ? name : "", fd->name);
         if (!tok) return;
         const double want = camera_path_field_value(&q, fd), got = strtod(tok, NULL);
         CHECK(fd->kind == PATH_FIELD_FLOAT ? (float)got == (float)want : fabs(got - want) < 1e-6,
@@ -199,9 +205,11 @@ static void test_docs(const char *path)
         CHECK(!listed[k], "%s lists %s twice", path, name);
         listed[k] = true;
         const double dlo = strtod(lo, NULL), dhi = strtod(hi, NULL);
-        const bool same = fd->kind == PATH_FIELD_FLOAT ? (float)dlo == (float)fd->min && (float)dhi == (float)fd->max
-                                                       : dlo == fd->min && dhi == fd->max;
-        CHECK(same, "%s: %s's range is %s to %s, the loader's %.9g to %.9g", path, name, lo, hi, fd->min, fd->max);
+        const bool same = fd->kind == PATH_FIELD_FLOAT
+                              ? (float)dlo == (float)fd->min && (float)dhi == (float)fd->max
+                              : dlo == fd->min && dhi == fd->max;
+        CHECK(same, "%s: %s's range is %s to %s, the loader's %.9g to %.9g", path, name, lo, hi, fd->min,
+              fd->max);
     }
     fclose(f);
     CHECK(rows > 0, "%s: no table of camera path fields", path);
@@ -217,7 +225,8 @@ int main(int argc, char **argv)
     }
     CHECK(mkdtemp(dir) != NULL, "mkdtemp");
     snprintf(file, sizeof file, "%s/f.path", dir);
-    CHECK(camera_path_field_count == 13 && camera_path_field_count < 64, "%d fields", camera_path_field_count);
+    CHECK(camera_path_field_count == 13 && camera_path_field_count < 64, "%d fields",
+          camera_path_field_count);
     for (int k = 0; k < camera_path_field_count; k++)
         for (int j = 0; j < k; j++)
             CHECK(strcmp(camera_path_fields[k].name, camera_path_fields[j].name) != 0 &&

@@ -30,7 +30,8 @@ static const char *string_field(const app_options *o, const option_spec *s)
 
 static bool is_string(const option_spec *s)
 {
-    return s->kind == OPTION_SCENE || s->kind == OPTION_OUTPUT || s->kind == OPTION_INPUT || s->kind == OPTION_DIR;
+    return s->kind == OPTION_SCENE || s->kind == OPTION_OUTPUT || s->kind == OPTION_INPUT ||
+           s->kind == OPTION_DIR;
 }
 
 /* row s holds the same in a and b (every component; its has flag) */
@@ -159,7 +160,8 @@ int main(void)
             check_others(&o, rows, 2, what);
             pairs++;
         }
-    CHECK(singles >= 30 && pairs == singles * (singles - 1), "%d options alone, %d ordered pairs", singles, pairs);
+    CHECK(singles >= 30 && pairs == singles * (singles - 1), "%d options alone, %d ordered pairs", singles,
+          pairs);
     fprintf(stderr, "%d options alone, %d ordered pairs parsed\n", singles, pairs);
 
     unlink(path_file);

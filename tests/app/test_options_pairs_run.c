@@ -35,7 +35,7 @@ typedef struct job {
     int rows[2], n;
     char bufs[2][256];
     char *argv[MAX_WORDS];
-    run_proc proc;  /* while running */
+    run_proc proc; /* while running */
     bool running;
 } job;
 
@@ -121,7 +121,8 @@ static void finish(job *j)
     const bool ok = ended && r.code == code && counted;
     CHECK(ended, "izb-shadows%s: still running after %.0f s (killed)", line, TIMEOUT_S);
     CHECK(!ended || r.code == code, "izb-shadows%s: exit %d, documented %d", line, r.code, code);
-    CHECK(!ended || r.code != code || counted, "izb-shadows%s: %ld frames, documented %ld", line, frames, want);
+    CHECK(!ended || r.code != code || counted, "izb-shadows%s: %ld frames, documented %ld", line, frames,
+          want);
     if (!ok) fprintf(stderr, "  stdout: %s\n  stderr: %s\n", r.out, r.err);
     j->running = false;
 }
@@ -198,8 +199,8 @@ int main(int argc, char **argv)
         chosen[a * MAX_ROWS + b] = true;
         list[count++] = (job){.rows = {rows[a], rows[b]}, .n = 2};
     }
-    fprintf(stderr, "%d runs: %d options alone, %d of %d pairs (%s, seed 0x%llx), %d at a time\n", count, nrows,
-            pairs, npairs, every_pair ? "all" : "sampled", (unsigned long long)seed_used, jobs);
+    fprintf(stderr, "%d runs: %d options alone, %d of %d pairs (%s, seed 0x%llx), %d at a time\n", count,
+            nrows, pairs, npairs, every_pair ? "all" : "sampled", (unsigned long long)seed_used, jobs);
 
     /* at most `jobs` at once; the oldest is waited for first */
     for (int next = 0, done = 0; done < count;) {

@@ -33,8 +33,10 @@ static void expect_refused(const char *spec)
     char *as_option[] = {"izb-shadows", "--scene", (char *)spec, NULL};
     char *as_positional[] = {"izb-shadows", (char *)spec, NULL};
     CHECK(parse_options(3, as_option, &o, err, sizeof err) == OPTIONS_ERROR, "--scene '%s' accepted", spec);
-    CHECK(strstr(err, "--scene '") && !strchr(err, '\n'), "--scene '%s': one line naming it: '%s'", spec, err);
-    CHECK(parse_options(2, as_positional, &o, err, sizeof err) == OPTIONS_ERROR, "positional '%s' accepted", spec);
+    CHECK(strstr(err, "--scene '") && !strchr(err, '\n'), "--scene '%s': one line naming it: '%s'", spec,
+          err);
+    CHECK(parse_options(2, as_positional, &o, err, sizeof err) == OPTIONS_ERROR, "positional '%s' accepted",
+          spec);
     scene s;
     CHECK(!scene_load(spec, &s, err, sizeof err), "scene_load '%s' loaded", spec);
     CHECK(strstr(err, "scene") && !strchr(err, '\n'), "scene_load '%s': one line: '%s'", spec, err);
@@ -58,10 +60,9 @@ static void expect_accepted(const char *spec, const char *want_name, long want)
 }
 
 /* N texts that are no count, whatever the bounds */
-static const char *const not_counts[] = {
-    "",    "-1",  "+1",   " 1",    "1 ",   "1.5", "1e3", "nan", "inf", "abc", "k",   "1kk",
-    "1kM", "1x",  "0x10", "1k\n",  "1,5",  "1_000", "99999999999999999999999", "-0", NULL,
-};
+static const char *const not_counts[] = {"",    "-1",   "+1",  " 1",   "1 ",  "1.5", "1e3", "nan", "inf",
+                                         "abc", "k",    "1kk", "1kM",  "1x",  "0x10", "1k\n", "1,5", "1_000",
+                                         "99999999999999999999999", "-0", NULL};
 
 static void test_name(const char *nm)
 {
@@ -123,7 +124,8 @@ int main(int argc, char **argv)
     readme[got] = '\0';
     if (r) fclose(r);
     if (SCENE_MAX_TRIANGLES % 1000000 == 0)
-        snprintf(want, sizeof want, "count from %d to %dM", SCENE_MIN_TRIANGLES, SCENE_MAX_TRIANGLES / 1000000);
+        snprintf(want, sizeof want, "count from %d to %dM", SCENE_MIN_TRIANGLES,
+                 SCENE_MAX_TRIANGLES / 1000000);
     else
         snprintf(want, sizeof want, "count from %d to %d", SCENE_MIN_TRIANGLES, SCENE_MAX_TRIANGLES);
     for (char *c = readme; *c; c++) /* the sentence may wrap there */

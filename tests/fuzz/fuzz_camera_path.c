@@ -1,8 +1,8 @@
 /* fuzz_camera_path.c — libFuzzer target: camera path files (app/camera_path.c). The input is
  * written to a file in /dev/shm (camera_path_load reads files) and loaded. A load either fails
  * with one line naming the file, or gives at least one pose, times strictly increasing, every
- * number finite and within its camera_path_fields row's range, and samples (clamped and looping, at times in and outside the path) that are
- * finite too. */
+ * number finite and within its camera_path_fields row's range, and samples (clamped and looping,
+ * at times in and outside the path) that are finite too. */
 #include <math.h>
 #include <stdint.h>
 #include <unistd.h>
