@@ -2,8 +2,9 @@
  * pair of options, each set to a valid value that is not its default (option_samples.h, derived
  * from its row), parses, keeps the values given, and leaves every OTHER option at its documented
  * default: the no-option default, except --frames, whose default README documents as depending on
- * --headless, --path and --path-loop (documented_frames). Catches a handler that writes another
- * option's field (an option setting frames = 0, "forever") or a default lost when two combine. */
+ * --headless, --path and --path-loop (documented_frames). Two rows may write one field only as an
+ * enum and its shortcut flag (--cull, --no-cull). Catches a handler that writes another option's
+ * field (an option setting frames = 0, "forever") or a default lost when two combine. */
 #undef NDEBUG
 #include <stdbool.h>
 #include <stdio.h>
@@ -47,11 +48,22 @@ static bool row_same(const app_options *a, const app_options *b, const option_sp
     return !s->has || *((const char *)a + s->has - 1) == *((const char *)b + s->has - 1);
 }
 
-/* rows given on the command line write row c's field (it is one of them, or shares its field) */
+/* rows a and b may write one field only as a documented shortcut: a flag that stores a value
+ * (.value) of an enum option's field (--no-cull: "the same as --cull off"); any other sharing is a
+ * row writing another option's field */
+static bool shortcut_pair(const option_spec *a, const option_spec *b)
+{
+    return (a->kind == OPTION_FLAG && a->value != 0 && b->kind == OPTION_ENUM) ||
+           (b->kind == OPTION_FLAG && b->value != 0 && a->kind == OPTION_ENUM);
+}
+
+/* rows given on the command line write row c's field (it is one of them, or its shortcut) */
 static bool written(int c, const int *rows, int n)
 {
     for (int i = 0; i < n; i++)
-        if (rows[i] == c || options_table[rows[i]].dest == options_table[c].dest) return true;
+        if (rows[i] == c || (options_table[rows[i]].dest == options_table[c].dest &&
+                             shortcut_pair(&options_table[rows[i]], &options_table[c])))
+            return true;
     return false;
 }
 
@@ -124,6 +136,14 @@ int main(void)
         fclose(pf);
     }
     files = (sample_files){.dir = dir, .path_file = path_file, .shader_dir = IZB_SOURCE_DIR "/shaders"};
+
+    /* two rows on one field: only an enum and its shortcut flag */
+    for (int a = 0; a < options_count; a++)
+        for (int b = 0; b < a; b++)
+            if (options_table[a].kind != OPTION_HELP && options_table[b].kind != OPTION_HELP &&
+                options_table[a].dest == options_table[b].dest)
+                CHECK(shortcut_pair(&options_table[a], &options_table[b]), "%s and %s write one field",
+                      options_table[b].name, options_table[a].name);
 
     char *argv0[] = {"izb-shadows", NULL};
     CHECK(parse_options(1, argv0, &defaults, err, sizeof err) == OPTIONS_OK, "no options: %s", err);
