@@ -81,13 +81,32 @@ static inline void run_wait(run_proc *p, run_result *r)
     run_collect(p, r);
 }
 
-/* Wait for p at most `seconds`: false when it has not ended by then, and then it is killed (r->code
- * 128 + SIGKILL). r is filled and p's files closed either way. */
-static inline bool run_wait_timeout(run_proc *p, run_result *r, double seconds)
+/* CPU seconds (user + system, all its threads) process pid has used so far; -1 when unknown */
+static inline double run_cpu_seconds(pid_t pid)
+{
+    char name[64], text[1024];
+    snprintf(name, sizeof name, "/proc/%ld/stat", (long)pid);
+    FILE *f = fopen(name, "r");
+    if (!f) return -1.0;
+    const size_t got = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[got] = '\0';
+    const char *c = strrchr(text, ')'); /* after the command name, which may hold spaces */
+    unsigned long utime = 0, stime = 0;
+    if (!c || sscanf(c + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &utime, &stime) != 2)
+        return -1.0;
+    return (double)(utime + stime) / (double)sysconf(_SC_CLK_TCK);
+}
+
+/* Wait for p until it ends, or until it has used cpu_s seconds of CPU or wall_s seconds have
+ * passed: then it is killed (r->code 128 + SIGKILL) and false returned. CPU time is what a run
+ * that never ends piles up whatever the machine's load; the wall limit catches one that sleeps.
+ * r is filled and p's files closed either way. */
+static inline bool run_wait_limits(run_proc *p, run_result *r, double cpu_s, double wall_s)
 {
     const struct timespec tick = {0, 20 * 1000 * 1000};
     int status = 0;
-    for (double waited = 0.0; waited < seconds; waited += 0.02) {
+    for (double waited = 0.0; waited < wall_s && !(run_cpu_seconds(p->pid) > cpu_s); waited += 0.02) {
         if (waitpid(p->pid, &status, WNOHANG) == p->pid) {
             r->code = run_code(status);
             run_collect(p, r);
