@@ -2,7 +2,9 @@
 #include "camera_path.h"
 
 #include <errno.h>
+#include <float.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,7 +31,10 @@ bool camera_path_save(const camera_path *p, const char *file, char *err, size_t 
 {
     file_out o; /* a temporary name renamed into place: a failed save leaves no half path file */
     if (!file_out_open(&o, file, err, err_size)) return false;
-    fprintf(o.f, "izb-path 1\n# t cam_x cam_y cam_z yaw pitch light_type dir_x dir_y dir_z pos_x pos_y pos_z\n");
+    fprintf(o.f, "izb-path 1\n#");
+    for (int k = 0; k < camera_path_field_count; k++) /* the fields' names, in the order below */
+        fprintf(o.f, " %s", camera_path_fields[k].name);
+    fputc('\n', o.f);
     for (int i = 0; i < p->count; i++) {
         const path_pose *q = &p->poses[i];
         fprintf(o.f, "%.6f %.9g %.9g %.9g %.9g %.9g %d %.9g %.9g %.9g %.9g %.9g %.9g\n", q->t, q->cam.pos[0],
@@ -37,6 +42,133 @@ bool camera_path_save(const camera_path *p, const char *file, char *err, size_t 
                 q->light.dir[1], q->light.dir[2], q->light.pos[0], q->light.pos[1], q->light.pos[2]);
     }
     return file_out_commit(&o, err, err_size); /* checks every fprintf above through ferror */
+}
+
+/* The fields of a pose line, in their order. The ranges are the options' (--cam-pos, --cam-yaw,
+ * --cam-pitch, --light, --light-dir, --light-pos): a path replays only poses the command line
+ * could set. t: seconds from the start, at most 1e9 (--frames' largest value at --path-fps 1, the
+ * longest a headless replay runs). */
+#define PATH_TIME_MAX 1e9
+#define ANY_FLOAT -FLT_MAX, FLT_MAX
+#define AT(member) offsetof(path_pose, member)
+_Static_assert(sizeof(light_type) == sizeof(int), "light_type is stored as an int");
+const path_field camera_path_fields[] = {
+    {"t", PATH_FIELD_TIME, 0.0, PATH_TIME_MAX, "seconds", AT(t)},
+    {"cam_x", PATH_FIELD_FLOAT, ANY_FLOAT, "a coordinate", AT(cam.pos[0])},
+    {"cam_y", PATH_FIELD_FLOAT, ANY_FLOAT, "a coordinate", AT(cam.pos[1])},
+    {"cam_z", PATH_FIELD_FLOAT, ANY_FLOAT, "a coordinate", AT(cam.pos[2])},
+    {"yaw", PATH_FIELD_FLOAT, -CAMERA_YAW_MAX, CAMERA_YAW_MAX, "degrees", AT(cam.yaw)},
+    {"pitch", PATH_FIELD_FLOAT, -CAMERA_PITCH_MAX, CAMERA_PITCH_MAX, "degrees", AT(cam.pitch)},
+    {"light_type", PATH_FIELD_INT, 0, LIGHT_TYPE_COUNT - 1, "a light type (0 directional, 1 spot, 2 point)",
+     AT(light.type)},
+    {"dir_x", PATH_FIELD_FLOAT, ANY_FLOAT, "a direction component", AT(light.dir[0])},
+    {"dir_y", PATH_FIELD_FLOAT, ANY_FLOAT, "a direction component", AT(light.dir[1])},
+    {"dir_z", PATH_FIELD_FLOAT, ANY_FLOAT, "a direction component", AT(light.dir[2])},
+    {"pos_x", PATH_FIELD_FLOAT, ANY_FLOAT, "a coordinate", AT(light.pos[0])},
+    {"pos_y", PATH_FIELD_FLOAT, ANY_FLOAT, "a coordinate", AT(light.pos[1])},
+    {"pos_z", PATH_FIELD_FLOAT, ANY_FLOAT, "a coordinate", AT(light.pos[2])},
+};
+const int camera_path_field_count = (int)(sizeof camera_path_fields / sizeof camera_path_fields[0]);
+
+double camera_path_field_value(const path_pose *q, const path_field *f)
+{
+    const char *at = (const char *)q + f->offset;
+    double d;
+    float v;
+    int i;
+    switch (f->kind) {
+    case PATH_FIELD_TIME:
+        memcpy(&d, at, sizeof d);
+        return d;
+    case PATH_FIELD_FLOAT:
+        memcpy(&v, at, sizeof v);
+        return v;
+    case PATH_FIELD_INT:
+        break;
+    }
+    memcpy(&i, at, sizeof i);
+    return i;
+}
+
+/* tok, the whole token, as field f's value within its range, stored into *q; false otherwise.
+ * Floats are compared as the float stored (89.0000001 reads as 89 and is 89). Underflow to a
+ * subnormal or zero is not an error: a saved pose may hold one. */
+static bool read_field(const path_field *f, const char *tok, path_pose *q)
+{
+    char *at = (char *)q + f->offset, *end = NULL;
+    switch (f->kind) {
+    case PATH_FIELD_TIME: {
+        const double d = strtod(tok, &end);
+        if (end == tok || *end || !isfinite(d) || !(d >= f->min && d <= f->max)) return false;
+        memcpy(at, &d, sizeof d);
+        return true;
+    }
+    case PATH_FIELD_FLOAT: {
+        const float v = strtof(tok, &end);
+        if (end == tok || *end || !isfinite(v) || !(v >= (float)f->min && v <= (float)f->max)) return false;
+        memcpy(at, &v, sizeof v);
+        return true;
+    }
+    case PATH_FIELD_INT: {
+        errno = 0;
+        const long v = strtol(tok, &end, 10);
+        if (end == tok || *end || errno || v < (long)f->min || v > (long)f->max) return false;
+        const int i = (int)v;
+        memcpy(at, &i, sizeof i);
+        return true;
+    }
+    }
+    return false;
+}
+
+/* "expected WHAT from MIN to MAX" for field f; a full float range is "any finite number" */
+static void field_expectation(const path_field *f, char *buf, size_t n)
+{
+    if (f->kind == PATH_FIELD_FLOAT && (float)f->min == -FLT_MAX && (float)f->max == FLT_MAX)
+        snprintf(buf, n, "%s, any finite number", f->what);
+    else
+        snprintf(buf, n, "%s from %.9g to %.9g", f->what, f->min, f->max);
+}
+
+/* tok as the message quotes it: at most 40 bytes, control bytes as '?' (a quoted token must not
+ * break the message's one line or drive the terminal) */
+static void quoted(const char *tok, char out[41])
+{
+    size_t i = 0;
+    for (; i < 40 && tok[i]; i++)
+        out[i] = (unsigned char)tok[i] < 0x20 || tok[i] == 0x7f ? '?' : tok[i];
+    out[i] = '\0';
+}
+
+/* One pose line (s, without the comment lines) into *q: every field present, each within its
+ * row's range, nothing after the last; false with one line naming file:lineno and the field. */
+static bool read_pose(const char *s, path_pose *q, const char *file, int lineno, char *err, size_t err_size)
+{
+    char buf[512], *save = NULL;
+    snprintf(buf, sizeof buf, "%s", s);
+    int k = 0;
+    for (char *tok = strtok_r(buf, " \t\r\n", &save); tok; tok = strtok_r(NULL, " \t\r\n", &save), k++) {
+        char q40[41];
+        quoted(tok, q40);
+        if (k >= camera_path_field_count) {
+            snprintf(err, err_size, "%s:%d: malformed pose: more than %d fields ('%s' after %s)", file, lineno,
+                     camera_path_field_count, q40, camera_path_fields[camera_path_field_count - 1].name);
+            return false;
+        }
+        const path_field *f = &camera_path_fields[k];
+        if (!read_field(f, tok, q)) {
+            char want[128];
+            field_expectation(f, want, sizeof want);
+            snprintf(err, err_size, "%s:%d: %s '%s': expected %s", file, lineno, f->name, q40, want);
+            return false;
+        }
+    }
+    if (k < camera_path_field_count) {
+        snprintf(err, err_size, "%s:%d: malformed pose: %d fields, want %d (%s missing)", file, lineno, k,
+                 camera_path_field_count, camera_path_fields[k].name);
+        return false;
+    }
+    return true;
 }
 
 bool camera_path_load(camera_path *p, const char *file, char *err, size_t err_size)
@@ -62,35 +194,16 @@ bool camera_path_load(camera_path *p, const char *file, char *err, size_t err_si
             }
             continue;
         }
-        double t;
-        camera c = {0};
-        light l = {0};
-        int type, used = 0;
-        int n = sscanf(s, "%lf %f %f %f %f %f %d %f %f %f %f %f %f %n", &t, &c.pos[0], &c.pos[1], &c.pos[2], &c.yaw,
-                       &c.pitch, &type, &l.dir[0], &l.dir[1], &l.dir[2], &l.pos[0], &l.pos[1], &l.pos[2], &used);
-        bool finite = isfinite(t) && isfinite(c.yaw) && isfinite(c.pitch);
-        for (int i = 0; i < 3; i++)
-            finite = finite && isfinite(c.pos[i]) && isfinite(l.dir[i]) && isfinite(l.pos[i]);
-        if (n != 13 || s[used] != '\0' || !finite || !(type >= 0 && type < LIGHT_TYPE_COUNT)) {
-            snprintf(err, err_size, "%s:%d: malformed pose (want 13 finite numbers, light type 0, 1 or 2)", file,
-                     lineno);
+        path_pose q = {0};
+        if (!read_pose(s, &q, file, lineno, err, err_size)) {
             ok = false;
-        } else if (!(fabsf(c.pitch) <= CAMERA_PITCH_MAX) || !(fabsf(c.yaw) <= CAMERA_YAW_MAX)) {
-            /* the ranges of --cam-pitch and --cam-yaw: at a pitch of 90 the view is undefined */
-            snprintf(err, err_size, "%s:%d: camera pitch %g, yaw %g: expected pitch -%g to %g, yaw -%g to %g degrees",
-                     file, lineno, (double)c.pitch, (double)c.yaw, (double)CAMERA_PITCH_MAX,
-                     (double)CAMERA_PITCH_MAX, (double)CAMERA_YAW_MAX, (double)CAMERA_YAW_MAX);
-            ok = false;
-        } else if (!light_dir_usable(l.dir)) { /* the rule --light-dir follows */
+        } else if (!light_dir_usable(q.light.dir)) { /* the rule --light-dir follows */
             snprintf(err, err_size, "%s:%d: light direction %g,%g,%g: expected x,y,z, not all zero", file, lineno,
-                     (double)l.dir[0], (double)l.dir[1], (double)l.dir[2]);
+                     (double)q.light.dir[0], (double)q.light.dir[1], (double)q.light.dir[2]);
             ok = false;
-        } else {
-            l.type = (light_type)type;
-            if (!camera_path_add(p, t, &c, &l)) {
-                snprintf(err, err_size, "%s:%d: time %.6f does not increase", file, lineno, t);
-                ok = false;
-            }
+        } else if (!camera_path_add(p, q.t, &q.cam, &q.light)) {
+            snprintf(err, err_size, "%s:%d: time %.6f does not increase", file, lineno, q.t);
+            ok = false;
         }
     }
     fclose(f);

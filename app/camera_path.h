@@ -4,9 +4,9 @@
  * File format (one pose per line, '#' comments allowed):
  *   izb-path 1
  *   t  cam_x cam_y cam_z  yaw pitch  light_type  dir_x dir_y dir_z  pos_x pos_y pos_z
- * t in seconds from the start, strictly increasing; angles in degrees, pitch within +-89 and yaw
- * within +-3600 (CAMERA_PITCH_MAX, CAMERA_YAW_MAX: the options' ranges); light_type 0 directional,
- * 1 spot, 2 point (light_type's order). */
+ * Each field's type and range is a row of camera_path_fields (camera_path.c): the loader checks
+ * every field against its row, the tests are generated from the rows and docs/usage.md lists
+ * them. Beyond the rows: t strictly increasing, the light direction not all zero. */
 #ifndef CAMERA_PATH_H
 #define CAMERA_PATH_H
 
@@ -25,6 +25,27 @@ typedef struct camera_path {
     path_pose *poses; /* owned */
     int count, capacity;
 } camera_path;
+
+/* One field of a pose line: its name, how it is read, its range, where it goes in a path_pose. */
+typedef enum path_field_kind {
+    PATH_FIELD_TIME,  /* a finite double */
+    PATH_FIELD_FLOAT, /* a finite float, compared with min and max as a float */
+    PATH_FIELD_INT,   /* a whole-token integer (an enum's value) */
+} path_field_kind;
+
+typedef struct path_field {
+    const char *name; /* "pitch": the name the file's comment line and docs/usage.md use */
+    path_field_kind kind;
+    double min, max;  /* accepted range, both ends included */
+    const char *what; /* the error's "expected WHAT from MIN to MAX" */
+    size_t offset;    /* offsetof(path_pose, ...): a double, float or int-sized enum */
+} path_field;
+
+extern const path_field camera_path_fields[];
+extern const int camera_path_field_count; /* 13: the order of the fields on a line */
+
+/* The value of field f in pose q (as a double). */
+double camera_path_field_value(const path_pose *q, const path_field *f);
 
 /* Append a pose (t must be > the last pose's t; equal or earlier poses are ignored). */
 bool camera_path_add(camera_path *p, double t, const camera *c, const light *l);

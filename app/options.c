@@ -284,38 +284,11 @@ static bool check_scene(const char *spec, char *err, size_t n)
         }
         return true;
     }
-    const char *name = spec + sizeof prefix - 1, *colon = strchr(name, ':');
-    size_t len = colon ? (size_t)(colon - name) : strlen(name);
-    bool known = false;
-    char names[256] = "";
-    for (int i = 0; scene_builtin_names[i]; i++) {
-        if (strlen(scene_builtin_names[i]) == len && strncmp(scene_builtin_names[i], name, len) == 0)
-            known = true;
-        snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? ", " : "",
-                 scene_builtin_names[i]);
-    }
-    if (!known) {
-        snprintf(err, n, "--scene '%s': unknown builtin scene (one of %s)", spec, names);
+    char name[SCENE_NAME_MAX], msg[512];
+    long tris;
+    if (!scene_builtin_parse(spec, name, &tris, msg, sizeof msg)) { /* the loader's own reader */
+        snprintf(err, n, "--%s", msg);
         return false;
-    }
-    if (colon) {
-        char num[32];
-        const char *s = colon + 1;
-        size_t l = strlen(s);
-        long mul = 1, v = 0;
-        if (l > 0 && l < sizeof num) {
-            memcpy(num, s, l + 1);
-            if (num[l - 1] == 'k' || num[l - 1] == 'K')
-                mul = 1000, num[l - 1] = '\0';
-            else if (num[l - 1] == 'm' || num[l - 1] == 'M')
-                mul = 1000000, num[l - 1] = '\0';
-        }
-        if (l == 0 || l >= sizeof num || num[0] < '0' || num[0] > '9' ||
-            !parse_int(num, 1, SCENE_MAX_TRIANGLES / mul, &v)) {
-            snprintf(err, n, "--scene '%s': N must be a triangle count from 1 to %d (k/M suffixes allowed)",
-                     spec, SCENE_MAX_TRIANGLES);
-            return false;
-        }
     }
     return true;
 }
@@ -582,6 +555,7 @@ void options_usage(FILE *f)
             fprintf(f, "\n%*sNAME: ", HELP_COLUMN, "");
             for (int i = 0; scene_builtin_names[i]; i++)
                 fprintf(f, "%s%s", i ? ", " : "", scene_builtin_names[i]);
+            fprintf(f, "; N: %d to %d", SCENE_MIN_TRIANGLES, SCENE_MAX_TRIANGLES);
         }
         if (s->deflt)
             fprintf(f, " (default %s)", s->deflt);

@@ -76,8 +76,22 @@ typedef struct scene {
 typedef enum scene_ground { SCENE_GROUND_AUTO = 0, SCENE_GROUND_ON, SCENE_GROUND_OFF, SCENE_GROUND_COUNT } scene_ground;
 extern const char *const scene_ground_names[SCENE_GROUND_COUNT]; /* "auto", "on", "off" */
 
-/* Largest N builtin scenes accept. */
+/* builtin:NAME[:N]'s N, the approximate triangle count: digits, an optional suffix letter of
+ * scene_count_suffixes (k 1000, M 1000000), from SCENE_MIN_TRIANGLES to SCENE_MAX_TRIANGLES.
+ * scene_builtin_parse (scene_spec.c) is the one reader; --help and the tests take the range from
+ * here. */
+#define SCENE_MIN_TRIANGLES 1
 #define SCENE_MAX_TRIANGLES 20000000
+typedef struct scene_count_suffix {
+    char letter; /* '\0': the last entry, no suffix (mul 1) */
+    long mul;
+} scene_count_suffix;
+extern const scene_count_suffix scene_count_suffixes[];
+/* a built-in scene's name fits in this many bytes with its '\0' */
+#define SCENE_NAME_MAX 64
+/* Read "builtin:NAME[:N]": NAME a built-in scene, N (when given) a count in range. name gets NAME,
+ * *n N (0 without one). False with one line naming spec in err. */
+bool scene_builtin_parse(const char *spec, char name[SCENE_NAME_MAX], long *n, char *err, size_t err_size);
 
 /* Load `spec`: a file path, or "builtin:NAME[:N]" (N = approximate triangle count, 1 ..
  * SCENE_MAX_TRIANGLES, "k"/"M" suffixes allowed: builtin:grass:2M).

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 extern char **environ;
@@ -52,12 +53,15 @@ static inline bool run_start(char *const argv[], bool no_display, run_proc *p)
     return true;
 }
 
-/* Wait for p, fill r and close p's files. */
-static inline void run_wait(run_proc *p, run_result *r)
+/* The exit code of a wait status: the code, or 128 + the signal that killed it. */
+static inline int run_code(int status)
 {
-    int status = 0;
-    waitpid(p->pid, &status, 0);
-    r->code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+}
+
+/* Read p's stdout and stderr into r and close them (p has ended). */
+static inline void run_collect(run_proc *p, run_result *r)
+{
     FILE *fs[2] = {p->out, p->err};
     char *bufs[2] = {r->out, r->err};
     for (int i = 0; i < 2; i++) {
@@ -66,6 +70,53 @@ static inline void run_wait(run_proc *p, run_result *r)
         bufs[i][got] = '\0';
         fclose(fs[i]);
     }
+}
+
+/* Wait for p, fill r and close p's files. */
+static inline void run_wait(run_proc *p, run_result *r)
+{
+    int status = 0;
+    waitpid(p->pid, &status, 0);
+    r->code = run_code(status);
+    run_collect(p, r);
+}
+
+/* CPU seconds (user + system, all its threads) process pid has used so far; -1 when unknown */
+static inline double run_cpu_seconds(pid_t pid)
+{
+    char name[64], text[1024];
+    snprintf(name, sizeof name, "/proc/%ld/stat", (long)pid);
+    FILE *f = fopen(name, "r");
+    if (!f) return -1.0;
+    const size_t got = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[got] = '\0';
+    const char *c = strrchr(text, ')'); /* after the command name, which may hold spaces */
+    unsigned long utime = 0, stime = 0;
+    if (!c || sscanf(c + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &utime, &stime) != 2)
+        return -1.0;
+    return (double)(utime + stime) / (double)sysconf(_SC_CLK_TCK);
+}
+
+/* Wait for p until it ends, or until it has used cpu_s seconds of CPU or wall_s seconds have
+ * passed: then it is killed (r->code 128 + SIGKILL) and false returned. CPU time is what a run
+ * that never ends piles up whatever the machine's load; the wall limit catches one that sleeps.
+ * r is filled and p's files closed either way. */
+static inline bool run_wait_limits(run_proc *p, run_result *r, double cpu_s, double wall_s)
+{
+    const struct timespec tick = {0, 20 * 1000 * 1000};
+    int status = 0;
+    for (double waited = 0.0; waited < wall_s && !(run_cpu_seconds(p->pid) > cpu_s); waited += 0.02) {
+        if (waitpid(p->pid, &status, WNOHANG) == p->pid) {
+            r->code = run_code(status);
+            run_collect(p, r);
+            return true;
+        }
+        nanosleep(&tick, NULL);
+    }
+    kill(p->pid, SIGKILL);
+    run_wait(p, r);
+    return false;
 }
 
 /* Run to completion. The output goes to our stderr too, for the test log. */

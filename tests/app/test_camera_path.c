@@ -167,19 +167,19 @@ int main(void)
         {"camera path\n", ":1: not an izb-path 1 file"},
         {"izb-path 1\n0 0 0 0 0 0 0 0 -1 0 0 0\n", ":2: malformed pose"},
         {"izb-path 1\n0 0 0 0 0 0 0 0 -1 0 0 0 0 7\n", ":2: malformed pose"},
-        {"izb-path 1\n0 0 nan 0 0 0 0 0 -1 0 0 0 0\n", ":2: malformed pose"},
-        {"izb-path 1\n0 0 0 0 0 0 3 0 -1 0 0 0 0\n", ":2: malformed pose"}, /* light types 0..2 */
-        {"izb-path 1\n0 0 0 0 0 0 -1 0 -1 0 0 0 0\n", ":2: malformed pose"},
-        {"izb-path 1\n0 0 0 0 0 0 0 0 -1 0 0 0 x\n", ":2: malformed pose"},
+        {"izb-path 1\n0 0 nan 0 0 0 0 0 -1 0 0 0 0\n", ":2: cam_y 'nan'"},
+        {"izb-path 1\n0 0 0 0 0 0 3 0 -1 0 0 0 0\n", ":2: light_type '3'"}, /* light types 0..2 */
+        {"izb-path 1\n0 0 0 0 0 0 -1 0 -1 0 0 0 0\n", ":2: light_type '-1'"},
+        {"izb-path 1\n0 0 0 0 0 0 0 0 -1 0 0 0 x\n", ":2: pos_z 'x'"},
         {"izb-path 1\n1 0 0 0 0 0 0 0 -1 0 0 0 0\n1 0 0 0 0 0 0 0 -1 0 0 0 0\n", ":3: time"},
         /* a zero light direction, refused like --light-dir 0,0,0 (directional and spot alike) */
         {"izb-path 1\n0 0 0 0 0 0 0 0 -1 0 0 0 0\n1 0 0 0 0 0 0 0 0 0 0 0 0\n", ":3: light direction 0,0,0"},
         {"izb-path 1\n# spot\n0 0 0 0 0 0 1 0 0 0 5 5 5\n", ":3: light direction 0,0,0"},
         /* the camera's angles keep the options' ranges: a step past each end is refused */
-        {"izb-path 1\n0 0 0 0 0 89.001 0 0 -1 0 0 0 0\n", ":2: camera pitch 89.001"},
-        {"izb-path 1\n0 0 0 0 0 -90 0 0 -1 0 0 0 0\n", ":2: camera pitch -90"},
-        {"izb-path 1\n0 0 0 0 3600.5 0 0 0 -1 0 0 0 0\n", ":2: camera pitch 0, yaw 3600.5"},
-        {"izb-path 1\n0 0 0 0 -1e30 0 0 0 -1 0 0 0 0\n", ":2: camera pitch 0, yaw -1e+30"},
+        {"izb-path 1\n0 0 0 0 0 89.001 0 0 -1 0 0 0 0\n", ":2: pitch '89.001'"},
+        {"izb-path 1\n0 0 0 0 0 -90 0 0 -1 0 0 0 0\n", ":2: pitch '-90'"},
+        {"izb-path 1\n0 0 0 0 3600.5 0 0 0 -1 0 0 0 0\n", ":2: yaw '3600.5'"},
+        {"izb-path 1\n0 0 0 0 -1e30 0 0 0 -1 0 0 0 0\n", ":2: yaw '-1e30'"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char bf[320];

@@ -1,8 +1,8 @@
 /* fuzz_camera_path.c — libFuzzer target: camera path files (app/camera_path.c). The input is
  * written to a file in /dev/shm (camera_path_load reads files) and loaded. A load either fails
  * with one line naming the file, or gives at least one pose, times strictly increasing, every
- * number finite, and samples (clamped and looping, at times in and outside the path) that are
- * finite too. */
+ * number finite and within its camera_path_fields row's range, and samples (clamped and looping,
+ * at times in and outside the path) that are finite too. */
 #include <math.h>
 #include <stdint.h>
 #include <unistd.h>
@@ -40,9 +40,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (int i = 0; i < p.count; i++) {
         FUZZ_ASSERT(isfinite(p.poses[i].t) && finite_pose(&p.poses[i].cam, &p.poses[i].light), "pose %d", i);
         FUZZ_ASSERT(i == 0 || p.poses[i].t > p.poses[i - 1].t, "time of pose %d does not increase", i);
-        FUZZ_ASSERT(fabsf(p.poses[i].cam.pitch) <= CAMERA_PITCH_MAX && fabsf(p.poses[i].cam.yaw) <= CAMERA_YAW_MAX,
-                    "pose %d: pitch %g, yaw %g outside the options' ranges", i, (double)p.poses[i].cam.pitch,
-                    (double)p.poses[i].cam.yaw);
+        for (int k = 0; k < camera_path_field_count; k++) { /* every field within its row's range */
+            const path_field *fd = &camera_path_fields[k];
+            const double v = camera_path_field_value(&p.poses[i], fd);
+            const bool in = fd->kind == PATH_FIELD_FLOAT ? v >= (float)fd->min && v <= (float)fd->max
+                                                         : v >= fd->min && v <= fd->max;
+            FUZZ_ASSERT(in, "pose %d: %s %.9g outside %.9g to %.9g", i, fd->name, v, fd->min, fd->max);
+        }
         FUZZ_ASSERT(p.poses[i].light.type == LIGHT_DIRECTIONAL || p.poses[i].light.type == LIGHT_SPOT,
                     "type");
     }
