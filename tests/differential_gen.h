@@ -72,7 +72,8 @@ static void apply(const xform *t, const double p[3], float out[3])
         out[i] = (float)(t->c[i] + t->s * (t->r[i][0] * p[0] + t->r[i][1] * p[1] + t->r[i][2] * p[2]));
 }
 
-static void add_tri(scene_gen *g, const xform *t, const double a[3], const double b[3], const double c[3], bool flip)
+static void add_tri(scene_gen *g, const xform *t, const double a[3], const double b[3], const double c[3],
+                    bool flip)
 {
     if (g->nt >= MAX_TRIS) return;
     float *o = g->xyz + 9 * g->nt++;
@@ -113,11 +114,12 @@ static void add_closed(scene_gen *g, const xform *t, int kind, bool flip)
         return;
     }
     const double p = (1 + sqrt(5.0)) / 2;
-    const double v[12][3] = {{-1, p, 0}, {1, p, 0}, {-1, -p, 0}, {1, -p, 0}, {0, -1, p}, {0, 1, p},
-                             {0, -1, -p}, {0, 1, -p}, {p, 0, -1}, {p, 0, 1}, {-p, 0, -1}, {-p, 0, 1}};
-    static const int f[20][3] = {{0, 11, 5}, {0, 5, 1},  {0, 1, 7},   {0, 7, 10}, {0, 10, 11}, {1, 5, 9}, {5, 11, 4},
-                                 {11, 10, 2}, {10, 7, 6}, {7, 1, 8},  {3, 9, 4},  {3, 4, 2},   {3, 2, 6}, {3, 6, 8},
-                                 {3, 8, 9},  {4, 9, 5},  {2, 4, 11}, {6, 2, 10}, {8, 6, 7},   {9, 8, 1}};
+    const double v[12][3] = {{-1, p, 0},  {1, p, 0},  {-1, -p, 0}, {1, -p, 0}, {0, -1, p},  {0, 1, p},
+                             {0, -1, -p}, {0, 1, -p}, {p, 0, -1},  {p, 0, 1},  {-p, 0, -1}, {-p, 0, 1}};
+    static const int f[20][3] = {{0, 11, 5}, {0, 5, 1},  {0, 1, 7},   {0, 7, 10}, {0, 10, 11},
+                                 {1, 5, 9},  {5, 11, 4}, {11, 10, 2}, {10, 7, 6}, {7, 1, 8},
+                                 {3, 9, 4},  {3, 4, 2},  {3, 2, 6},   {3, 6, 8},  {3, 8, 9},
+                                 {4, 9, 5},  {2, 4, 11}, {6, 2, 10},  {8, 6, 7},  {9, 8, 1}};
     for (int i = 0; i < 20; i++) {
         double a[3], b[3], c[3], ab[3], bc[3], ca[3];
         for (int k = 0; k < 3; k++)
@@ -142,8 +144,10 @@ static void add_closed(scene_gen *g, const xform *t, int kind, bool flip)
         double e1[3], e2[3], n[3];
         for (int k = 0; k < 3; k++)
             e1[k] = b[k] - a[k], e2[k] = c[k] - a[k];
-        n[0] = e1[1] * e2[2] - e1[2] * e2[1], n[1] = e1[2] * e2[0] - e1[0] * e2[2], n[2] = e1[0] * e2[1] - e1[1] * e2[0];
-        const bool in = n[0] * (a[0] + b[0] + c[0]) + n[1] * (a[1] + b[1] + c[1]) + n[2] * (a[2] + b[2] + c[2]) < 0;
+        n[0] = e1[1] * e2[2] - e1[2] * e2[1], n[1] = e1[2] * e2[0] - e1[0] * e2[2],
+        n[2] = e1[0] * e2[1] - e1[1] * e2[0];
+        const bool in =
+            n[0] * (a[0] + b[0] + c[0]) + n[1] * (a[1] + b[1] + c[1]) + n[2] * (a[2] + b[2] + c[2]) < 0;
         const bool fl = in != flip;
         add_tri(g, t, a, ab, ca, fl);
         add_tri(g, t, ab, b, bc, fl);
@@ -181,7 +185,9 @@ static void gen_scene(scene_gen *g)
         xform t;
         const int what = (int)(rnd() * 8);
         switch (what) {
-        case 0: case 1: case 2: /* closed, outward */
+        case 0:
+        case 1:
+        case 2: /* closed, outward */
             rand_xform(&t, 0.2, 0.8);
             add_closed(g, &t, what, false);
             push_center(g, &t);
@@ -297,7 +303,8 @@ static light gen_light(const scene_gen *g, int kind)
         break;
     case L_GRAZE: {
         const double a = rnd_in(0, 2 * M_PI), up = rnd_in(0.01, 1.0) * M_PI / 180;
-        l.dir[0] = (float)(cos(a) * cos(up)), l.dir[1] = (float)-sin(up), l.dir[2] = (float)(sin(a) * cos(up));
+        l.dir[0] = (float)(cos(a) * cos(up)), l.dir[1] = (float)-sin(up),
+        l.dir[2] = (float)(sin(a) * cos(up));
         break;
     }
     case L_SPOT_OUT: {
@@ -353,7 +360,8 @@ static camera gen_camera(const float bmin[3], const float bmax[3])
 }
 
 /* nearest hit of each camera ray: linear view depth (0 = sky) and the triangle's index */
-static void ray_cast(const camera *cam, const izb_recon *f, const float *xyz, int nt, float *depth, uint32_t *ids)
+static void ray_cast(const camera *cam, const izb_recon *f, const float *xyz, int nt, float *depth,
+                     uint32_t *ids)
 {
     float m[16];
     camera_view(cam, m);
@@ -361,8 +369,8 @@ static void ray_cast(const camera *cam, const izb_recon *f, const float *xyz, in
     for (int py = 0; py < H; py++)
         for (int px = 0; px < W; px++) {
             /* view-space direction at depth 1, then to world: p = R^T (v - t) */
-            const double v1[3] = {((2.0 * px + 1.0) / W - 1.0) * f->ray_sx, ((2.0 * py + 1.0) / H - 1.0) * f->ray_sy,
-                                  -1.0};
+            const double v1[3] = {((2.0 * px + 1.0) / W - 1.0) * f->ray_sx,
+                                  ((2.0 * py + 1.0) / H - 1.0) * f->ray_sy, -1.0};
             const double t[3] = {-m[12], -m[13], -m[14]};
             double o[3], dir[3];
             for (int j = 0; j < 3; j++) {

@@ -161,7 +161,8 @@ static void run_seed(izb_backend *b, uint64_t seed)
     seeds_cull_changed += diff_auto_cull_changes(&dc);
     static uint8_t mu[MAX_W * MAX_H], mf[MAX_W * MAX_H], wb[MAX_W * MAX_H];
     for (int c = IZB_CULL_AUTO; c <= IZB_CULL_OFF; c++) {
-        izb_settings s = {.kernel = dc.upd_kernel[c], .binning = dc.upd_binning[c], .cull = (izb_cull)c, .bias = bias};
+        izb_settings s = {
+            .kernel = dc.upd_kernel[c], .binning = dc.upd_binning[c], .cull = (izb_cull)c, .bias = bias};
         const bool use_ids = dc.upd_ids[c];
         snprintf(what, sizeof what, "(d) update kernel%d %s cull %s%s, %s light moved to %s", s.kernel,
                  izb_binning_names[s.binning], izb_cull_names[c], use_ids ? " ids" : "", lname,
