@@ -122,10 +122,9 @@ static void run_seed(const pair *p, uint64_t seed)
     const bool set = izb_set_scene(p->cpu, g->xyz, g->nt) && izb_set_scene(p->gpu, g->xyz, g->nt);
     CHECK(set, "seed %llu: set_scene %d triangles", (unsigned long long)seed, g->nt);
     if (!set) return;
-    /* (a) every kernel x binning x cull auto/off, without and with ids. The unit size (CUDA only)
-     * by seed: auto on half of them, else 32..256 in turn; small units matter on these small
-     * frames, where kernel1 splits a triangle's points over several units only beyond
-     * 2^IZB_CUDA_K1_SPLIT_WORK_LOG2 x unit points. */
+    /* (a) every kernel x binning x cull auto/off, without and with ids. The unit size (the CUDA
+     * backend's alone: kernel2's unit layout and kernel1's launch follow it) by seed: auto on half
+     * of them, else 32..256 in turn. */
     static const int units[8] = {0, 32, 0, 64, 0, 128, 0, 256};
     const int unit = units[seed % 8];
     for (int k = IZB_KERNEL1; k <= IZB_KERNEL2; k++)
