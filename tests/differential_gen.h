@@ -24,6 +24,7 @@
 
 #include "izb.h"
 #include "izb_closed.h"
+#include "ray_cast.h" /* ray_cast_depth: the camera's depth and ids */
 #include "test_cube.h"
 #include "test_rng.h"
 #include "view.h"
@@ -359,50 +360,6 @@ static camera gen_camera(const float bmin[3], const float bmax[3])
     return cam;
 }
 
-/* nearest hit of each camera ray: linear view depth (0 = sky) and the triangle's index */
-static void ray_cast(const camera *cam, const izb_recon *f, const float *xyz, int nt, float *depth,
-                     uint32_t *ids)
-{
-    float m[16];
-    camera_view(cam, m);
-    const int W = f->width, H = f->height;
-    for (int py = 0; py < H; py++)
-        for (int px = 0; px < W; px++) {
-            /* view-space direction at depth 1, then to world: p = R^T (v - t) */
-            const double v1[3] = {((2.0 * px + 1.0) / W - 1.0) * f->ray_sx,
-                                  ((2.0 * py + 1.0) / H - 1.0) * f->ray_sy, -1.0};
-            const double t[3] = {-m[12], -m[13], -m[14]};
-            double o[3], dir[3];
-            for (int j = 0; j < 3; j++) {
-                o[j] = m[4 * j] * t[0] + m[4 * j + 1] * t[1] + m[4 * j + 2] * t[2];
-                dir[j] = m[4 * j] * v1[0] + m[4 * j + 1] * v1[1] + m[4 * j + 2] * v1[2];
-            }
-            double best = INFINITY;
-            uint32_t bid = IZB_NO_ID;
-            for (int i = 0; i < nt; i++) {
-                const float *q = xyz + 9 * i;
-                double e1[3], e2[3], s[3], pv[3], qv[3];
-                for (int k = 0; k < 3; k++)
-                    e1[k] = (double)q[3 + k] - q[k], e2[k] = (double)q[6 + k] - q[k], s[k] = o[k] - q[k];
-                pv[0] = dir[1] * e2[2] - dir[2] * e2[1], pv[1] = dir[2] * e2[0] - dir[0] * e2[2],
-                pv[2] = dir[0] * e2[1] - dir[1] * e2[0];
-                const double det = e1[0] * pv[0] + e1[1] * pv[1] + e1[2] * pv[2];
-                if (fabs(det) < 1e-14) continue;
-                const double u = (s[0] * pv[0] + s[1] * pv[1] + s[2] * pv[2]) / det;
-                if (u < 0 || u > 1) continue;
-                qv[0] = s[1] * e1[2] - s[2] * e1[1], qv[1] = s[2] * e1[0] - s[0] * e1[2],
-                qv[2] = s[0] * e1[1] - s[1] * e1[0];
-                const double w = (dir[0] * qv[0] + dir[1] * qv[1] + dir[2] * qv[2]) / det;
-                if (w < 0 || u + w > 1) continue;
-                const double d = (e2[0] * qv[0] + e2[1] * qv[1] + e2[2] * qv[2]) / det;
-                if (d > 1e-4 && d < best) best = d, bid = (uint32_t)i;
-            }
-            const int i = py * W + px;
-            depth[i] = isfinite(best) ? (float)best : 0.0f;
-            ids[i] = bid;
-        }
-}
-
 /* ---- one seed's case ------------------------------------------------------------------------- */
 
 typedef struct diff_case {
@@ -447,7 +404,7 @@ static void diff_gen_case(diff_case *c, uint64_t seed)
     c->W = MIN_W + (int)(rnd() * (MAX_W - MIN_W + 1));
     c->H = MIN_H + (int)(rnd() * (MAX_H - MIN_H + 1));
     c->f = izb_frame_make(&c->cam, &c->l, g->bmin, g->bmax, c->W, c->H);
-    ray_cast(&c->cam, &c->f, g->xyz, g->nt, c->depth, c->ids);
+    ray_cast_depth(&c->cam, &c->f, g->xyz, g->nt, c->depth, c->ids);
     c->bias = rnd() < 0.5 ? 0.0f : (float)pow(10.0, rnd_in(-8, -5));
     c->rand_grid = rnd() < 0.25;
     c->gw = 1 + (int)(rnd() * 20);
@@ -485,8 +442,8 @@ static void diff_gen_case(diff_case *c, uint64_t seed)
     c->cam1 = rnd() < 0.5 ? c->cam0 : gen_camera(c->mmin, c->mmax);
     c->f0 = izb_frame_make(&c->cam0, &c->lm, c->umin, c->umax, c->W, c->H);
     c->f1 = izb_frame_make(&c->cam1, &c->lm, c->umin, c->umax, c->W, c->H);
-    ray_cast(&c->cam0, &c->f0, g->xyz, g->nt, c->depth0, c->ids0);
-    ray_cast(&c->cam1, &c->f1, c->moved, g->nt, c->depth1, c->ids1);
+    ray_cast_depth(&c->cam0, &c->f0, g->xyz, g->nt, c->depth0, c->ids0);
+    ray_cast_depth(&c->cam1, &c->f1, c->moved, g->nt, c->depth1, c->ids1);
     for (int m = IZB_CULL_AUTO; m <= IZB_CULL_OFF; m++) {
         c->upd_kernel[m] = rnd() < 0.5 ? IZB_KERNEL1 : IZB_KERNEL2;
         c->upd_binning[m] = rnd() < 0.5 ? IZB_BINNING_RADIX : IZB_BINNING_ATOMIC;

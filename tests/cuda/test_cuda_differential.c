@@ -169,7 +169,7 @@ static void run_seed(const pair *p, uint64_t seed)
         static uint32_t ids2[4 * MAX_W * MAX_H];
         static uint8_t cm2[4 * MAX_W * MAX_H], gm2[4 * MAX_W * MAX_H];
         const izb_recon f2 = izb_frame_make(&dc.cam, &dc.l, g->bmin, g->bmax, 2 * W, 2 * H);
-        ray_cast(&dc.cam, &f2, g->xyz, g->nt, depth2, ids2);
+        ray_cast_depth(&dc.cam, &f2, g->xyz, g->nt, depth2, ids2);
         for (int with_ids = 0; with_ids < 2; with_ids++) {
             const izb_settings s = {.kernel = IZB_KERNEL1,
                                     .binning = seed % 2 ? IZB_BINNING_ATOMIC : IZB_BINNING_RADIX,
