@@ -29,6 +29,7 @@
 #include "izb_brute.h"
 #include "test.h"
 #include "test_cube.h"
+#include "test_raycast.h"
 #include "test_rng.h"
 #include "view.h"
 
@@ -355,49 +356,6 @@ static camera gen_camera(const float bmin[3], const float bmax[3])
     return cam;
 }
 
-/* nearest hit of each camera ray: linear view depth (0 = sky) and the triangle's index */
-static void ray_cast(const camera *cam, const izb_recon *f, const float *xyz, int nt, float *depth, uint32_t *ids)
-{
-    float m[16];
-    camera_view(cam, m);
-    const int W = f->width, H = f->height;
-    for (int py = 0; py < H; py++)
-        for (int px = 0; px < W; px++) {
-            /* view-space direction at depth 1, then to world: p = R^T (v - t) */
-            const double v1[3] = {((2.0 * px + 1.0) / W - 1.0) * f->ray_sx, ((2.0 * py + 1.0) / H - 1.0) * f->ray_sy,
-                                  -1.0};
-            const double t[3] = {-m[12], -m[13], -m[14]};
-            double o[3], dir[3];
-            for (int j = 0; j < 3; j++) {
-                o[j] = m[4 * j] * t[0] + m[4 * j + 1] * t[1] + m[4 * j + 2] * t[2];
-                dir[j] = m[4 * j] * v1[0] + m[4 * j + 1] * v1[1] + m[4 * j + 2] * v1[2];
-            }
-            double best = INFINITY;
-            uint32_t bid = IZB_NO_ID;
-            for (int i = 0; i < nt; i++) {
-                const float *q = xyz + 9 * i;
-                double e1[3], e2[3], s[3], pv[3], qv[3];
-                for (int k = 0; k < 3; k++)
-                    e1[k] = (double)q[3 + k] - q[k], e2[k] = (double)q[6 + k] - q[k], s[k] = o[k] - q[k];
-                pv[0] = dir[1] * e2[2] - dir[2] * e2[1], pv[1] = dir[2] * e2[0] - dir[0] * e2[2],
-                pv[2] = dir[0] * e2[1] - dir[1] * e2[0];
-                const double det = e1[0] * pv[0] + e1[1] * pv[1] + e1[2] * pv[2];
-                if (fabs(det) < 1e-14) continue;
-                const double u = (s[0] * pv[0] + s[1] * pv[1] + s[2] * pv[2]) / det;
-                if (u < 0 || u > 1) continue;
-                qv[0] = s[1] * e1[2] - s[2] * e1[1], qv[1] = s[2] * e1[0] - s[0] * e1[2],
-                qv[2] = s[0] * e1[1] - s[1] * e1[0];
-                const double w = (dir[0] * qv[0] + dir[1] * qv[1] + dir[2] * qv[2]) / det;
-                if (w < 0 || u + w > 1) continue;
-                const double d = (e2[0] * qv[0] + e2[1] * qv[1] + e2[2] * qv[2]) / det;
-                if (d > 1e-4 && d < best) best = d, bid = (uint32_t)i;
-            }
-            const int i = py * W + px;
-            depth[i] = isfinite(best) ? (float)best : 0.0f;
-            ids[i] = bid;
-        }
-}
-
 /* ---- the brute force (tests/izb_brute.h, shared with fuzz_izb.c) ------------------------------ */
 
 static void brute_force(const izb_recon *f, const float *depth, const uint32_t *ids, const float *xyz, int nt,
@@ -458,7 +416,7 @@ static void run_seed(izb_backend *b, uint64_t seed)
     const izb_recon f = izb_frame_make(&cam, &l, g.bmin, g.bmax, W, H);
     static float depth[MAX_W * MAX_H];
     static uint32_t ids[MAX_W * MAX_H];
-    ray_cast(&cam, &f, g.xyz, g.nt, depth, ids);
+    test_ray_cast(&cam, &f, g.xyz, g.nt, depth, ids);
 
     char what[256];
     const char *lname = light_kind_names[lk];
@@ -565,8 +523,8 @@ static void run_seed(izb_backend *b, uint64_t seed)
     const izb_recon f1 = izb_frame_make(&cam1, &lm, umin, umax, W, H);
     static float depth0[MAX_W * MAX_H], depth1[MAX_W * MAX_H];
     static uint32_t ids0[MAX_W * MAX_H], ids1[MAX_W * MAX_H];
-    ray_cast(&cam0, &f0, g.xyz, g.nt, depth0, ids0);
-    ray_cast(&cam1, &f1, moved, g.nt, depth1, ids1);
+    test_ray_cast(&cam0, &f0, g.xyz, g.nt, depth0, ids0);
+    test_ray_cast(&cam1, &f1, moved, g.nt, depth1, ids1);
     izb_closed cl1;
     CHECK(izb_closed_find(moved, g.nt, &cl1), "seed %llu: closed analysis (moved)", (unsigned long long)seed);
     /* did auto's decision change for some triangle between the poses? */
