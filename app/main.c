@@ -453,6 +453,8 @@ static bool give_scene(app *a, izb_backend *b, const scene *shown)
         const izb_cutouts v = scene_cutouts_view(&a->cut);
         (void)izb_set_cutouts(b, &v); /* false: the backend said why; its IZB stays opaque */
     }
+    if (!render_set_cutouts(a->r, a->alpha_test ? &a->cut : NULL, err, sizeof err))
+        fprintf(stderr, "izb-shadows: %s: the camera's passes draw every triangle opaque\n", err);
     return true;
 }
 
@@ -461,6 +463,9 @@ static void toggle_alpha(app *a)
     a->alpha_test = !a->alpha_test;
     const izb_cutouts v = scene_cutouts_view(&a->cut);
     (void)izb_set_cutouts(a->izb, a->alpha_test && a->cut.cut_tris > 0 ? &v : NULL);
+    char err[256];
+    if (!render_set_cutouts(a->r, a->alpha_test ? &a->cut : NULL, err, sizeof err))
+        fprintf(stderr, "izb-shadows: %s: the camera's passes draw every triangle opaque\n", err);
     printf("izb-shadows: alpha test %s (%d cut-out triangles)\n", a->alpha_test ? "on" : "off", a->cut.cut_tris);
 }
 
