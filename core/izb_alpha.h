@@ -77,6 +77,12 @@ IZB_HD int izb_alpha_wrap(float c, int size, int wrap)
     const float s = izb_clampf(c * (float)size, -IZB_ALPHA_COORD_MAX, IZB_ALPHA_COORD_MAX);
     const int i = (int)floorf(s);
     if (wrap == IZB_WRAP_CLAMP) return i < 0 ? 0 : (i >= size ? size - 1 : i);
+    /* a power-of-two side: the floor modulo is a mask (two's complement), no integer division */
+    if ((size & (size - 1)) == 0) {
+        if (wrap != IZB_WRAP_MIRROR) return i & (size - 1);
+        const int m = i & (2 * size - 1);
+        return m < size ? m : 2 * size - 1 - m;
+    }
     if (wrap == IZB_WRAP_MIRROR) {
         int m = i % (2 * size);
         m = m < 0 ? m + 2 * size : m;

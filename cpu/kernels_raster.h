@@ -123,6 +123,15 @@ static inline bool KERN(cut_of)(const izb_cut *cut, int i, KERN(cut_tri) *ct)
     return true;
 }
 
+/* The points of the block at j this thread has already marked: a hit there changes nothing, so a
+ * cut-out triangle skips their alpha test (among foliage most points lie under several cards). */
+static inline uint32_t KERN(marked_bits)(const uint64_t *hits, uint32_t j)
+{
+    const uint32_t s = j & 63;
+    const uint64_t lo = hits[j >> 6] >> s, hi = s ? hits[(j >> 6) + 1] << (64 - s) : 0;
+    return (uint32_t)(lo | hi);
+}
+
 /* The hits `bits` of cut-out triangle t on the block at x, y that the alpha test keeps: the test
  * runs per hit only (scalar: a texel read is a gather, and most blocks of a card hit few points). */
 static uint32_t KERN(cut_bits)(const izb_tri *t, const KERN(cut_tri) *ct, const float *x, const float *y,
@@ -153,7 +162,7 @@ static inline __attribute__((always_inline)) void KERN(row_hits)(const izb_tri *
     if (!own) {
         for (uint32_t j = j0; j < end; j += KERN_BLOCK) {
             uint32_t bits = KERN(block_hits)(t, x + j, y + j, z + j, (int)(end - j));
-            if (ct && bits) bits = KERN(cut_bits)(t, ct, x + j, y + j, bits);
+            if (ct && bits) bits = KERN(cut_bits)(t, ct, x + j, y + j, bits & ~KERN(marked_bits)(hits, j));
             KERN(mark_hits)(hits, j, bits);
         }
         return;
@@ -161,7 +170,7 @@ static inline __attribute__((always_inline)) void KERN(row_hits)(const izb_tri *
     uint32_t m = oq->blocks;
     for (uint32_t j = j0; j < end; j += KERN_BLOCK) {
         uint32_t bits = KERN(block_hits)(t, x + j, y + j, z + j, (int)(end - j));
-        if (ct && bits) bits = KERN(cut_bits)(t, ct, x + j, y + j, bits);
+        if (ct && bits) bits = KERN(cut_bits)(t, ct, x + j, y + j, bits & ~KERN(marked_bits)(hits, j));
         oq->block_j[m] = j, oq->block_bits[m] = bits;
         m += bits != 0; /* recorded always, kept when it hit: no branch on the outcome */
         if (m == KERN_OWN_BLOCKS) {
