@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* ---- materials: render-side only (the IZB and izb.h never see them) ----------------------- */
+/* ---- materials: render-side, but for the cut-outs (scene_cutout.h gives those to the IZB) ---- */
 
 /* A decoded base-colour image: 4 bytes a texel (sRGB RGBA), row 0 at the top. */
 typedef struct scene_texture {
