@@ -2,6 +2,7 @@
 #include "scene_cutout.h"
 #include "scene_common.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,11 +16,11 @@ void scene_cutouts_free(scene_cutouts *c)
     memset(c, 0, sizeof *c);
 }
 
-/* Does material m cut, with a texture t that could be read? */
-static bool material_cuts(const scene *s, const scene_material *m)
+/* material m's base-colour texture, NULL when it has none (or it could not be read) */
+static const scene_texture *texture_of(const scene *s, const scene_material *m)
 {
-    return m->alpha != SCENE_ALPHA_OPAQUE && m->texture >= 0 && m->texture < s->texture_count &&
-           s->textures[m->texture].rgba;
+    return m->texture >= 0 && m->texture < s->texture_count && s->textures[m->texture].rgba ? &s->textures[m->texture]
+                                                                                            : NULL;
 }
 
 bool scene_cutouts_make(const scene *s, scene_cutouts *out, char *err, size_t err_size)
@@ -36,21 +37,26 @@ bool scene_cutouts_make(const scene *s, scene_cutouts *out, char *err, size_t er
     for (int t = 0; t < nt; t++) out->image_of[t] = IZB_OPAQUE;
     if (s->uv && s->uv_tri_count > 0)
         memcpy(out->uv, s->uv, 6 * (size_t)(s->uv_tri_count < nt ? s->uv_tri_count : nt) * sizeof *out->uv);
-    /* one image per cutting material: its texture's alpha channel, flipped to v up */
+    /* one image per cutting material: the base colour's alpha (its texture's alpha channel, flipped
+     * to v up, times the factor's alpha, as glTF defines it; the factor alone, as a 1x1 image, where
+     * there is no texture) */
     for (int m = 0; m < nm; m++) {
         const scene_material *mat = &s->materials[m];
         image_of_material[m] = -1;
-        if (!material_cuts(s, mat)) continue;
-        const scene_texture *tx = &s->textures[mat->texture];
-        const int i = out->image_count;
-        uint8_t *a = malloc((size_t)tx->width * (size_t)tx->height);
+        if (mat->alpha == SCENE_ALPHA_OPAQUE) continue;
+        const scene_texture *tx = texture_of(s, mat);
+        const int w = tx ? tx->width : 1, h = tx ? tx->height : 1, i = out->image_count;
+        const float factor = mat->base_colour[3] >= 0.0f && mat->base_colour[3] <= 1.0f ? mat->base_colour[3] : 1.0f;
+        uint8_t *a = malloc((size_t)w * (size_t)h);
         if (!a) goto oom;
-        for (int y = 0; y < tx->height; y++)
-            for (int x = 0; x < tx->width; x++)
-                a[(size_t)y * tx->width + x] = tx->rgba[4 * ((size_t)(tx->height - 1 - y) * tx->width + x) + 3];
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++) {
+                const float t = tx ? tx->rgba[4 * ((size_t)(h - 1 - y) * w + x) + 3] : 255.0f;
+                a[(size_t)y * w + x] = (uint8_t)lrintf(t * factor);
+            }
         out->alpha[i] = a;
         /* BLEND casts as a mask at 0.5 (scene.h) */
-        out->images[i] = (izb_alpha_image){.alpha = a, .width = tx->width, .height = tx->height,
+        out->images[i] = (izb_alpha_image){.alpha = a, .width = w, .height = h,
                                            .wrap_u = (izb_wrap)mat->wrap_u, .wrap_v = (izb_wrap)mat->wrap_v,
                                            .cutoff = mat->alpha == SCENE_ALPHA_BLEND ? 0.5f : mat->alpha_cutoff};
         image_of_material[m] = i;

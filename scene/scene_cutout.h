@@ -1,8 +1,9 @@
 /* scene_cutout.h — a scene's cut-outs (issue 18) as the IZB and the renderer read them: for every
- * masked material with a texture, the texture's alpha as 8-bit rows with row 0 at v = 0 (the
- * file's image flipped: GL samples it at (u, 1 - v)), its wrap and cutoff; per triangle the
- * image (IZB_OPAQUE where the material is opaque or has no texture) and its UVs. Made once per
- * scene; izb_set_cutouts copies what it needs, render_cutouts_set uploads the alpha. */
+ * masked (or blended) material, the base colour's alpha as 8-bit rows with row 0 at v = 0 (the
+ * file's image flipped: GL samples it at (u, 1 - v)): its texture's alpha times the factor's alpha
+ * (glTF), rounded, or a 1x1 image of the factor alone where it has no texture; its wrap and
+ * cutoff; per triangle the image (IZB_OPAQUE where the material is opaque) and its UVs. Made once
+ * per scene; izb_set_cutouts copies what it needs, render_set_cutouts uploads the alpha. */
 #ifndef SCENE_CUTOUT_H
 #define SCENE_CUTOUT_H
 

@@ -3,9 +3,11 @@
  * needed) whose left half has alpha 0; an OBJ quad whose MTL names it in map_Kd and map_d (a mask
  * at 0.5, repeating); glTF quads with alphaMode MASK and alphaCutoff 0.3 and a sampler that clamps
  * u and mirrors v, with BLEND (cast as a mask at 0.5), with OPAQUE, and with alphaCutoff 7 (one
- * warning, clamped to 1); an OBJ whose map_d names another image (one warning, opaque). Each is
+ * warning, clamped to 1); the factor's alpha (times the texture's; alone, untextured, as a 1x1
+ * image); an OBJ whose map_d names another image (one warning, opaque). Each is
  * loaded and turned into the IZB's cut-outs (scene_cutouts_make), whose images, cutoffs, wraps and
  * cut triangles are checked. */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,7 +58,12 @@ static void base64(const uint8_t *in, size_t n, char *out)
 }
 
 /* a glTF quad (positions, uvs, indices in one data-URI buffer) with the material's extra JSON */
+static void write_gltf_tex(const char *name, const char *material, const char *sampler, bool textured);
 static void write_gltf(const char *name, const char *material, const char *sampler)
+{
+    write_gltf_tex(name, material, sampler, true);
+}
+static void write_gltf_tex(const char *name, const char *material, const char *sampler, bool textured)
 {
     uint8_t buf[48 + 32 + 12];
     const float pos[12] = {0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0}, uv[8] = {0, 0, 1, 0, 1, 1, 0, 1};
@@ -68,7 +75,7 @@ static void write_gltf(const char *name, const char *material, const char *sampl
              "{\"asset\":{\"version\":\"2.0\"},\"scene\":0,\"scenes\":[{\"nodes\":[0]}],\"nodes\":[{\"mesh\":0}],"
              "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0,\"TEXCOORD_0\":1},\"indices\":2,"
              "\"material\":0}]}],"
-             "\"materials\":[{\"pbrMetallicRoughness\":{\"baseColorTexture\":{\"index\":0}}%s}],"
+             "\"materials\":[{\"pbrMetallicRoughness\":{%s}%s}],"
              "\"textures\":[{\"source\":0%s}],\"images\":[{\"uri\":\"leaf.tga\"}],%s"
              "\"buffers\":[{\"byteLength\":92,\"uri\":\"data:application/octet-stream;base64,%s\"}],"
              "\"bufferViews\":[{\"buffer\":0,\"byteOffset\":0,\"byteLength\":48},"
@@ -76,6 +83,8 @@ static void write_gltf(const char *name, const char *material, const char *sampl
              "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":4,\"type\":\"VEC3\","
              "\"min\":[0,0,0],\"max\":[1,1,0]},{\"bufferView\":1,\"componentType\":5126,\"count\":4,\"type\":\"VEC2\"},"
              "{\"bufferView\":2,\"componentType\":5123,\"count\":6,\"type\":\"SCALAR\"}]}",
+             textured ? "\"baseColorTexture\":{\"index\":0},\"baseColorFactor\":[1,1,1,0.5]"
+                      : "\"baseColorFactor\":[1,1,1,0.2]",
              material, sampler ? ",\"sampler\":0" : "", sampler ? sampler : "", b64);
     put_text(name, json);
 }
@@ -112,6 +121,7 @@ int main(void)
     write_gltf("blend.gltf", ",\"alphaMode\":\"BLEND\"", NULL);
     write_gltf("opaque.gltf", "", NULL);
     write_gltf("cutoff7.gltf", ",\"alphaMode\":\"MASK\",\"alphaCutoff\":7", NULL);
+    write_gltf_tex("plain.gltf", ",\"alphaMode\":\"MASK\"", NULL, false);
 
     scene s;
     scene_cutouts c;
@@ -143,6 +153,19 @@ int main(void)
         scene_cutouts_free(&c);
         scene_free(&s);
     }
+    /* the factor's alpha: textured (factor 0.5: 255 -> 128) and alone (0.2: a 1x1 image of 51) */
+    if (load("mask.gltf", &s, &c, &lines)) {
+        CHECK(c.image_count == 1 && c.images[0].alpha[3] == 128 && c.images[0].alpha[0] == 0,
+              "the texture's alpha times the factor's");
+        scene_cutouts_free(&c);
+        scene_free(&s);
+    }
+    if (load("plain.gltf", &s, &c, &lines)) {
+        CHECK(c.image_count == 1 && c.cut_tris == 2 && c.images[0].width == 1 && c.images[0].alpha[0] == 51,
+              "a masked material without texture: %d images", c.image_count);
+        scene_cutouts_free(&c);
+        scene_free(&s);
+    }
     /* BLEND: cast as a mask at 0.5; OPAQUE: nothing cut */
     if (load("blend.gltf", &s, &c, &lines)) {
         CHECK(c.image_count == 1 && c.cut_tris == 2 && c.images[0].cutoff == 0.5f, "blend: %d images, %d cut",
@@ -168,7 +191,7 @@ int main(void)
         scene_free(&s);
     }
     const char *files[] = {"leaf.tga", "other.tga", "card.obj", "card.mtl", "other.obj", "other.mtl",
-                           "mask.gltf", "blend.gltf", "opaque.gltf", "cutoff7.gltf"};
+                           "mask.gltf", "blend.gltf", "opaque.gltf", "cutoff7.gltf", "plain.gltf"};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         char path[512];
         snprintf(path, sizeof path, "%s/%s", dir, files[i]);
