@@ -40,6 +40,7 @@ static const binding BINDINGS[] = {
     {GLFW_KEY_C, "C", "back-face culling auto (exact) / on (all back faces) / off", CONTROL_CULL, {0}, {0}},
     {GLFW_KEY_G, "G", "ground under the scene on / off (on for model files)", CONTROL_GROUND, {0}, {0}},
     {GLFW_KEY_O, "O", "model up axis y, z, x, -y, -z, -x (--up)", CONTROL_UP, {0}, {0}},
+    {GLFW_KEY_X, "X", "alpha test of cut-outs on / off (--alpha-test)", CONTROL_ALPHA, {0}, {0}},
     {GLFW_KEY_T, "T", "light directional / spot / point", CONTROL_LIGHT_TYPE, {0}, {0}},
     {GLFW_KEY_Y, "Y", "vsync on / off", CONTROL_VSYNC, {0}, {0}},
     {GLFW_KEY_V, "V", "view: shaded, shadow overlay, mask, depth, points, cells", CONTROL_VIEW, {0}, {0}},

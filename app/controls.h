@@ -31,6 +31,7 @@ enum {
     CONTROL_SM_LARGER = 1u << 12,   /* ]: double the shadow map */
     CONTROL_GROUND = 1u << 13,      /* G: the added ground on/off (scene_add_ground) */
     CONTROL_UP = 1u << 14,          /* O: the model's up axis y -> z -> x -> -y -> -z -> -x (scene_set_up) */
+    CONTROL_ALPHA = 1u << 15,       /* X: the alpha test of cut-outs on/off (--alpha-test) */
     /* the demo tools (app/session.c) */
     CONTROL_HUD = 1u << 20,        /* H: HUD on/off */
     CONTROL_LOG = 1u << 21,        /* F: start/stop an FPS log */

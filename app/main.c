@@ -19,6 +19,7 @@
 #include "options.h"
 #include "render.h"
 #include "scene.h"
+#include "scene_cutout.h"
 #include "shadow_map.h"
 #include "session.h"
 #include "stats.h"
@@ -30,6 +31,8 @@ typedef struct app {
     app_options opt;
     scene scn;
     bool ground; /* the added ground (scn.ground_tris) is shown */
+    bool alpha_test;   /* cut-outs cut (--alpha-test, X) */
+    scene_cutouts cut; /* the shown scene's cut-outs, made when it is given to the backend */
     float *anim_xyz, *anim_nrm; /* a moving scene's current pose (scn.motion; 9 floats a triangle) */
     gl_context gl;
     render *r;
@@ -81,6 +84,11 @@ static bool fall_back_to_cpu(app *a, const char *what);
 static scene shown_scene(const app *a);
 /* a moving scene (scn.motion): this frame's pose to the renderer and the backend */
 static bool animate_scene(app *a);
+/* the shown scene to backend b, with its cut-outs while the alpha test is on (izb_set_cutouts:
+ * a backend that cannot alpha-test says so and stays opaque) */
+static bool give_scene(app *a, izb_backend *b, const scene *shown);
+/* X: the alpha test on / off */
+static void toggle_alpha(app *a);
 /* G: show / hide the added ground, giving the renderer and the backend the scene again */
 static void toggle_ground(app *a);
 /* O: the model's next up axis; the renderer, the backend and the view follow */
@@ -178,6 +186,7 @@ static int app_init(app *a, int argc, char **argv)
     }
     const app_options *o = &a->opt;
     a->view = o->view;
+    a->alpha_test = !o->alpha_test_off;
     a->settings = (izb_settings){.kernel = o->kernel,
                                  .binning = o->binning,
                                  .unit_size = o->unit_size,
@@ -241,7 +250,7 @@ static int app_init(app *a, int argc, char **argv)
         return failf(EXIT_RUNTIME, "--sm-size / --shadows: %s", err);
     a->izb = izb_create(&(izb_desc){.backend = o->backend, .threads = o->threads});
     if (!a->izb) return failf(EXIT_RUNTIME, "no IZB backend (see above)");
-    if (!izb_set_scene(a->izb, shown.xyz, shown.tri_count) && !fall_back_to_cpu(a, "cannot take the scene"))
+    if (!give_scene(a, a->izb, &shown) && !fall_back_to_cpu(a, "cannot take the scene"))
         return failf(EXIT_RUNTIME, "scene '%s': the %s backend cannot take %d triangles", o->scene,
                      izb_name(a->izb), shown.tri_count);
     reset_view(a);
@@ -276,6 +285,7 @@ static void apply_toggles(app *a, unsigned t)
                                             : IZB_CULL_ON;
     if (t & CONTROL_GROUND) toggle_ground(a);
     if (t & CONTROL_UP) next_up(a);
+    if (t & CONTROL_ALPHA) toggle_alpha(a);
     if (t & CONTROL_LIGHT_TYPE) {
         a->opt.light = (light_type)((a->light.type + 1) % LIGHT_TYPE_COUNT); /* directional -> spot -> point */
         camera keep = a->cam;
@@ -432,6 +442,33 @@ static bool grow_pose_buffers(app *a)
     return xyz && nrm;
 }
 
+static bool give_scene(app *a, izb_backend *b, const scene *shown)
+{
+    if (!izb_set_scene(b, shown->xyz, shown->tri_count)) return false;
+    char err[256];
+    scene_cutouts_free(&a->cut);
+    if (!scene_cutouts_make(shown, &a->cut, err, sizeof err))
+        fprintf(stderr, "izb-shadows: %s: every triangle opaque\n", err);
+    if (a->alpha_test && a->cut.cut_tris > 0) {
+        const izb_cutouts v = scene_cutouts_view(&a->cut);
+        (void)izb_set_cutouts(b, &v); /* false: the backend said why; its IZB stays opaque */
+    }
+    if (!render_set_cutouts(a->r, a->alpha_test ? &a->cut : NULL, err, sizeof err))
+        fprintf(stderr, "izb-shadows: %s: the camera's passes draw every triangle opaque\n", err);
+    return true;
+}
+
+static void toggle_alpha(app *a)
+{
+    a->alpha_test = !a->alpha_test;
+    const izb_cutouts v = scene_cutouts_view(&a->cut);
+    (void)izb_set_cutouts(a->izb, a->alpha_test && a->cut.cut_tris > 0 ? &v : NULL);
+    char err[256];
+    if (!render_set_cutouts(a->r, a->alpha_test ? &a->cut : NULL, err, sizeof err))
+        fprintf(stderr, "izb-shadows: %s: the camera's passes draw every triangle opaque\n", err);
+    printf("izb-shadows: alpha test %s (%d cut-out triangles)\n", a->alpha_test ? "on" : "off", a->cut.cut_tris);
+}
+
 static void toggle_ground(app *a)
 {
     char err[256];
@@ -455,7 +492,7 @@ static void toggle_ground(app *a)
         a->quit = true, a->rc = EXIT_RUNTIME;
         return;
     }
-    if (!izb_set_scene(a->izb, shown.xyz, shown.tri_count) && !fall_back_to_cpu(a, "cannot take the scene")) {
+    if (!give_scene(a, a->izb, &shown) && !fall_back_to_cpu(a, "cannot take the scene")) {
         fprintf(stderr, "izb-shadows: ground %s: the %s backend cannot take the scene\n",
                 a->ground ? "on" : "off", izb_name(a->izb));
         a->quit = true, a->rc = EXIT_RUNTIME;
@@ -474,8 +511,7 @@ static void next_up(app *a)
     printf("izb-shadows: up axis %s\n", scene_up_names[a->scn.up]);
     const scene shown = shown_scene(a);
     if (!render_set_scene(a->r, &shown, err, sizeof err) ||
-        (!izb_set_scene(a->izb, shown.xyz, shown.tri_count) &&
-         !fall_back_to_cpu(a, "cannot take the scene"))) {
+        (!give_scene(a, a->izb, &shown) && !fall_back_to_cpu(a, "cannot take the scene"))) {
         fprintf(stderr, "izb-shadows: up axis %s: the scene could not be given again\n",
                 scene_up_names[a->scn.up]);
         a->quit = true, a->rc = EXIT_RUNTIME;
@@ -496,7 +532,7 @@ static bool fall_back_to_cpu(app *a, const char *what)
             izb_name(a->izb), what, a->frame);
     izb_backend *cpu = izb_create(&(izb_desc){.backend = IZB_BACKEND_CPU, .threads = a->opt.threads});
     const scene shown = shown_scene(a);
-    if (!cpu || !izb_set_scene(cpu, shown.xyz, shown.tri_count)) {
+    if (!cpu || !give_scene(a, cpu, &shown)) {
         fprintf(stderr, "izb-shadows: the CPU backend cannot take the scene either\n");
         izb_destroy(cpu);
         return false;
@@ -595,6 +631,8 @@ static session_hud_info hud_info(app *a, double fps, double now)
                               .view = a->view,
                               .light_mode = a->ctl.light_mode,
                               .ground = a->ground,
+                              .alpha_test = a->alpha_test,
+                              .cut_tris = a->cut.cut_tris,
                               .now = now,
                               .shadows = render_shadow_mode(a->r),
                               .sm_size = render_shadow_map_settings(a->r).size};
@@ -658,6 +696,7 @@ static void app_shutdown(app *a)
     render_destroy(a->r);
     if (a->gl.window || a->gl.egl_display) gl_context_shutdown(&a->gl);
     scene_free(&a->scn);
+    scene_cutouts_free(&a->cut);
     free(a->anim_xyz);
     free(a->anim_nrm);
     free(a->frame_times);

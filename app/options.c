@@ -44,6 +44,7 @@ _Static_assert(sizeof(izb_backend_kind) == sizeof(int) && sizeof(izb_kernel) == 
 
 /* --vsync's names: a bool, false first */
 static const char *const vsync_names[2] = {"off", "on"};
+static const char *const alpha_test_names[2] = {"on", "off"}; /* index = alpha_test_off */
 
 const option_spec options_table[] = {
     {"--scene", .kind = OPTION_SCENE, .arg = "SPEC", DEST(scene), .section = "scene and output",
@@ -120,6 +121,10 @@ const option_spec options_table[] = {
     {"--up", .kind = OPTION_ENUM, DEST(up), .names = scene_up_names, .count = SCENE_UP_COUNT,
      .help = "the model file's axis that is up, turned to +y (X and AC files\n"
              "are often z-up; O cycles it in the window)"},
+    {"--alpha-test", .kind = OPTION_ENUM, DEST(alpha_test_off), .names = alpha_test_names, .count = 2,
+     .help = "cut-outs (alpha-tested cards: map_d, glTF MASK, builtin:foliage)\n"
+             "cut away in the camera's passes, the IZB and the shadow map;\n"
+             "off: every triangle opaque (X toggles it)"},
     {"--animate", .kind = OPTION_FLAG, DEST(animate),
      .help = "turn the scene on a turntable (12 s a turn: by the clock in a\n"
              "window, at --path-fps frames a second headless; builtin:wave\n"

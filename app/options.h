@@ -52,6 +52,7 @@ typedef struct app_options {
     bool sm_pcf;         /* --sm-pcf: 3x3 PCF on the shadow map */
     long switch_every;   /* --switch-every N: the next scripted switch every N frames (0: none) */
     bool animate;        /* --animate: a turntable for scenes that do not move by themselves */
+    bool alpha_test_off; /* --alpha-test on|off: cut-outs cut (default on; X toggles it) */
 } app_options;
 
 typedef enum options_result {

@@ -284,6 +284,8 @@ void session_hud_text(const session *s, const session_hud_info *i, char *out, si
             z->tris_cullable, i->scene_tris, i->ground ? "on" : "off");
     else
         ADD("culling %s  ground %s\n", izb_cull_name(st.cull), i->ground ? "on" : "off");
+    if (i->cut_tris > 0) /* scenes with cut-outs only: the count the issue asks the HUD for */
+        ADD("alpha test %s: %d cut-out triangles\n", i->alpha_test ? "on" : "off", i->cut_tris);
     char shadows[96];
     session_shadow_text(shadows, sizeof shadows, i->shadows, i->sm_size,
                         i->gl.shadow_map_frame >= 0 ? i->gl.shadow_map_ms : -1.0f);

@@ -95,6 +95,8 @@ typedef struct session_hud_info {
     render_view view;
     bool light_mode;
     bool ground; /* the added ground (scene_add_ground) is shown */
+    bool alpha_test; /* cut-outs cut (--alpha-test) */
+    int cut_tris;    /* the shown scene's cut-out triangles (scene_cutouts) */
     double now;
     shadow_mode shadows; /* what draws the shadows (render_shadow_mode) */
     int sm_size;         /* shadow map texels a side */

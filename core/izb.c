@@ -43,6 +43,12 @@ static bool faulty_update_scene(izb_backend *b, const float *xyz, int tri_count,
     return !f->fail_scene && izb_update_dispatch(f->inner, xyz, tri_count, &f->base.closed);
 }
 
+static bool faulty_set_cutouts(izb_backend *b, izb_cutout_set *s)
+{
+    faulty_backend *f = (faulty_backend *)b;
+    return f->inner->vt->set_cutouts(f->inner, s);
+}
+
 static bool faulty_frame_ok(faulty_backend *f) { return f->frames_left-- > 0; }
 
 static bool faulty_shade_arrays(izb_backend *b, const izb_recon *fr, const izb_settings *s,
@@ -92,7 +98,8 @@ static izb_backend *wrap_fault(izb_backend *b)
                                .shade_arrays = faulty_shade_arrays,
                                .shade_gl = b->vt->shade_gl ? faulty_shade_gl : NULL,
                                .get_debug = b->vt->get_debug ? faulty_get_debug : NULL,
-                               .update_scene = faulty_update_scene};
+                               .update_scene = faulty_update_scene,
+                               .set_cutouts = b->vt->set_cutouts ? faulty_set_cutouts : NULL};
     f->base.vt = &f->vt;
     f->base.threads = b->threads;
     f->base.tri_count = -1;
@@ -190,16 +197,42 @@ bool izb_set_scene(izb_backend *b, const float *xyz, int tri_count)
     izb_closed_free(&b->closed);
     b->closed = ok ? closed : (izb_closed){0};
     b->tri_count = ok ? tri_count : -1;
+    b->tris_cut = 0; /* the backend dropped the previous scene's cut-outs */
     if (!ok)
         izb_closed_free(&closed);
+    return ok;
+}
+
+bool izb_set_cutouts(izb_backend *b, const izb_cutouts *c)
+{
+    const bool any = c && c->image_of && c->tri_count > 0;
+    if (!b->vt->set_cutouts) {
+        b->tris_cut = 0;
+        if (!any) return true; /* nothing to ignore */
+        fprintf(stderr, "izb %s: cut-outs run on the CPU backend only so far: the IZB treats every triangle "
+                        "as opaque\n", b->vt->name);
+        return false;
+    }
+    izb_cutout_set set;
+    char who[64];
+    snprintf(who, sizeof who, "izb %s", b->vt->name);
+    bool ok = izb_cutout_set_build(&set, c, b->tri_count < 0 ? 0 : b->tri_count, who);
+    const int cut = set.cut_count;
+    if (!b->vt->set_cutouts(b, &set)) { /* (ok false: an empty set, which drops the old one) */
+        izb_cutout_set_free(&set);
+        ok = false;
+    }
+    b->tris_cut = ok ? cut : 0;
     return ok;
 }
 
 /* what izb.c knows of the scene, added to the backend's stats */
 static void add_scene_stats(const izb_backend *b, izb_stats *stats)
 {
-    if (stats)
+    if (stats) {
         stats->tris_cullable = b->tris_cullable;
+        stats->tris_cut = b->tris_cut;
+    }
 }
 
 bool izb_shade_arrays(izb_backend *b, const izb_recon *frame, const izb_settings *s, const float *depth,

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "izb_math.h"
+#include "izb_alpha.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -86,6 +87,7 @@ typedef struct izb_stats {
     int tris_in;         /* scene triangles */
     int tris_after_cull; /* triangles left for the rasteriser */
     int tris_cullable;   /* triangles on closed meshes: what auto may cull (izb_closed.h) */
+    int tris_cut;        /* cut-out triangles of the scene the backend alpha-tests (izb_set_cutouts) */
     int grid_w, grid_h;
     int unit_size; /* resolved unit size (CPU backend: 0) */
     izb_kernel kernel;
@@ -123,6 +125,38 @@ bool izb_set_scene(izb_backend *b, const float *xyz, int tri_count);
  * izb_set_scene of the moved triangles would give. False, with a message and the previous scene
  * kept, when the count differs, xyz is NULL, a vertex is NaN or Inf, or no scene was set. */
 bool izb_update_scene(izb_backend *b, const float *xyz, int tri_count);
+
+/* Cut-outs (alpha-tested triangles, core/izb_alpha.h has the rule). One texture as given: alpha
+ * width*height bytes, row 0 at v = 0; a wrap per axis; cutoff in [0, 1] (alpha < cutoff * 255 is
+ * cut away). */
+typedef struct izb_alpha_image {
+    const uint8_t *alpha;
+    int width, height; /* each in [1, IZB_ALPHA_MAX_DIM]; any size, power of two or not */
+    izb_wrap wrap_u, wrap_v;
+    float cutoff;
+} izb_alpha_image;
+
+/* The scene's cut-outs: per triangle of izb_set_scene's order, 3 UV pairs (uv[6 * t .. 6 * t + 5]:
+ * u0 v0 u1 v1 u2 v2) and an image index, IZB_OPAQUE for an opaque triangle. tri_count must equal
+ * the scene's. The backend copies what it needs. */
+typedef struct izb_cutouts {
+    const izb_alpha_image *images;
+    int image_count;
+    const float *uv;
+    const uint32_t *image_of;
+    int tri_count;
+} izb_cutouts;
+
+/* Give the backend the scene's cut-outs, after izb_set_scene (which drops the previous ones;
+ * izb_update_scene keeps them). A point is then shadowed by a cut-out triangle only where the
+ * alpha test keeps the triangle at the point's projection along the light ray; opaque triangles
+ * keep their path and cost. NULL, or no cut-out triangle: none. Bad data gives one warning line per
+ * kind and a defined result: an image that is NULL, 0 wide, larger than IZB_ALPHA_MAX_DIM or has an
+ * unknown wrap makes its triangles opaque; a triangle naming no image is opaque; a cutoff outside
+ * [0, 1] is clamped (NaN: 0.5); NaN/Inf UVs name a defined texel (izb_alpha.h). False, with a
+ * message, when the backend cannot alpha-test (CUDA so far: cut-outs run on the CPU backend
+ * only) or tri_count differs from the scene's; the scene is then opaque for the IZB. */
+bool izb_set_cutouts(izb_backend *b, const izb_cutouts *c);
 
 /* Array path (tests, CPU fallback). depth: width*height linear view depths (0 = sky), row 0 at the
  * bottom. mask (out): width*height bytes, 255 = lit, 0 = in shadow or outside the light; sky

@@ -5,6 +5,7 @@
 
 #include "izb.h"
 #include "izb_closed.h"
+#include "izb_cutouts.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -25,11 +26,16 @@ typedef struct izb_backend_vtbl {
     /* izb_update_scene after izb.c checked xyz (same count, finite) and recomputed boxes (6 per
      * closed component of the last set_scene, NULL when none); NULL: izb.c calls set_scene */
     bool (*update_scene)(izb_backend *b, const float *xyz, int tri_count, const float *boxes);
+    /* izb_set_cutouts, checked by izb.c: the backend takes *s over (frees it in destroy, set_scene or
+     * the next set_cutouts) and returns true, or leaves it to the caller and returns false; an
+     * empty set (cut_count 0) means none. NULL: the backend cannot alpha-test (izb.c says so). */
+    bool (*set_cutouts)(izb_backend *b, izb_cutout_set *s);
 } izb_backend_vtbl;
 
 struct izb_backend {
     const izb_backend_vtbl *vt;
     int tris_cullable; /* of the last izb_set_scene, for izb_stats */
+    int tris_cut;      /* cut-out triangles the backend took (izb_set_cutouts), for izb_stats */
     int threads;       /* izb_desc.threads, for izb_update_scene's checking pass */
     int tri_count;     /* of the last successful izb_set_scene; -1 before */
     izb_closed closed; /* of the last izb_set_scene: izb_update_scene keeps its comp, redoes boxes */

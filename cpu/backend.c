@@ -42,6 +42,7 @@ typedef struct cpu_backend {
     buffer comp;       /* uint32_t, one per triangle: closed component (izb_closed.h) */
     buffer boxes;      /* float, 6 per closed component */
     size_t box_floats; /* in use in boxes */
+    izb_cutout_set cut; /* the scene's cut-outs (izb_set_cutouts); cut.cut_count 0: none */
     /* the last frame, for izb_get_debug */
     bool have_frame;
     int point_count, tris_after_cull;
@@ -82,6 +83,7 @@ static void cpu_destroy(izb_backend *base)
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         free(all[i]->data);
     izb_cpu_points_free(&b->binned);
+    izb_cutout_set_free(&b->cut);
     free(b);
 }
 
@@ -106,6 +108,7 @@ static bool cpu_set_scene(izb_backend *base, const float *xyz, int tri_count, co
 {
     cpu_backend *b = (cpu_backend *)base;
     b->have_frame = false;
+    izb_cutout_set_free(&b->cut); /* they were the old scene's */
     if (tri_count < 0 || (tri_count > 0 && !xyz)) {
         fprintf(stderr, "izb cpu: set_scene: bad triangle array (%d triangles)\n", tri_count);
         return false;
@@ -135,6 +138,16 @@ static bool cpu_update_scene(izb_backend *base, const float *xyz, int tri_count,
     return true;
 }
 
+/* the checked cut-outs, taken over */
+static bool cpu_set_cutouts(izb_backend *base, izb_cutout_set *s)
+{
+    cpu_backend *b = (cpu_backend *)base;
+    b->have_frame = false;
+    izb_cutout_set_free(&b->cut);
+    b->cut = *s;
+    return true;
+}
+
 static bool cpu_shade_arrays(izb_backend *base, const izb_recon *f, const izb_settings *s, const float *depth,
                              const uint32_t *ids, uint8_t *mask, izb_stats *stats)
 {
@@ -156,7 +169,7 @@ static bool cpu_shade_arrays(izb_backend *base, const izb_recon *f, const izb_se
     const size_t npix = (size_t)f->width * (size_t)f->height;
     if (!reserve(&b->points, npix, sizeof(izb_point), "sample points") ||
         !izb_cpu_points_reserve(&b->binned, npix, "binned points") ||
-        (ids && !reserve(&b->tri_id, (size_t)b->tri_count, sizeof(uint32_t), "triangle ids")))
+        ((ids || b->cut.cut_count) && !reserve(&b->tri_id, (size_t)b->tri_count, sizeof(uint32_t), "triangle ids")))
         return false;
     const int T = b->threads;
     double t[IZB_STAGE_COUNT + 1];
@@ -187,16 +200,19 @@ static bool cpu_shade_arrays(izb_backend *base, const izb_recon *f, const izb_se
         if (f->light_is_spot)
             izb_light_origin(f->light, cv.light_origin);
         nt = izb_cpu_cull_ids(b->xyz.data, b->tri_count, f, &g, &bbox, &cv, b->tris.data,
-                              ids ? b->tri_id.data : NULL, T);
+                              ids || b->cut.cut_count ? b->tri_id.data : NULL, T);
     }
     t[3] = now_ms();
 
     if (!reserve(&b->hits, izb_cpu_raster_scratch(n, T), sizeof(uint64_t), "raster hit bitmaps"))
         return false;
     if (nt > 0)
-        izb_cpu_raster_soa(b->tris.data, nt, &b->binned, n, b->cell_start.data, b->cell_end.data, &g,
+        izb_cpu_raster_cut(b->tris.data, nt, &b->binned, n, b->cell_start.data, b->cell_end.data, &g,
                            s->kernel,
                            ids ? &(izb_own){b->tri_id.data, ids, b->xyz.data, (uint32_t)b->tri_count} : NULL,
+                           b->cut.cut_count ? &(izb_cut){b->tri_id.data, b->cut.tex, b->cut.uv, b->cut.textures,
+                                                         b->cut.pool}
+                                            : NULL,
                            mask, T, b->hits.data, IZB_CPU_ISA_AUTO);
     t[4] = now_ms();
 
@@ -221,6 +237,8 @@ static bool cpu_shade_arrays(izb_backend *base, const izb_recon *f, const izb_se
         stats->overflows = 0;
         const buffer *frame[] = {&b->points, &b->debug_points, &b->cell_start, &b->cell_end, &b->scratch, &b->hits};
         const buffer *scene[] = {&b->xyz, &b->tris, &b->tri_id, &b->comp, &b->boxes};
+        stats->scene_bytes = b->cut.pool_bytes + (size_t)b->cut.texture_count * sizeof(izb_alpha_tex) +
+                             (size_t)(b->cut.uv ? b->cut.tri_count : 0) * (6 * sizeof(float) + sizeof(uint32_t));
         stats->frame_bytes = b->binned.cap * (sizeof(float) * 3 + sizeof(uint32_t));
         for (size_t i = 0; i < sizeof frame / sizeof frame[0]; i++)
             stats->frame_bytes += frame[i]->bytes;
@@ -256,6 +274,7 @@ static const izb_backend_vtbl cpu_vtbl = {
     .shade_gl = NULL,
     .get_debug = cpu_get_debug,
     .update_scene = cpu_update_scene,
+    .set_cutouts = cpu_set_cutouts,
 };
 
 izb_backend *izb_cpu_create(const izb_desc *desc)

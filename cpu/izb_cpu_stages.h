@@ -137,5 +137,11 @@ bool izb_cpu_raster_soa(const izb_tri *tris, int nt, const izb_cpu_points *point
                         const uint32_t *cell_start, const uint32_t *cell_end, const izb_grid *g,
                         izb_kernel kernel, const izb_own *own, uint8_t *mask, int threads, uint64_t *scratch,
                         izb_cpu_isa isa);
+/* izb_cpu_raster_soa with cut-outs (izb_cut; NULL: izb_cpu_raster_soa exactly): a hit of a
+ * survivor whose texture is not IZB_OPAQUE counts only where izb_alpha_tri_keeps says so. */
+bool izb_cpu_raster_cut(const izb_tri *tris, int nt, const izb_cpu_points *points, int n,
+                        const uint32_t *cell_start, const uint32_t *cell_end, const izb_grid *g,
+                        izb_kernel kernel, const izb_own *own, const izb_cut *cut, uint8_t *mask, int threads,
+                        uint64_t *scratch, izb_cpu_isa isa);
 
 #endif

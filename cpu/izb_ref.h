@@ -46,6 +46,16 @@ typedef struct izb_own {
     const float *xyz;
     uint32_t tri_count;
 } izb_own;
+/* Cut-outs (izb_alpha.h): survivor i is alpha-tested when tex[tri_id[i]] != IZB_OPAQUE, with UVs
+ * uv + 6 * tri_id[i] and texture textures[tex[tri_id[i]]] over pool; tri_id from izb_ref_cull_ids.
+ * NULL: every triangle opaque. */
+typedef struct izb_cut {
+    const uint32_t *tri_id;
+    const uint32_t *tex;
+    const float *uv;
+    const izb_alpha_tex *textures;
+    const uint8_t *pool;
+} izb_cut;
 int izb_ref_cull_ids(const float *xyz, int n, const izb_recon *f, const izb_grid *g, const izb_bbox *bbox,
                      bool cull_back, izb_tri *out, uint32_t *tri_id);
 void izb_ref_raster_own(const izb_tri *tris, int nt, const izb_point *points, const uint32_t *cell_start,

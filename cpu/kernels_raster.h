@@ -106,25 +106,71 @@ static void KERN(own_drain)(const izb_own *own, const uint32_t *pixel, uint32_t 
     oq->blocks = 0;
 }
 
+/* Cut-outs (izb_cut): a cut-out survivor's alpha-test inputs, resolved once per triangle. Opaque
+ * triangles never get one, so their rows run the loops below without the alpha test. */
+typedef struct KERN(cut_tri) {
+    const float *uv;
+    const izb_alpha_tex *tex;
+    const uint8_t *pool;
+} KERN(cut_tri);
+
+/* Is survivor i a cut-out? Then *ct holds its inputs. */
+static inline bool KERN(cut_of)(const izb_cut *cut, int i, KERN(cut_tri) *ct)
+{
+    const uint32_t id = cut->tri_id[i], k = cut->tex[id];
+    if (k == IZB_OPAQUE) return false;
+    ct->uv = cut->uv + 6 * (size_t)id, ct->tex = cut->textures + k, ct->pool = cut->pool;
+    return true;
+}
+
+/* The points of the block at j this thread has already marked: a hit there changes nothing, so a
+ * cut-out triangle skips their alpha test (among foliage most points lie under several cards). */
+static inline uint32_t KERN(marked_bits)(const uint64_t *hits, uint32_t j)
+{
+    const uint32_t s = j & 63;
+    const uint64_t lo = hits[j >> 6] >> s, hi = s ? hits[(j >> 6) + 1] << (64 - s) : 0;
+    return (uint32_t)(lo | hi);
+}
+
+/* The hits `bits` of cut-out triangle t on the block at x, y that the alpha test keeps: the test
+ * runs per hit only (scalar: a texel read is a gather, and most blocks of a card hit few points). */
+static uint32_t KERN(cut_bits)(const izb_tri *t, const KERN(cut_tri) *ct, const float *x, const float *y,
+                               uint32_t bits)
+{
+    uint32_t keep = 0;
+    for (uint32_t b = bits; b; b &= b - 1) {
+        const int k = __builtin_ctz(b);
+        keep |= (uint32_t)izb_alpha_tri_keeps(t, x[k], y[k], ct->uv, ct->pool, ct->tex) << k;
+    }
+    return keep;
+}
+
 /* The tests of triangle t (index i of the survivors) against points [j0, end), OR-ed into this
  * thread's bitmap. Always inlined and called with own either NULL or not by the traversals below,
  * so that neither copy has a branch on a block's outcome (hits are unpredictable: that branch cost
  * a third of kernel1's time on spheres:1M). With ids, a block is recorded always and kept when it
- * hit; the traversal queues the triangle's kept blocks after its last cell (own_drain). */
+ * hit; the traversal queues the triangle's kept blocks after its last cell (own_drain). ct: the
+ * triangle's cut-out inputs, NULL (a constant in the opaque copies) when it is opaque; the alpha
+ * test then filters the block's hits before they are marked or queued. */
 static inline __attribute__((always_inline)) void KERN(row_hits)(const izb_tri *t, int i,
                                                                  const izb_cpu_points *p, uint32_t j0,
                                                                  uint32_t end, const izb_own *own,
-                                                                 KERN(own_queue) *oq, uint64_t *hits)
+                                                                 const KERN(cut_tri) *ct, KERN(own_queue) *oq,
+                                                                 uint64_t *hits)
 {
     const float *x = p->x, *y = p->y, *z = p->z;
     if (!own) {
-        for (uint32_t j = j0; j < end; j += KERN_BLOCK)
-            KERN(mark_hits)(hits, j, KERN(block_hits)(t, x + j, y + j, z + j, (int)(end - j)));
+        for (uint32_t j = j0; j < end; j += KERN_BLOCK) {
+            uint32_t bits = KERN(block_hits)(t, x + j, y + j, z + j, (int)(end - j));
+            if (ct && bits) bits = KERN(cut_bits)(t, ct, x + j, y + j, bits & ~KERN(marked_bits)(hits, j));
+            KERN(mark_hits)(hits, j, bits);
+        }
         return;
     }
     uint32_t m = oq->blocks;
     for (uint32_t j = j0; j < end; j += KERN_BLOCK) {
-        const uint32_t bits = KERN(block_hits)(t, x + j, y + j, z + j, (int)(end - j));
+        uint32_t bits = KERN(block_hits)(t, x + j, y + j, z + j, (int)(end - j));
+        if (ct && bits) bits = KERN(cut_bits)(t, ct, x + j, y + j, bits & ~KERN(marked_bits)(hits, j));
         oq->block_j[m] = j, oq->block_bits[m] = bits;
         m += bits != 0; /* recorded always, kept when it hit: no branch on the outcome */
         if (m == KERN_OWN_BLOCKS) {
@@ -140,15 +186,24 @@ static inline __attribute__((always_inline)) void KERN(row_hits)(const izb_tri *
  * contiguous run of points. */
 static inline __attribute__((always_inline)) void
 KERN(k1_run)(const izb_tri *tris, int i0, int i1, const izb_cpu_points *p, const uint32_t *cell_start,
-             const uint32_t *cell_end, const izb_grid *g, const izb_own *own, KERN(own_queue) *oq, uint64_t *hits)
+             const uint32_t *cell_end, const izb_grid *g, const izb_own *own, const izb_cut *cut,
+             KERN(own_queue) *oq, uint64_t *hits)
 {
     for (int i = i0; i < i1; i++) {
         const izb_tri t = tris[i]; /* a local copy, kept in registers across the stores */
         int cx0, cy0, cx1, cy1;
         izb_tri_cells(&t, g, &cx0, &cy0, &cx1, &cy1);
-        for (int cy = cy0; cy <= cy1; cy++) {
-            const int row = cy * g->w;
-            KERN(row_hits)(&t, i, p, cell_start[row + cx0], cell_end[row + cx1], own, oq, hits);
+        KERN(cut_tri) ct;
+        if (cut && KERN(cut_of)(cut, i, &ct)) {
+            for (int cy = cy0; cy <= cy1; cy++) {
+                const int row = cy * g->w;
+                KERN(row_hits)(&t, i, p, cell_start[row + cx0], cell_end[row + cx1], own, &ct, oq, hits);
+            }
+        } else {
+            for (int cy = cy0; cy <= cy1; cy++) {
+                const int row = cy * g->w;
+                KERN(row_hits)(&t, i, p, cell_start[row + cx0], cell_end[row + cx1], own, NULL, oq, hits);
+            }
         }
         if (own && oq->blocks) KERN(own_drain)(own, p->pixel, own->tri_id[i], oq, hits);
     }
@@ -158,15 +213,18 @@ KERN(k1_run)(const izb_tri *tris, int i0, int i1, const izb_cpu_points *p, const
  * bitmaps into the mask). */
 static void KERN(k1_tris)(const izb_tri *tris, int i0, int i1, const izb_cpu_points *p,
                           const uint32_t *cell_start, const uint32_t *cell_end, const izb_grid *g,
-                          const izb_own *own, uint64_t *hits)
+                          const izb_own *own, const izb_cut *cut, uint64_t *hits)
 {
     if (own) {
         KERN(own_queue) oq;
         oq.n = oq.blocks = 0;
-        KERN(k1_run)(tris, i0, i1, p, cell_start, cell_end, g, own, &oq, hits);
+        if (cut) KERN(k1_run)(tris, i0, i1, p, cell_start, cell_end, g, own, cut, &oq, hits);
+        else KERN(k1_run)(tris, i0, i1, p, cell_start, cell_end, g, own, NULL, &oq, hits);
         KERN(own_flush)(own, p->pixel, &oq, hits);
+    } else if (cut) {
+        KERN(k1_run)(tris, i0, i1, p, cell_start, cell_end, g, NULL, cut, NULL, hits);
     } else {
-        KERN(k1_run)(tris, i0, i1, p, cell_start, cell_end, g, NULL, NULL, hits);
+        KERN(k1_run)(tris, i0, i1, p, cell_start, cell_end, g, NULL, NULL, NULL, hits);
     }
 }
 
@@ -175,8 +233,8 @@ static inline __attribute__((always_inline)) void KERN(k2_run)(const izb_tri *tr
                                                                int side, const izb_cpu_points *p,
                                                                const uint32_t *cell_start,
                                                                const uint32_t *cell_end, const izb_grid *g,
-                                                               const izb_own *own, KERN(own_queue) *oq,
-                                                               uint64_t *hits)
+                                                               const izb_own *own, const izb_cut *cut,
+                                                               KERN(own_queue) *oq, uint64_t *hits)
 {
     for (int i = 0; i < nt; i++) {
         const izb_tri t = tris[i];
@@ -184,11 +242,20 @@ static inline __attribute__((always_inline)) void KERN(k2_run)(const izb_tri *tr
         izb_tri_cells(&t, g, &cx0, &cy0, &cx1, &cy1);
         const int cx_first = izb_cpu_first_congruent(cx0, gx, side);
         if (cx_first > cx1) continue;
-        for (int cy = izb_cpu_first_congruent(cy0, gy, side); cy <= cy1; cy += side)
-            for (int cx = cx_first; cx <= cx1; cx += side) {
-                const int c = cy * g->w + cx;
-                KERN(row_hits)(&t, i, p, cell_start[c], cell_end[c], own, oq, hits);
-            }
+        KERN(cut_tri) ct;
+        if (cut && KERN(cut_of)(cut, i, &ct)) {
+            for (int cy = izb_cpu_first_congruent(cy0, gy, side); cy <= cy1; cy += side)
+                for (int cx = cx_first; cx <= cx1; cx += side) {
+                    const int c = cy * g->w + cx;
+                    KERN(row_hits)(&t, i, p, cell_start[c], cell_end[c], own, &ct, oq, hits);
+                }
+        } else {
+            for (int cy = izb_cpu_first_congruent(cy0, gy, side); cy <= cy1; cy += side)
+                for (int cx = cx_first; cx <= cx1; cx += side) {
+                    const int c = cy * g->w + cx;
+                    KERN(row_hits)(&t, i, p, cell_start[c], cell_end[c], own, NULL, oq, hits);
+                }
+        }
         if (own && oq->blocks) KERN(own_drain)(own, p->pixel, own->tri_id[i], oq, hits);
     }
 }
@@ -197,14 +264,17 @@ static inline __attribute__((always_inline)) void KERN(k2_run)(const izb_tri *tr
  * (cx, cy) with cx % side == gx, cy % side == gy. Hits go to this thread's bitmap. */
 static void KERN(k2_group)(const izb_tri *tris, int nt, int gx, int gy, int side, const izb_cpu_points *p,
                            const uint32_t *cell_start, const uint32_t *cell_end, const izb_grid *g,
-                           const izb_own *own, uint64_t *hits)
+                           const izb_own *own, const izb_cut *cut, uint64_t *hits)
 {
     if (own) {
         KERN(own_queue) oq;
         oq.n = oq.blocks = 0;
-        KERN(k2_run)(tris, nt, gx, gy, side, p, cell_start, cell_end, g, own, &oq, hits);
+        if (cut) KERN(k2_run)(tris, nt, gx, gy, side, p, cell_start, cell_end, g, own, cut, &oq, hits);
+        else KERN(k2_run)(tris, nt, gx, gy, side, p, cell_start, cell_end, g, own, NULL, &oq, hits);
         KERN(own_flush)(own, p->pixel, &oq, hits);
+    } else if (cut) {
+        KERN(k2_run)(tris, nt, gx, gy, side, p, cell_start, cell_end, g, NULL, cut, NULL, hits);
     } else {
-        KERN(k2_run)(tris, nt, gx, gy, side, p, cell_start, cell_end, g, NULL, NULL, hits);
+        KERN(k2_run)(tris, nt, gx, gy, side, p, cell_start, cell_end, g, NULL, NULL, NULL, hits);
     }
 }

@@ -5,7 +5,8 @@
  * blocks by the hot loops of kernels.h (one copy per instruction set, izb_cpu_isa.h).
  * The mask is the same for both kernels, every thread count and every instruction set: a point
  * is zeroed when any triangle whose range holds its cell occludes it (and, with primitive ids, is
- * not the point's own or in its plane: izb_hit_is_own), an order-independent OR.
+ * not the point's own or in its plane: izb_hit_is_own; and, for a cut-out triangle, where the alpha
+ * test keeps it at the point: izb_alpha_tri_keeps), an order-independent OR.
  */
 #include "izb_cpu_isa.h"
 
@@ -58,7 +59,8 @@ static void hits_to_mask(const uint64_t *hits, int teams, size_t stride, size_t 
  * (dynamic schedule), then the bitmaps become the mask (static split of the words). */
 static void raster(const izb_cpu_kernels *k, izb_kernel kernel, const izb_tri *tris, int nt,
                    const izb_cpu_points *points, int n, const uint32_t *cell_start, const uint32_t *cell_end,
-                   const izb_grid *g, const izb_own *own, uint8_t *mask, int threads, uint64_t *scratch)
+                   const izb_grid *g, const izb_own *own, const izb_cut *cut, uint8_t *mask, int threads,
+                   uint64_t *scratch)
 {
     const size_t stride = bitmap_words(n);
     scratch = line_aligned(scratch);
@@ -78,13 +80,13 @@ static void raster(const izb_cpu_kernels *k, izb_kernel kernel, const izb_tri *t
             for (int grp = 0; grp < groups; grp++) {
                 const int gx = grp % side, gy = grp / side;
                 if (gx < g->w && gy < g->h)
-                    k->k2_group(tris, nt, gx, gy, side, points, cell_start, cell_end, g, own, hits);
+                    k->k2_group(tris, nt, gx, gy, side, points, cell_start, cell_end, g, own, cut, hits);
             }
         } else {
 #pragma omp for schedule(dynamic, 1)
             for (int bi = 0; bi < batches; bi++) {
                 const int i0 = bi * batch, i1 = nt - i0 > batch ? i0 + batch : nt;
-                k->k1_tris(tris, i0, i1, points, cell_start, cell_end, g, own, hits);
+                k->k1_tris(tris, i0, i1, points, cell_start, cell_end, g, own, cut, hits);
             }
         }
         /* (the for's closing barrier: every bitmap is complete) */
@@ -100,12 +102,21 @@ bool izb_cpu_raster_soa(const izb_tri *tris, int nt, const izb_cpu_points *point
                         izb_kernel kernel, const izb_own *own, uint8_t *mask, int threads, uint64_t *scratch,
                         izb_cpu_isa isa)
 {
+    return izb_cpu_raster_cut(tris, nt, points, n, cell_start, cell_end, g, kernel, own, NULL, mask, threads,
+                              scratch, isa);
+}
+
+bool izb_cpu_raster_cut(const izb_tri *tris, int nt, const izb_cpu_points *points, int n,
+                        const uint32_t *cell_start, const uint32_t *cell_end, const izb_grid *g,
+                        izb_kernel kernel, const izb_own *own, const izb_cut *cut, uint8_t *mask, int threads,
+                        uint64_t *scratch, izb_cpu_isa isa)
+{
     const izb_cpu_kernels *k = izb_cpu_kernels_get(isa);
     if (!k) return false;
     threads = izb_cpu_threads(threads);
     if (nt <= 0 || n <= 0 || g->w <= 0 || g->h <= 0) return true;
     raster(k, kernel == IZB_KERNEL2 ? IZB_KERNEL2 : IZB_KERNEL1, tris, nt, points, n, cell_start, cell_end, g,
-           own && own->pixel_id ? own : NULL, mask, threads, scratch);
+           own && own->pixel_id ? own : NULL, cut && cut->tri_id && cut->tex ? cut : NULL, mask, threads, scratch);
     return true;
 }
 

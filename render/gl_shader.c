@@ -67,14 +67,21 @@ static GLuint compile(GLenum stage, const char *label, const char *src, char *er
 unsigned gl_program_load(const char *vs_name, const char *fs_name, const char *dir, char *err,
                          size_t err_size)
 {
-    const char *names[2] = {vs_name, fs_name};
-    const GLenum stages[2] = {GL_VERTEX_SHADER, GL_FRAGMENT_SHADER};
-    char labels[2][4096];
-    GLuint shaders[2] = {0, 0};
+    return gl_program_load_lib(vs_name, fs_name, NULL, dir, err, err_size);
+}
+
+unsigned gl_program_load_lib(const char *vs_name, const char *fs_name, const char *lib_fs, const char *dir,
+                             char *err, size_t err_size)
+{
+    const char *names[3] = {vs_name, fs_name, lib_fs};
+    const GLenum stages[3] = {GL_VERTEX_SHADER, GL_FRAGMENT_SHADER, GL_FRAGMENT_SHADER};
+    char labels[3][4096];
+    GLuint shaders[3] = {0, 0, 0};
+    const int count = lib_fs ? 3 : 2;
     bool from_dir = dir && dir[0];
     GLuint prog = 0;
 
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < count; i++) {
         char *owned = NULL;
         const char *src;
         if (from_dir) {
@@ -93,8 +100,8 @@ unsigned gl_program_load(const char *vs_name, const char *fs_name, const char *d
     }
 
     prog = glCreateProgram();
-    glAttachShader(prog, shaders[0]);
-    glAttachShader(prog, shaders[1]);
+    for (int i = 0; i < count; i++)
+        glAttachShader(prog, shaders[i]);
     glLinkProgram(prog);
     GLint ok = 0;
     glGetProgramiv(prog, GL_LINK_STATUS, &ok);
@@ -108,7 +115,7 @@ unsigned gl_program_load(const char *vs_name, const char *fs_name, const char *d
         prog = 0;
     }
 done:
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; i < count; i++)
         if (shaders[i]) glDeleteShader(shaders[i]);
     return prog;
 }

@@ -14,6 +14,11 @@
 unsigned gl_program_load(const char *vs_name, const char *fs_name, const char *dir, char *err,
                          size_t err_size);
 
+/* gl_program_load with a second fragment shader object linked in: lib_fs ("alpha_test.frag"),
+ * whose functions fs declares and calls. lib_fs NULL: gl_program_load. */
+unsigned gl_program_load_lib(const char *vs_name, const char *fs_name, const char *lib_fs, const char *dir,
+                             char *err, size_t err_size);
+
 /* The embedded source of `name`, or NULL. */
 const char *gl_shader_embedded(const char *name);
 

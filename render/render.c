@@ -115,9 +115,10 @@ render *render_create(const render_desc *desc, char *err, size_t err_size)
         snprintf(err, err_size, "render: out of memory");
         return NULL;
     }
-    r->prog_depth = gl_program_load("depth.vert", "depth.frag", d.shader_dir, err, err_size);
+    r->prog_depth = gl_program_load_lib("depth.vert", "depth.frag", "alpha_test.frag", d.shader_dir, err, err_size);
     if (r->prog_depth)
-        r->prog_shade = gl_program_load("shade.vert", "shade.frag", d.shader_dir, err, err_size);
+        r->prog_shade =
+            gl_program_load_lib("shade.vert", "shade.frag", "alpha_test.frag", d.shader_dir, err, err_size);
     if (r->prog_shade)
         r->prog_sky = gl_program_load("fullscreen.vert", "sky.frag", d.shader_dir, err, err_size);
     if (r->prog_sky)
@@ -151,6 +152,7 @@ render *render_create(const render_desc *desc, char *err, size_t err_size)
     SHADE_UNIFORM(diff);
     SHADE_UNIFORM(material);
     SHADE_UNIFORM(base_colour);
+    SHADE_UNIFORM(first);
 #undef SHADE_UNIFORM
     r->u_debug.mode = glGetUniformLocation(r->prog_debug, "u_mode");
     r->u_debug.far = glGetUniformLocation(r->prog_debug, "u_far");
@@ -195,6 +197,7 @@ void render_destroy(render *r)
     if (r->timer_depth.query[0]) gl_timer_destroy(&r->timer_depth);
     if (r->timer_shade.query[0]) gl_timer_destroy(&r->timer_shade);
     render_materials_free(r);
+    render_cutouts_free(r);
     GLuint bufs[2] = {r->vbo_pos, r->vbo_normal};
     glDeleteBuffers(2, bufs);
     GLuint vaos[2] = {r->vao, r->vao_empty};
@@ -327,6 +330,7 @@ void render_depth_pass(render *r, const camera *c)
     static const GLuint no_id[4] = {IZB_NO_ID, 0, 0, 0};
 
     glBindFramebuffer(GL_FRAMEBUFFER, r->fbo_depth);
+    render_cutouts_bind(r); /* kept bound for the frame's later passes (units of their own) */
     gl_timer_begin(&r->timer_depth);
     glViewport(0, 0, r->width, r->height);
     glDepthMask(GL_TRUE);

@@ -16,6 +16,7 @@
 
 #include "izb.h"
 #include "scene.h"
+#include "scene_cutout.h"
 #include "view.h"
 
 typedef struct render render;
@@ -72,6 +73,12 @@ void render_destroy(render *r);
  * base colours: scene.h) for the shading pass. The caller keeps `s`; its bounds frame the
  * light and the shading tint. Replaces a previous scene. */
 bool render_set_scene(render *r, const scene *s, char *err, size_t err_size);
+
+/* The scene's cut-outs (scene_cutout.h; after render_set_scene, for the same triangles): every pass
+ * that draws the scene discards the fragments they cut away (shaders/alpha_test.frag, the GLSL
+ * mirror of core/izb_alpha.h). NULL or no cut-out triangle: nothing is cut (--alpha-test off). False
+ * with a reason (nothing cut) on a triangle count that is not the scene's, or out of memory. */
+bool render_set_cutouts(render *r, const scene_cutouts *c, char *err, size_t err_size);
 
 /* The scene's triangles moved (scene_animate): tri_count as render_set_scene got, xyz 9 floats a
  * triangle, normals likewise or NULL (kept). Uploads into the existing buffers, no allocation.

@@ -19,7 +19,7 @@ struct render {
     } u_depth;
     struct {
         GLint view, proj, light_type, light_dir, light_pos, cos_outer, cos_inner, cam_pos, bounds_min,
-            bounds_max, show_mask, diff, material, base_colour;
+            bounds_max, show_mask, diff, material, base_colour, first;
     } u_shade;
     struct {
         GLint mode, far;
@@ -63,7 +63,21 @@ struct render {
     int mat_texture_count;
     struct render_draw *draws;
     int draw_count;
+
+    /* cut-outs (render_cutout.c): alpha pool, image parameters, per-triangle image, as buffer
+     * textures at units RENDER_ALPHA_UNIT..+2 (shaders/alpha_test.frag's bindings) */
+    GLuint alpha_buf[3], alpha_tex[3];
+    bool alpha_on;
 };
+
+#define RENDER_ALPHA_UNIT 5 /* alpha_test.frag: layout(binding = 5, 6, 7) */
+
+/* the cut-outs' buffers freed (alpha test off) */
+void render_cutouts_free(render *r);
+/* every scene program's u_alpha_on from r->alpha_on */
+void render_cutouts_apply(render *r);
+/* bind the cut-outs' buffer textures (a pass that draws the scene, before drawing) */
+void render_cutouts_bind(const render *r);
 
 /* One draw of the shading pass: triangles [first, first + count) in one material. */
 typedef struct render_draw {

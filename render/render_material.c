@@ -124,6 +124,6 @@ void render_materials_draw(render *r)
         glProgramUniform1i(p, r->u_shade.material, d->mode);
         glProgramUniform4fv(p, r->u_shade.base_colour, 1, d->colour);
         glBindTextureUnit(2, d->texture);
-        render_draw_triangles(r, d->first, d->count, -1);
+        render_draw_triangles(r, d->first, d->count, r->u_shade.first); /* u_first: cut-outs */
     }
 }

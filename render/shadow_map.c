@@ -94,9 +94,11 @@ shadow_map *shadow_map_create(const char *shader_dir, char *err, size_t err_size
         snprintf(err, err_size, "shadow map: out of memory");
         return NULL;
     }
-    sm->prog_depth = gl_program_load("shadow_depth.vert", "shadow_depth.frag", shader_dir, err, err_size);
+    sm->prog_depth =
+        gl_program_load_lib("shadow_depth.vert", "shadow_depth.frag", "alpha_test.frag", shader_dir, err, err_size);
     if (sm->prog_depth)
-        sm->prog_mask = gl_program_load("shade.vert", "shadow_mask.frag", shader_dir, err, err_size);
+        sm->prog_mask =
+            gl_program_load_lib("shade.vert", "shadow_mask.frag", "alpha_test.frag", shader_dir, err, err_size);
     if (!sm->prog_mask) {
         shadow_map_destroy(sm);
         return NULL;
@@ -119,6 +121,11 @@ shadow_map *shadow_map_create(const char *shader_dir, char *err, size_t err_size
     sm->desc = shadow_map_desc_resolve((shadow_map_desc){0});
     gl_timer_init(&sm->timer);
     return sm;
+}
+
+unsigned shadow_map_program(const shadow_map *sm, int which)
+{
+    return !sm ? 0 : which ? sm->prog_mask : sm->prog_depth;
 }
 
 void shadow_map_destroy(shadow_map *sm)
@@ -322,6 +329,7 @@ static void map_and_mask(render *r, const float view[16], const float proj[16], 
         glEnable(GL_POLYGON_OFFSET_FILL);
         glPolygonOffset(sm->desc.slope_factor, sm->desc.offset_units);
         glUseProgram(sm->prog_depth);
+        render_cutouts_bind(r);
         glProgramUniformMatrix4fv(sm->prog_depth, sm->u_depth_light, 1, GL_FALSE, lgl);
         glBindVertexArray(r->vao);
         glDrawArrays(GL_TRIANGLES, 0, r->tri_count * 3);
@@ -354,7 +362,7 @@ static void map_and_mask(render *r, const float view[16], const float proj[16], 
             glBlendEquation(GL_MAX);
         }
         glBindVertexArray(r->vao);
-        render_draw_triangles(r, 0, r->tri_count, -1);
+        render_draw_triangles(r, 0, r->tri_count, glGetUniformLocation(p, "u_first")); /* cut-outs */
         if (combine) {
             glBlendEquation(GL_FUNC_ADD);
             glDisable(GL_BLEND);

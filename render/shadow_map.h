@@ -82,6 +82,9 @@ typedef struct shadow_map shadow_map;
 /* Compile the programs (no textures yet). NULL with a reason. */
 shadow_map *shadow_map_create(const char *shader_dir, char *err, size_t err_size);
 void shadow_map_destroy(shadow_map *sm);
+/* Its programs that draw the scene (which 0: the map's depth pass, 1: the mask), for the cut-outs'
+ * uniform (render_cutout.c); 0 for a NULL sm. */
+unsigned shadow_map_program(const shadow_map *sm, int which);
 /* The screen-sized targets follow the renderer's (call after its targets are re-made). */
 bool shadow_map_targets_changed(render *r, char *err, size_t err_size);
 /* The shadow-map mask texture (0 when not made): the shading pass reads it in the map mode, and

@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* ---- materials: render-side only (the IZB and izb.h never see them) ----------------------- */
+/* ---- materials: render-side, but for the cut-outs (scene_cutout.h gives those to the IZB) ---- */
 
 /* A decoded base-colour image: 4 bytes a texel (sRGB RGBA), row 0 at the top. */
 typedef struct scene_texture {
@@ -15,10 +15,19 @@ typedef struct scene_texture {
     int width, height;
 } scene_texture;
 
+/* How a material's alpha is read (issue 18, cut-outs): opaque (alpha ignored), mask (cut away
+ * where the base colour's alpha, texture times factor, is below alpha_cutoff: glTF MASK, OBJ
+ * map_d / map_Kd alpha), blend (glTF BLEND: drawn and cast as a mask at alpha_cutoff 0.5 — the
+ * IZB's visibility is binary, so a half-transparent leaf casts where it is at least half opaque). */
+typedef enum scene_alpha { SCENE_ALPHA_OPAQUE = 0, SCENE_ALPHA_MASK, SCENE_ALPHA_BLEND } scene_alpha;
+
 /* What a surface looks like: its base colour, times its texture where it has one. */
 typedef struct scene_material {
     float base_colour[4]; /* linear RGBA: MTL Kd, glTF baseColorFactor (1 when the file gives none) */
     int texture;          /* index into scene.textures; -1: none, or it could not be read */
+    scene_alpha alpha;    /* SCENE_ALPHA_OPAQUE (zero) unless the file cuts */
+    float alpha_cutoff;   /* mask: alpha < cutoff is cut away, in [0, 1] */
+    int wrap_u, wrap_v;   /* the texture's wrap per axis: izb_wrap (core/izb_alpha.h), 0 = repeat */
 } scene_material;
 
 /* Triangles [first, first + count) use materials[material]. Ranges do not overlap; triangles in
@@ -116,12 +125,21 @@ bool scene_load_file(const char *path, scene *out, char *err, size_t err_size);
 /* Built-in procedural scenes. NAME: "default" (ground, fence, lattice, slanted plate, torus knot,
  * bumpy blob, boxes, spheres: ~20K triangles, N ignored), "tesseract" (thesis figure 6.4, default
  * 123K), "spheres" (default 250K), "grass" (many thin blades, default 500K), "wave" (the spheres'
- * field, every sphere lifted by a travelling wave: motion SCENE_MOTION_WAVE, default 250K).
+ * field, every sphere lifted by a travelling wave: motion SCENE_MOTION_WAVE, default 250K),
+ * "foliage" (alpha-tested cards; N counts cards: see SCENE_FOLIAGE_MAX_CARDS below).
  * N: approximate triangle count where the scene scales (10K .. 10M, within ~30%), 0 = the scene's
  * default. Every object is closed, counter-clockwise seen from outside with outward normals,
  * except the ground: triangles 0 and 1, one upward-facing quad at the bottom of the bounds, y up.
  * Deterministic (fixed seeds). Builds in parallel with OpenMP where available. */
 bool scene_builtin(const char *name, long tri_target, scene *out, char *err, size_t err_size);
+
+/* "foliage" (issue 18's cut-out scene): N alpha-tested leaf cards (quads with a generated
+ * leaf-shaped alpha, 1 .. SCENE_FOLIAGE_MAX_CARDS, default SCENE_FOLIAGE_DEFAULT_CARDS) in bushes
+ * and a fence with round holes over a ground; N counts cards, not triangles (2 per card). Its
+ * cards are open quads seen from both sides; it carries UVs, two masked materials and their
+ * generated textures (scene_cutouts_make reads them). */
+#define SCENE_FOLIAGE_DEFAULT_CARDS 4000
+#define SCENE_FOLIAGE_MAX_CARDS 1000000
 
 /* Names of the built-in scenes, NULL-terminated. */
 extern const char *const scene_builtin_names[];

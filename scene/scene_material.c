@@ -1,7 +1,8 @@
 /* scene_material.c — what a loaded model looks like: each assimp material's base colour (MTL Kd,
  * glTF baseColorFactor) and base-colour texture (map_Kd, glTF baseColorTexture), the image read
  * from a file beside the model or from the model itself (glb, data URIs) and decoded with
- * stb_image. Render-side data only: the IZB never sees it.
+ * stb_image; and its cut-out (alpha mode, cutoff, wraps: material_alpha), which scene_cutout.c gives
+ * the IZB.
  *
  * A texture that is missing or cannot be decoded is not a failure (issue 12): one warning line on
  * stderr, and the material keeps its plain colour. Each image is decoded once however many
@@ -9,6 +10,7 @@
 #include "scene.h"
 #include "scene_common.h"
 #include "scene_material.h"
+#include "izb_alpha.h"
 
 #include <dirent.h>
 #include <stdio.h>
@@ -16,6 +18,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include <assimp/GltfMaterial.h>
 #include <assimp/material.h>
 #include <assimp/scene.h>
 #include <assimp/texture.h>
@@ -36,8 +39,16 @@ typedef struct texture_cache {
  * D:\art\drkwood2.jpg, or IMAGE1.JPG for the IMAGE1.jpg shipped beside the model). NULL when
  * none opens; tried names the first candidate (for the message). */
 static FILE *open_beside(const char *model_path, const char *name, char *tried, size_t tried_size);
-/* The material's base-colour texture name ("" when it has none). */
+/* The material's base-colour texture name ("" when it has none); *type (may be NULL): the texture
+ * type it came from. */
+static void texture_name_type(const struct aiMaterial *m, char out[1024], enum aiTextureType *type);
 static void texture_name(const struct aiMaterial *m, char out[1024]);
+/* The material's cut-out (issue 18): glTF alphaMode MASK with alphaCutoff (default 0.5) or BLEND,
+ * OBJ map_d naming the map_Kd image (its alpha channel); the wraps of its base-colour texture (type)
+ * as the file gives them (glTF samplers; OBJ repeats). Bad values: one warning line naming the
+ * material, a defined result (cutoff clamped, NaN 0.5; a map_d of another image: opaque). */
+static void material_alpha(const struct aiMaterial *m, const char *path, unsigned index, const char *tex,
+                           enum aiTextureType type, scene_material *out);
 /* Decode the image `name` refers to: embedded ("*N", or an embedded image's file name) or a file
  * relative to the model's folder. False with the reason in why. */
 static bool decode_texture(const struct aiScene *ai, const char *model_path, const char *name, scene_texture *t,
@@ -49,6 +60,11 @@ static int texture_for(const struct aiScene *ai, const char *model_path, const c
 
 static void texture_name(const struct aiMaterial *m, char out[1024])
 {
+    texture_name_type(m, out, NULL);
+}
+
+static void texture_name_type(const struct aiMaterial *m, char out[1024], enum aiTextureType *type)
+{
     struct aiString str;
     out[0] = '\0';
     /* glTF's importer fills BASE_COLOR (and DIFFUSE in older versions); OBJ's map_Kd is DIFFUSE */
@@ -58,6 +74,7 @@ static void texture_name(const struct aiMaterial *m, char out[1024])
             aiGetMaterialTexture(m, types[i], 0, &str, NULL, NULL, NULL, NULL, NULL, NULL) == aiReturn_SUCCESS &&
             str.length > 0) {
             snprintf(out, 1024, "%s", str.data);
+            if (type) *type = types[i];
             return;
         }
     }
@@ -237,8 +254,10 @@ bool scene_materials_load(const struct aiScene *ai, const char *path, scene *s, 
                 out->base_colour[k] = rgba[k] >= 0.0f ? (rgba[k] <= 1.0f ? rgba[k] : 1.0f) : 0.0f;
         }
         char name[1024];
-        texture_name(m, name);
+        enum aiTextureType type = aiTextureType_DIFFUSE;
+        texture_name_type(m, name, &type);
         if (name[0]) out->texture = texture_for(ai, path, name, s, &cache);
+        material_alpha(m, path, i, name, type, out);
     }
     free(cache.keys);
     return true;
@@ -253,4 +272,48 @@ bool scene_material_is_default(const struct aiScene *ai, unsigned material)
     texture_name(m, tex);
     return !tex[0] && aiGetMaterialString(m, AI_MATKEY_NAME, &name) == aiReturn_SUCCESS &&
            strcmp(name.data, AI_DEFAULT_MATERIAL_NAME) == 0;
+}
+
+/* izb_wrap of an assimp mapping mode (aiTextureMapMode): wrap, clamp, mirror; others repeat */
+static int wrap_of(int mode)
+{
+    return mode == aiTextureMapMode_Clamp ? IZB_WRAP_CLAMP : mode == aiTextureMapMode_Mirror ? IZB_WRAP_MIRROR
+                                                                                              : IZB_WRAP_REPEAT;
+}
+
+static void material_alpha(const struct aiMaterial *m, const char *path, unsigned index, const char *tex,
+                           enum aiTextureType type, scene_material *out)
+{
+    struct aiString mode, opacity;
+    float cutoff = 0.5f;
+    bool has_cutoff = false;
+    if (aiGetMaterialString(m, AI_MATKEY_GLTF_ALPHAMODE, &mode) == aiReturn_SUCCESS) {
+        if (strcmp(mode.data, "MASK") == 0) out->alpha = SCENE_ALPHA_MASK;
+        else if (strcmp(mode.data, "BLEND") == 0) out->alpha = SCENE_ALPHA_BLEND;
+        ai_real c;
+        if (aiGetMaterialFloatArray(m, AI_MATKEY_GLTF_ALPHACUTOFF, &c, NULL) == aiReturn_SUCCESS)
+            cutoff = (float)c, has_cutoff = true;
+    } else if (aiGetMaterialTextureCount(m, aiTextureType_OPACITY) > 0 &&
+               aiGetMaterialTexture(m, aiTextureType_OPACITY, 0, &opacity, NULL, NULL, NULL, NULL, NULL, NULL) ==
+                   aiReturn_SUCCESS &&
+               opacity.length > 0) {
+        if (tex[0] && strcmp(opacity.data, tex) == 0) {
+            out->alpha = SCENE_ALPHA_MASK; /* OBJ map_d: the map_Kd image's alpha, cut at 0.5 */
+        } else {
+            fprintf(stderr, "scene '%s': material %u: map_d names another image than map_Kd: not read yet, "
+                            "drawn opaque\n", path, index);
+        }
+    }
+    if (has_cutoff && !(cutoff >= 0.0f && cutoff <= 1.0f)) {
+        fprintf(stderr, "scene '%s': material %u: alphaCutoff %g outside [0, 1]: %s\n", path, index, (double)cutoff,
+                cutoff == cutoff ? "clamped" : "0.5");
+        cutoff = cutoff == cutoff ? (cutoff < 0.0f ? 0.0f : 1.0f) : 0.5f;
+    }
+    out->alpha_cutoff = cutoff;
+    int u = aiTextureMapMode_Wrap, v = aiTextureMapMode_Wrap;
+    if (tex[0]) {
+        aiGetMaterialIntegerArray(m, AI_MATKEY_MAPPINGMODE_U(type, 0), &u, NULL);
+        aiGetMaterialIntegerArray(m, AI_MATKEY_MAPPINGMODE_V(type, 0), &v, NULL);
+    }
+    out->wrap_u = wrap_of(u), out->wrap_v = wrap_of(v);
 }

@@ -6,15 +6,23 @@
 // whose first triangle is u_first (render.c render_draw_triangles: the added ground is a draw of its
 // own), so u_first + gl_PrimitiveID, which counts from 0 in each draw, is the triangle's scene index.
 
+// Cut-outs: a fragment alpha_test.frag's rule cuts away is discarded (no depth, no id), so the IZB
+// reconstructs the surface behind it.
+
 in float v_depth;
+in vec2 v_uv;
 
 uniform uint u_first;
+
+bool alpha_cut(uint tri, vec2 uv); // alpha_test.frag
 
 layout(location = 0) out float o_depth;
 layout(location = 1) out uint o_id;
 
 void main()
 {
+    uint tri = u_first + uint(gl_PrimitiveID);
+    if (alpha_cut(tri, v_uv)) discard;
     o_depth = v_depth;
-    o_id = u_first + uint(gl_PrimitiveID);
+    o_id = tri;
 }

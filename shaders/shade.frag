@@ -23,6 +23,12 @@ uniform int u_diff;            // 1: pixels where the masks disagree: red map sa
 uniform int u_material;        // 0: the tint below, 1: u_base_colour, 2: u_base_colour x u_base_tex
 uniform vec4 u_base_colour;    // linear (MTL Kd, glTF baseColorFactor)
 uniform sampler2D u_base_tex;  // GL_SRGB8_ALPHA8, row 0 = the image's top row
+uniform uint u_first;          // the draw's first scene triangle: u_first + gl_PrimitiveID is its index
+
+// Cut-outs: the base colour's alpha cuts by the same rule as the depth pass (alpha_test.frag, from
+// the texture's alpha channel uploaded as R8), so a pixel the depth pass left to the surface
+// behind is not covered by the card's colour.
+bool alpha_cut(uint tri, vec2 uv);
 
 layout(location = 0) out vec4 o_colour;
 
@@ -48,6 +54,7 @@ vec3 albedo(vec3 p, vec3 n)
 
 void main()
 {
+    if (alpha_cut(u_first + uint(gl_PrimitiveID), v_uv)) discard;
     vec3 n = normalize(v_normal);
     // Two-sided: a face seen from behind is shaded with its normal turned to the camera.
     if (dot(n, u_cam_pos - v_world) < 0.0)

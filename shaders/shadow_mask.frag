@@ -15,6 +15,7 @@
 
 in vec3 v_world;
 in vec3 v_normal;
+in vec2 v_uv;
 
 uniform sampler2DShadow u_map; // depth from the light; compare LEQUAL; nearest or linear (PCF)
 uniform mat4 u_light;          // world -> light clip, as in shadow_depth.vert
@@ -27,11 +28,15 @@ uniform float u_texel_world;   // world size of one texel (directional), per uni
 uniform float u_normal_offset; // in texels
 uniform int u_pcf;             // 1: 3x3 taps of bilinear compares (soft: fractional mask)
 uniform float u_texel;         // 1 / map size
+uniform uint u_first;          // the draw's first scene triangle (cut-outs)
+
+bool alpha_cut(uint tri, vec2 uv); // alpha_test.frag: the depth pass's cut, for the same pixels
 
 layout(location = 0) out float o_lit;
 
 void main()
 {
+    if (alpha_cut(u_first + uint(gl_PrimitiveID), v_uv)) discard;
     vec3 n = normalize(v_normal); // outward (closed objects) or up (ground): never flipped here
     vec4 q0 = u_light * vec4(v_world, 1.0);
     if (u_spot >= 1 && (!(q0.w > 0.0) || abs(q0.x) > q0.w || abs(q0.y) > q0.w)) {

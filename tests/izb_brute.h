@@ -1,7 +1,8 @@
 /* izb_brute.h — the IZB's brute force from core/izb_math.h's predicates alone, the oracle that
  * tests/fuzz/fuzz_izb.c and tests/core/test_differential.c hold the CPU backend to: every pixel
  * reconstructed, every sample point tested against every triangle — no grid, no binning, no cell
- * ranges — with the backend's per-triangle culling decision (izb_may_cull). Exact at the triangle's
+ * ranges — with the backend's per-triangle culling decision (izb_may_cull) and, for cut-out
+ * triangles, the alpha test (izb_alpha.h). Exact at the triangle's
  * bbox like the backends (izb_tri_occludes), so the backend must equal it, not merely bound it. */
 #ifndef IZB_BRUTE_H
 #define IZB_BRUTE_H
@@ -10,12 +11,17 @@
 #include <stdint.h>
 
 #include "izb_math.h"
+#include "izb_alpha.h"
+#include "izb_cutouts.h"
 
 /* mask (out, width*height): 255 lit (and sky), 0 shadow or unlit. ids: per pixel the scene triangle
  * drawn there, or NULL; with ids a hit izb_hit_is_own says is the point's own is ignored. Triangle t
  * is culled when it faces away and izb_may_cull(cull, t). pts and pix: scratch of width*height. */
-static inline void izb_brute_force(const izb_recon *f, const float *depth, const uint32_t *ids, const float *xyz,
-                                   int nt, const izb_cull_view *cull, uint8_t *mask, izb_point *pts, int *pix)
+/* With cut-outs (cut NULL or empty: none): a hit of a triangle with a texture counts only where
+ * izb_alpha_tri_keeps keeps the triangle at the point. */
+static inline void izb_brute_force_cut(const izb_recon *f, const float *depth, const uint32_t *ids,
+                                       const float *xyz, int nt, const izb_cull_view *cull,
+                                       const izb_cutout_set *cut, uint8_t *mask, izb_point *pts, int *pix)
 {
     const int W = f->width, H = f->height;
     izb_bbox bb = {INFINITY, INFINITY, -INFINITY, -INFINITY};
@@ -44,11 +50,20 @@ static inline void izb_brute_force(const izb_recon *f, const float *depth, const
             izb_transform(f->light, xyz + 9 * t + 3 * k, v[k]);
         izb_tri tri;
         if (!izb_tri_setup(v, &g, &bb, izb_may_cull(cull, (uint32_t)t), &tri)) continue;
+        const uint32_t tex = cut && cut->cut_count ? cut->tex[t] : IZB_OPAQUE;
         for (int i = 0; i < n; i++)
             if (mask[pix[i]] && izb_tri_occludes(&tri, pts[i].x, pts[i].y, pts[i].z) &&
-                !(ids && izb_hit_is_own(xyz, 9, 1, (uint32_t)nt, ids[pix[i]], (uint32_t)t)))
+                !(ids && izb_hit_is_own(xyz, 9, 1, (uint32_t)nt, ids[pix[i]], (uint32_t)t)) &&
+                (tex == IZB_OPAQUE || izb_alpha_tri_keeps(&tri, pts[i].x, pts[i].y, cut->uv + 6 * (size_t)t,
+                                                          cut->pool, &cut->textures[tex])))
                 mask[pix[i]] = 0;
     }
+}
+
+static inline void izb_brute_force(const izb_recon *f, const float *depth, const uint32_t *ids, const float *xyz,
+                                   int nt, const izb_cull_view *cull, uint8_t *mask, izb_point *pts, int *pix)
+{
+    izb_brute_force_cut(f, depth, ids, xyz, nt, cull, NULL, mask, pts, pix);
 }
 
 #endif

@@ -31,6 +31,14 @@ static inline bool ray_plane_bary(const double o[3], const double dir[3], const 
     return isfinite(*t) && isfinite(*u) && isfinite(*v);
 }
 
+/* Does the line o + t dir meet triangle q (edges inclusive)? Then *t, and the barycentrics *u, *v of
+ * vertices 1 and 2 at the hit (ray_plane_bary's). */
+static inline bool ray_tri_hit(const double o[3], const double dir[3], const float *q, double *t, double *u,
+                               double *v)
+{
+    return ray_plane_bary(o, dir, q, t, u, v) && *u >= 0 && *v >= 0 && *u + *v <= 1;
+}
+
 /* The ray o + t dir against triangle q: t, or INFINITY when it misses. Edges inclusive. */
 static inline double ray_tri(const double o[3], const double dir[3], const float *q)
 {

@@ -235,7 +235,7 @@ int main(int argc, char **argv)
         snprintf(sdir, sizeof sdir, "%s/shaders", tmpdir);
         CHECK(mkdir(sdir, 0755) == 0, "mkdir %s", sdir);
         static const char *const files[] = {"depth.vert",      "depth.frag", "shade.vert", "shade.frag",
-                                            "fullscreen.vert", "sky.frag",   "debug.frag"};
+                                            "fullscreen.vert", "sky.frag",   "debug.frag", "alpha_test.frag"};
         for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
             char path[512];
             snprintf(path, sizeof path, "%s/%s", sdir, files[i]);

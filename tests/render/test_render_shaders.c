@@ -17,7 +17,8 @@ static const char *const FILES[] = {"depth.vert",        "depth.frag",        "s
                                     "shade.frag",        "fullscreen.vert",   "sky.frag",
                                     "debug.frag",        "shadow_depth.vert", "shadow_depth.frag",
                                     "shadow_mask.frag",  "hud.vert",          "hud.frag",
-                                    "points.vert",       "points.frag",       "cells.frag"};
+                                    "points.vert",       "points.frag",       "cells.frag",
+                                    "alpha_test.frag"};
 enum { FILE_COUNT = sizeof FILES / sizeof FILES[0] };
 
 static char dir[256];

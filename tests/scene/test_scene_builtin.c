@@ -59,10 +59,12 @@ static int build(const char *name, long n, bool closed)
 
 int main(void)
 {
-    /* every listed name builds at its default size, closed */
+    /* every listed name builds at its default size, closed but for foliage's open cards
+     * (test_scene_foliage.c) */
     int names = 0;
     for (int i = 0; scene_builtin_names[i]; i++, names++)
-        CHECK(build(scene_builtin_names[i], 0, true) > 0, "%s does not build", scene_builtin_names[i]);
+        CHECK(build(scene_builtin_names[i], 0, strcmp(scene_builtin_names[i], "foliage") != 0) > 0,
+              "%s does not build", scene_builtin_names[i]);
     CHECK(names >= 4, "only %d built-in scenes", names);
     /* the names list and the table behind the error message agree */
     {
