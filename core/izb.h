@@ -124,6 +124,12 @@ bool izb_set_scene(izb_backend *b, const float *xyz, int tri_count);
  * kept, when the count differs, xyz is NULL, a vertex is NaN or Inf, or no scene was set. */
 bool izb_update_scene(izb_backend *b, const float *xyz, int tri_count);
 
+/* Whether a frame's light extent is one the backends take (izb_soft.h): light_angle within 0 ..
+ * IZB_SOFT_MAX_ANGLE_DEG, and when it is > 0, light_samples in {16, 32, 64, 128, 256} and a
+ * directional light. Otherwise one line on stderr and false; izb_shade_* refuse such frames, and
+ * frames with light_angle > 0 on a backend without soft shadows (CUDA, so far). */
+bool izb_soft_frame_ok(const izb_recon *f);
+
 /* Array path (tests, CPU fallback). depth: width*height linear view depths (0 = sky), row 0 at the
  * bottom. mask (out): width*height bytes, 255 = lit, 0 = in shadow or outside the light; sky
  * pixels get 255. stats may be NULL. */

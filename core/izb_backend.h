@@ -25,6 +25,9 @@ typedef struct izb_backend_vtbl {
     /* izb_update_scene after izb.c checked xyz (same count, finite) and recomputed boxes (6 per
      * closed component of the last set_scene, NULL when none); NULL: izb.c calls set_scene */
     bool (*update_scene)(izb_backend *b, const float *xyz, int tri_count, const float *boxes);
+    /* shades frames with light_angle > 0 (izb_soft.h); izb.c refuses them, with one line, to a
+     * backend without */
+    bool soft;
 } izb_backend_vtbl;
 
 struct izb_backend {

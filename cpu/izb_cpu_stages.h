@@ -138,4 +138,31 @@ bool izb_cpu_raster_soa(const izb_tri *tris, int nt, const izb_cpu_points *point
                         izb_kernel kernel, const izb_own *own, uint8_t *mask, int threads, uint64_t *scratch,
                         izb_cpu_isa isa);
 
+/* ---- soft shadows (izb_soft.h; cpu/raster_soft.c) ------------------------------------------ */
+
+#include "izb_soft.h"
+
+/* The largest key of points [0, n) (izb_maxf: NaN ignored; -INFINITY when none): the farthest
+ * receiver, which bounds every triangle's penumbra. */
+float izb_cpu_points_zmax(const izb_cpu_points *p, int n, int threads);
+
+/* Stage 3 for a soft frame: the n scene triangles transformed by f->light and set up with
+ * izb_soft_tri_setup (points' keys <= zmax, bbox pb, samples L); the survivors, in scene order, go
+ * to out[0 ..), their scene indices to tri_id (capacities n). No back face is dropped (a back face
+ * for the light's centre can be the face a tilted sample's ray leaves a closed mesh by). Returns
+ * the survivors' count. */
+int izb_cpu_soft_setup(const float *xyz, int n, const izb_recon *f, const izb_soft_light *L, float zmax,
+                       const izb_bbox *pb, izb_soft_tri *out, uint32_t *tri_id, int threads);
+
+/* Stage 4 for a soft frame: every survivor against the points of the cells its penumbra box covers
+ * (kernel1: triangles in parallel, atomic ORs; kernel2: interleaved cell groups, one thread per
+ * group), the hidden samples OR-ed into masks (n points x izb_mask_words(L->m) words, cleared
+ * here), then mask[pixel] = izb_mask_value for every point. own as izb_cpu_raster_own's (NULL: no
+ * ids). Returns the (point, triangle) pairs set up, for measuring the penumbra boxes. False when
+ * isa does not run here. */
+bool izb_cpu_soft_raster(const izb_soft_tri *tris, const uint32_t *tri_id, int nt, const izb_soft_light *L,
+                         const izb_cpu_points *p, int n, const uint32_t *cell_start, const uint32_t *cell_end,
+                         const izb_grid *g, izb_kernel kernel, const izb_own *own, uint32_t *masks, uint8_t *mask,
+                         int threads, izb_cpu_isa isa, uint64_t *pairs);
+
 #endif

@@ -1,0 +1,126 @@
+/* raster_soft.c — stages 3 and 4 of the CPU backend for a soft frame (izb_soft.h): the triangles'
+ * soft set-up (penumbra boxes) and the traversal of kernel1 / kernel2 over the same binned points
+ * and grid as a hard frame; only the triangles' cell ranges grow and the per-point work becomes a
+ * visibility mask (izb_mask.h). The mask is an OR over (point, triangle) pairs, so it is the same
+ * for both kernels, every thread count and every instruction set (kernels_soft.h). */
+#include "izb_cpu_isa.h"
+
+#include <math.h>
+#include <string.h>
+
+float izb_cpu_points_zmax(const izb_cpu_points *p, int n, int threads)
+{
+    float zmax = -INFINITY;
+#pragma omp parallel num_threads(izb_cpu_threads(threads))
+    {
+        float m = -INFINITY;
+#pragma omp for schedule(static)
+        for (int j = 0; j < n; j++)
+            m = izb_maxf(m, p->z[j]);
+#pragma omp critical(izb_soft_zmax)
+        zmax = izb_maxf(zmax, m);
+    }
+    return zmax;
+}
+
+int izb_cpu_soft_setup(const float *xyz, int n, const izb_recon *f, const izb_soft_light *L, float zmax,
+                       const izb_bbox *pb, izb_soft_tri *out, uint32_t *tri_id, int threads)
+{
+    threads = izb_cpu_threads(threads);
+    int count[IZB_CPU_MAX_THREADS] = {0};
+    /* each thread compacts its own chunk in place, then the chunks move together in order */
+#pragma omp parallel num_threads(threads)
+    {
+        const int t = THREAD_NUM(), nth = NUM_THREADS();
+        int64_t lo, hi;
+        izb_cpu_chunk(n, t, nth, &lo, &hi);
+        int64_t k = lo;
+        for (int64_t i = lo; i < hi; i++) {
+            float v[3][4];
+            for (int c = 0; c < 3; c++)
+                izb_transform(f->light, xyz + 9 * i + 3 * c, v[c]);
+            if (izb_soft_tri_setup(v, zmax, L, pb, &out[k]))
+                tri_id[k++] = (uint32_t)i;
+        }
+        count[t] = (int)(k - lo);
+    }
+    int total = 0;
+    for (int t = 0; t < threads; t++) {
+        int64_t lo, hi;
+        izb_cpu_chunk(n, t, threads, &lo, &hi);
+        if (count[t] && lo != total) {
+            memmove(out + total, out + lo, (size_t)count[t] * sizeof *out);
+            memmove(tri_id + total, tri_id + lo, (size_t)count[t] * sizeof *tri_id);
+        }
+        total += count[t];
+    }
+    return total;
+}
+
+/* kernel1's dynamic batches of triangles (as raster.c's) */
+#define K1_BATCH 16
+
+bool izb_cpu_soft_raster(const izb_soft_tri *tris, const uint32_t *tri_id, int nt, const izb_soft_light *L,
+                         const izb_cpu_points *p, int n, const uint32_t *cell_start, const uint32_t *cell_end,
+                         const izb_grid *g, izb_kernel kernel, const izb_own *own, uint32_t *masks, uint8_t *mask,
+                         int threads, izb_cpu_isa isa, uint64_t *pairs_out)
+{
+    const izb_cpu_kernels *k = izb_cpu_kernels_get(isa);
+    if (!k) return false;
+    threads = izb_cpu_threads(threads);
+    if (own && !own->pixel_id) own = NULL;
+    const int words = izb_mask_words(L->m);
+    uint64_t pairs = 0;
+    if (n <= 0) {
+        if (pairs_out) *pairs_out = 0;
+        return true;
+    }
+    int side = 2; /* kernel2: the smallest G >= 2 with G * G >= 2 * threads (raster.c) */
+    while (side * side < 2 * threads)
+        side++;
+    const bool k2 = kernel == IZB_KERNEL2;
+#pragma omp parallel num_threads(threads) reduction(+ : pairs)
+    {
+#pragma omp for schedule(static)
+        for (int64_t j = 0; j < (int64_t)n * words; j++)
+            masks[j] = 0;
+        if (g->w > 0 && g->h > 0 && nt > 0) {
+            if (k2) {
+#pragma omp for schedule(dynamic, 1)
+                for (int grp = 0; grp < side * side; grp++) {
+                    const int gx = grp % side, gy = grp / side;
+                    if (gx >= g->w || gy >= g->h) continue;
+                    for (int i = 0; i < nt; i++) {
+                        int cx0, cy0, cx1, cy1;
+                        izb_soft_tri_cells(&tris[i], g, &cx0, &cy0, &cx1, &cy1);
+                        const int cx_first = izb_cpu_first_congruent(cx0, gx, side);
+                        if (cx_first > cx1) continue;
+                        for (int cy = izb_cpu_first_congruent(cy0, gy, side); cy <= cy1; cy += side)
+                            for (int cx = cx_first; cx <= cx1; cx += side) {
+                                const int c = cy * g->w + cx;
+                                pairs += k->soft_row(&tris[i], tri_id[i], L, p, cell_start[c], cell_end[c], masks,
+                                                     own, false);
+                            }
+                    }
+                }
+            } else {
+#pragma omp for schedule(dynamic, K1_BATCH)
+                for (int i = 0; i < nt; i++) {
+                    int cx0, cy0, cx1, cy1;
+                    izb_soft_tri_cells(&tris[i], g, &cx0, &cy0, &cx1, &cy1);
+                    for (int cy = cy0; cy <= cy1; cy++) {
+                        const int row = cy * g->w;
+                        pairs += k->soft_row(&tris[i], tri_id[i], L, p, cell_start[row + cx0],
+                                             cell_end[row + cx1], masks, own, true);
+                    }
+                }
+            }
+        }
+        /* (the for's closing barrier: every mask is complete) */
+#pragma omp for schedule(static)
+        for (int j = 0; j < n; j++)
+            mask[p->pixel[j]] = izb_mask_value(masks + (size_t)j * (size_t)words, L->m);
+    }
+    if (pairs_out) *pairs_out = pairs;
+    return true;
+}
