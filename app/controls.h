@@ -31,6 +31,10 @@ enum {
     CONTROL_SM_LARGER = 1u << 12,   /* ]: double the shadow map */
     CONTROL_GROUND = 1u << 13,      /* G: the added ground on/off (scene_add_ground) */
     CONTROL_UP = 1u << 14,          /* O: the model's up axis y -> z -> x -> -y -> -z -> -x (scene_set_up) */
+    /* the directional light's size (soft shadows, izb_soft.h) */
+    CONTROL_LIGHT_WIDER = 1u << 15,    /* =: angular size x1.5 (from 0: the sun's 0.53 degrees), at most 20 */
+    CONTROL_LIGHT_NARROWER = 1u << 16, /* -: angular size / 1.5; below 0.5 degrees: 0, hard shadows */
+    CONTROL_LIGHT_SAMPLES = 1u << 17,  /* N: light samples 16 -> 32 -> 64 -> 128 -> 256 -> 16 */
     /* the demo tools (app/session.c) */
     CONTROL_HUD = 1u << 20,        /* H: HUD on/off */
     CONTROL_LOG = 1u << 21,        /* F: start/stop an FPS log */

@@ -1,5 +1,6 @@
 /* view.c — fly camera, light matrices, and the per-frame IZB parameters. */
 #include "view.h"
+#include "izb_soft.h"
 
 #include <float.h>
 #include <math.h>
@@ -178,5 +179,9 @@ izb_recon izb_frame_make(const camera *c, const light *l, const float bmin[3], c
     f.height = height;
     f.light_is_spot = l->type == LIGHT_SPOT;
     f.bias = IZB_DEFAULT_BIAS;
+    if (l->type == LIGHT_DIRECTIONAL && l->angle_deg > 0.0f) { /* NaN: hard, and izb.c never sees it */
+        f.light_angle = l->angle_deg * DEG;
+        f.light_samples = l->samples > 0 ? l->samples : IZB_SOFT_DEFAULT_SAMPLES;
+    }
     return f;
 }
