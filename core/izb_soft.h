@@ -38,13 +38,15 @@
  * can hide such samples near the terminator (a slightly wider penumbra there).
  *
  * Penumbra region: a hit point lies on the triangle, so at z >= z_min (its nearest vertex), and
- * the ray from p reaches it after t = p.z - z_hit <= z_max - z_min, z_max the farthest receiver;
- * it moves at most t * (rx, ry) across the image plane (rx, ry: the largest |dx|, |dy|). So the
- * triangle's bbox grown by (rx, ry) * (z_max - z_min) holds every point it can hide a sample of.
- * The setup keeps that box and the pair test checks it first (like the hard test's bbox: a point
- * outside it is never hidden, whatever the rounding), so the grid's cells and the brute force
- * agree exactly. z_max is one global bound (the points' largest key); per-cell bounds would test
- * fewer points (docs/how-it-works.md). */
+ * the ray from p reaches it after t = p.z - z_hit <= p.z - z_min; it moves at most t * (rx, ry)
+ * across the image plane (rx, ry: the largest |dx|, |dy|). So the triangle's bbox grown by
+ * (rx, ry) * (p.z - z_min) holds p if t hides any sample of p (izb_soft_box_at). The pair test
+ * checks that box first (like the hard test's bbox: a point outside it is never hidden, whatever
+ * the rounding), so it is part of the predicate and every traversal agrees with the brute force
+ * exactly. The box grows with p.z, so the box for the farthest point of a cell bounds the cell:
+ * the rasterisers visit a triangle's cells in the range of its box for the frame's farthest point,
+ * and in it only the cells whose own farthest point's box reaches them (per-cell bounds: a
+ * receiver just under an occluder costs tests only within its own short reach). */
 #ifndef IZB_SOFT_H
 #define IZB_SOFT_H
 
@@ -121,23 +123,34 @@ IZB_HD float izb_soft_dot(const float v[3], float dx, float dy)
 }
 
 /* A triangle set up for soft shadows: its vertices (clip x, y, z), its plane's normal, the range
- * of n . d over the frame's samples (a pair whose plane side no sample can cross is done at once)
- * and its penumbra box [x0, x1] x [y0, y1]. */
+ * of n . d over the frame's samples (a pair whose plane side no sample can cross is done at once),
+ * its bbox on the image plane [x0, x1] x [y0, y1] (grown for rounding), its nearest depth zmin and
+ * the penumbra's growth per unit of depth past zmin, gx and gy (izb_soft_box_at). */
 typedef struct izb_soft_tri {
     float v[3][3];
     float n[3];
     float nd_lo, nd_hi;
     float x0, y0, x1, y1;
+    float zmin, gx, gy;
 } izb_soft_tri;
 
+/* The penumbra box of t for receivers at depth key z: every point at depth <= z whose samples t can
+ * hide lies in it (the top of the file). Monotonic in z, so the box for a cell's farthest point
+ * holds the boxes of all its points; NaN z gives the bare bbox. */
+IZB_HD void izb_soft_box_at(const izb_soft_tri *t, float z, float *x0, float *y0, float *x1, float *y1)
+{
+    const float d = izb_maxf(0.0f, z - t->zmin);
+    const float gx = t->gx * d, gy = t->gy * d;
+    *x0 = t->x0 - gx, *x1 = t->x1 + gx, *y0 = t->y0 - gy, *y1 = t->y1 + gy;
+}
+
 /* Set up a triangle (vertices in light clip space, w = 1) for a frame whose points' keys are at most
- * zmax and lie in the bbox pb, with the samples L.
- * False when it can hide no sample of any point: degenerate, not finite, no point farther from the
- * light than its nearest vertex, or its penumbra box misses pb. */
+ * zmax and lie in the bbox pb, with the samples L. False when it can hide no sample of any point:
+ * degenerate, not finite, no point farther from the light than its nearest vertex, or its
+ * penumbra box for the farthest receiver misses pb. */
 IZB_HD bool izb_soft_tri_setup(const float v[3][4], float zmax, const izb_soft_light *L, const izb_bbox *pb,
                                izb_soft_tri *out)
 {
-    const float rx = L->rx, ry = L->ry;
     for (int k = 0; k < 3; k++)
         for (int a = 0; a < 3; a++)
             out->v[k][a] = v[k][a];
@@ -160,27 +173,33 @@ IZB_HD bool izb_soft_tri_setup(const float v[3][4], float zmax, const izb_soft_l
         hi = izb_maxf(hi, nd);
     }
     out->nd_lo = lo, out->nd_hi = hi;
-    float x0 = izb_minf(izb_minf(v[0][0], v[1][0]), v[2][0]), x1 = izb_maxf(izb_maxf(v[0][0], v[1][0]), v[2][0]);
-    float y0 = izb_minf(izb_minf(v[0][1], v[1][1]), v[2][1]), y1 = izb_maxf(izb_maxf(v[0][1], v[1][1]), v[2][1]);
-    const float gx = rx * reach, gy = ry * reach;
-    /* rounding: the inside test accepts points a few ulps outside the exact region (as
-     * izb_tri_front_bbox's margin), and gx, gy round too */
+    const float x0 = izb_minf(izb_minf(v[0][0], v[1][0]), v[2][0]), x1 = izb_maxf(izb_maxf(v[0][0], v[1][0]), v[2][0]);
+    const float y0 = izb_minf(izb_minf(v[0][1], v[1][1]), v[2][1]), y1 = izb_maxf(izb_maxf(v[0][1], v[1][1]), v[2][1]);
+    /* rounding: the float test accepts points a few ulps outside the exact region (as
+     * izb_tri_front_bbox's margin); the growth is 1e-5 larger than the samples' reach for the
+     * rounding of t * d */
     const float margin = 1e-6f * (fabsf(x0) + fabsf(x1) + fabsf(y0) + fabsf(y1) + (pb->max_x - pb->min_x) +
-                                  (pb->max_y - pb->min_y)) +
-                         1e-5f * (gx + gy);
-    x0 -= gx + margin, x1 += gx + margin, y0 -= gy + margin, y1 += gy + margin;
-    out->x0 = x0, out->y0 = y0, out->x1 = x1, out->y1 = y1;
-    return !(x1 < pb->min_x) & !(x0 > pb->max_x) & !(y1 < pb->min_y) & !(y0 > pb->max_y) & (x0 == x0) &
-           (y0 == y0) & (x1 == x1) & (y1 == y1);
+                                  (pb->max_y - pb->min_y));
+    out->x0 = x0 - margin, out->x1 = x1 + margin, out->y0 = y0 - margin, out->y1 = y1 + margin;
+    out->zmin = zmin;
+    out->gx = L->rx * 1.00001f, out->gy = L->ry * 1.00001f;
+    float bx0, by0, bx1, by1;
+    izb_soft_box_at(out, zmax, &bx0, &by0, &bx1, &by1);
+    return !(bx1 < pb->min_x) & !(bx0 > pb->max_x) & !(by1 < pb->min_y) & !(by0 > pb->max_y) & (bx0 == bx0) &
+           (by0 == by0) & (bx1 == bx1) & (by1 == by1);
 }
 
-/* The cells a soft triangle's penumbra box covers (as izb_tri_cells). */
-IZB_HD void izb_soft_tri_cells(const izb_soft_tri *t, const izb_grid *g, int *cx0, int *cy0, int *cx1, int *cy1)
+/* The cells t's penumbra box for receivers at depth <= z covers (as izb_tri_cells): the global
+ * range with the frame's zmax, a cell's own with its farthest point's key. */
+IZB_HD void izb_soft_tri_cells(const izb_soft_tri *t, float z, const izb_grid *g, int *cx0, int *cy0, int *cx1,
+                               int *cy1)
 {
-    *cx0 = izb_cell_x(g, t->x0);
-    *cy0 = izb_cell_y(g, t->y0);
-    *cx1 = izb_cell_x(g, t->x1);
-    *cy1 = izb_cell_y(g, t->y1);
+    float x0, y0, x1, y1;
+    izb_soft_box_at(t, z, &x0, &y0, &x1, &y1);
+    *cx0 = izb_cell_x(g, x0);
+    *cy0 = izb_cell_y(g, y0);
+    *cx1 = izb_cell_x(g, x1);
+    *cy1 = izb_cell_y(g, y1);
 }
 
 /* One (point, triangle) pair set up: the three edge planes through the point, and on which side of
@@ -204,11 +223,13 @@ IZB_HD void izb_soft_edge(const float a[3], const float b[3], float px, float py
 }
 
 /* Set up the pair (t, point (x, y, z)); false when no sample of the point can be hidden by t: the
- * point is outside t's penumbra box, on t's plane, or on the side of it that no sample's ray
+ * point is outside t's penumbra box for its own depth (izb_soft_box_at), on t's plane, or on the side of it that no sample's ray
  * crosses toward (the nd range). Then izb_soft_sample_hidden answers per sample. */
 IZB_HD bool izb_soft_pair_setup(const izb_soft_tri *t, float x, float y, float z, izb_soft_pair *out)
 {
-    if (!((x >= t->x0) & (x <= t->x1) & (y >= t->y0) & (y <= t->y1)))
+    float x0, y0, x1, y1;
+    izb_soft_box_at(t, z, &x0, &y0, &x1, &y1);
+    if (!((x >= x0) & (x <= x1) & (y >= y0) & (y <= y1)))
         return false;
     const float s = fmaf(t->n[0], t->v[0][0] - x, fmaf(t->n[1], t->v[0][1] - y, t->n[2] * (t->v[0][2] - z)));
     if (!(((s > 0.0f) & (t->nd_hi > 0.0f)) | ((s < 0.0f) & (t->nd_lo < 0.0f))))

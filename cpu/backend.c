@@ -41,6 +41,7 @@ typedef struct cpu_backend {
     buffer tri_id;     /* uint32_t, one per triangle: the survivors' scene indices (frames with ids) */
     buffer soft_tris;  /* izb_soft_tri, one per triangle: soft frames' survivors (their ids in tri_id) */
     buffer soft_masks; /* uint32_t, izb_mask_words(M) per point: soft frames' visibility masks */
+    buffer cell_zmax;  /* float, one per cell: soft frames' farthest receiver per cell */
     buffer comp;       /* uint32_t, one per triangle: closed component (izb_closed.h) */
     buffer boxes;      /* float, 6 per closed component */
     size_t box_floats; /* in use in boxes */
@@ -81,7 +82,7 @@ static void cpu_destroy(izb_backend *base)
     cpu_backend *b = (cpu_backend *)base;
     buffer *all[] = {&b->xyz,  &b->points, &b->debug_points, &b->cell_start, &b->cell_end, &b->scratch,
                      &b->hits, &b->tris,   &b->comp,         &b->boxes,      &b->tri_id,
-                     &b->soft_tris, &b->soft_masks};
+                     &b->soft_tris, &b->soft_masks, &b->cell_zmax};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         free(all[i]->data);
     izb_cpu_points_free(&b->binned);
@@ -163,7 +164,7 @@ static void finish_frame(cpu_backend *b, const izb_settings *s, izb_stats *stats
         stats->bbox = *bbox;
         stats->overflows = 0;
         const buffer *frame[] = {&b->points,  &b->debug_points, &b->cell_start, &b->cell_end,
-                                 &b->scratch, &b->hits,         &b->soft_masks};
+                                 &b->scratch, &b->hits,         &b->soft_masks, &b->cell_zmax};
         const buffer *scene[] = {&b->xyz, &b->tris, &b->tri_id, &b->comp, &b->boxes, &b->soft_tris};
         stats->frame_bytes = b->binned.cap * (sizeof(float) * 3 + sizeof(uint32_t));
         for (size_t i = 0; i < sizeof frame / sizeof frame[0]; i++)
@@ -184,16 +185,17 @@ static bool soft_frame(cpu_backend *b, const izb_recon *f, const izb_settings *s
     izb_soft_light_make(f, &L);
     if (!reserve(&b->soft_tris, (size_t)b->tri_count, sizeof(izb_soft_tri), "soft triangle setup") ||
         !reserve(&b->tri_id, (size_t)b->tri_count, sizeof(uint32_t), "triangle ids") ||
-        !reserve(&b->soft_masks, (size_t)n * (size_t)izb_mask_words(L.m), sizeof(uint32_t), "visibility masks"))
+        !reserve(&b->soft_masks, (size_t)n * (size_t)izb_mask_words(L.m), sizeof(uint32_t), "visibility masks") ||
+        !reserve(&b->cell_zmax, (size_t)g->w * (size_t)g->h, sizeof(float), "cells' farthest receivers"))
         return false;
     int nt = 0;
+    const float zmax = n > 0 ? izb_cpu_points_zmax(&b->binned, n, T) : 0.0f;
     if (n > 0)
-        nt = izb_cpu_soft_setup(b->xyz.data, b->tri_count, f, &L, izb_cpu_points_zmax(&b->binned, n, T), bbox,
-                                b->soft_tris.data, b->tri_id.data, T);
+        nt = izb_cpu_soft_setup(b->xyz.data, b->tri_count, f, &L, zmax, bbox, b->soft_tris.data, b->tri_id.data, T);
     t[3] = now_ms();
     if (nt > 0)
         izb_cpu_soft_raster(b->soft_tris.data, b->tri_id.data, nt, &L, &b->binned, n, b->cell_start.data,
-                            b->cell_end.data, g, s->kernel,
+                            b->cell_end.data, g, zmax, b->cell_zmax.data, s->kernel,
                             ids ? &(izb_own){b->tri_id.data, ids, b->xyz.data, (uint32_t)b->tri_count} : NULL,
                             b->soft_masks.data, mask, T, IZB_CPU_ISA_AUTO, NULL);
     t[4] = now_ms();

@@ -154,15 +154,17 @@ float izb_cpu_points_zmax(const izb_cpu_points *p, int n, int threads);
 int izb_cpu_soft_setup(const float *xyz, int n, const izb_recon *f, const izb_soft_light *L, float zmax,
                        const izb_bbox *pb, izb_soft_tri *out, uint32_t *tri_id, int threads);
 
-/* Stage 4 for a soft frame: every survivor against the points of the cells its penumbra box covers
- * (kernel1: triangles in parallel, atomic ORs; kernel2: interleaved cell groups, one thread per
- * group), the hidden samples OR-ed into masks (n points x izb_mask_words(L->m) words, cleared
+/* Stage 4 for a soft frame: every survivor against the points of the cells its penumbra box reaches
+ * (izb_soft_tri_cells: the range for the frame's farthest receiver zmax, and in it the cells its
+ * box for the cell's own farthest point reaches; cell_zmax: scratch of g->w * g->h, filled here).
+ * kernel1: triangles in parallel, atomic ORs; kernel2: interleaved cell groups, one thread per
+ * group. The hidden samples are OR-ed into masks (n points x izb_mask_words(L->m) words, cleared
  * here), then mask[pixel] = izb_mask_value for every point. own as izb_cpu_raster_own's (NULL: no
- * ids). Returns the (point, triangle) pairs set up, for measuring the penumbra boxes. False when
- * isa does not run here. */
+ * ids). *pairs (may be NULL): the (point, triangle) pairs set up, for measuring the penumbra
+ * boxes. False when isa does not run here. */
 bool izb_cpu_soft_raster(const izb_soft_tri *tris, const uint32_t *tri_id, int nt, const izb_soft_light *L,
                          const izb_cpu_points *p, int n, const uint32_t *cell_start, const uint32_t *cell_end,
-                         const izb_grid *g, izb_kernel kernel, const izb_own *own, uint32_t *masks, uint8_t *mask,
-                         int threads, izb_cpu_isa isa, uint64_t *pairs);
+                         const izb_grid *g, float zmax, float *cell_zmax, izb_kernel kernel, const izb_own *own,
+                         uint32_t *masks, uint8_t *mask, int threads, izb_cpu_isa isa, uint64_t *pairs);
 
 #endif

@@ -60,10 +60,34 @@ int izb_cpu_soft_setup(const float *xyz, int n, const izb_recon *f, const izb_so
 /* kernel1's dynamic batches of triangles (as raster.c's) */
 #define K1_BATCH 16
 
+/* Triangle i against the cells (cx, cy) of its range for the frame's farthest receiver zmax with
+ * cx = gx, cy = gy (mod side) (kernel1: side 1), skipping a cell that its penumbra box for the
+ * cell's own farthest point (cell_zmax) does not reach. Returns the pairs set up. */
+static uint64_t tri_cells(const izb_cpu_kernels *k, const izb_soft_tri *t, uint32_t id, const izb_soft_light *L,
+                          const izb_cpu_points *p, const uint32_t *cell_start, const uint32_t *cell_end,
+                          const float *cell_zmax, const izb_grid *g, float zmax, const izb_own *own,
+                          uint32_t *masks, bool shared, int gx, int gy, int side)
+{
+    int cx0, cy0, cx1, cy1;
+    izb_soft_tri_cells(t, zmax, g, &cx0, &cy0, &cx1, &cy1);
+    uint64_t pairs = 0;
+    const int cx_first = izb_cpu_first_congruent(cx0, gx, side);
+    for (int cy = izb_cpu_first_congruent(cy0, gy, side); cy <= cy1; cy += side)
+        for (int cx = cx_first; cx <= cx1; cx += side) {
+            const int c = cy * g->w + cx;
+            if (cell_start[c] >= cell_end[c]) continue;
+            int a0, b0, a1, b1;
+            izb_soft_tri_cells(t, cell_zmax[c], g, &a0, &b0, &a1, &b1);
+            if (cx < a0 || cx > a1 || cy < b0 || cy > b1) continue;
+            pairs += k->soft_row(t, id, L, p, cell_start[c], cell_end[c], masks, own, shared);
+        }
+    return pairs;
+}
+
 bool izb_cpu_soft_raster(const izb_soft_tri *tris, const uint32_t *tri_id, int nt, const izb_soft_light *L,
                          const izb_cpu_points *p, int n, const uint32_t *cell_start, const uint32_t *cell_end,
-                         const izb_grid *g, izb_kernel kernel, const izb_own *own, uint32_t *masks, uint8_t *mask,
-                         int threads, izb_cpu_isa isa, uint64_t *pairs_out)
+                         const izb_grid *g, float zmax, float *cell_zmax, izb_kernel kernel, const izb_own *own,
+                         uint32_t *masks, uint8_t *mask, int threads, izb_cpu_isa isa, uint64_t *pairs_out)
 {
     const izb_cpu_kernels *k = izb_cpu_kernels_get(isa);
     if (!k) return false;
@@ -79,41 +103,34 @@ bool izb_cpu_soft_raster(const izb_soft_tri *tris, const uint32_t *tri_id, int n
     while (side * side < 2 * threads)
         side++;
     const bool k2 = kernel == IZB_KERNEL2;
+    const int cells = g->w * g->h;
 #pragma omp parallel num_threads(threads) reduction(+ : pairs)
     {
 #pragma omp for schedule(static)
         for (int64_t j = 0; j < (int64_t)n * words; j++)
             masks[j] = 0;
-        if (g->w > 0 && g->h > 0 && nt > 0) {
+#pragma omp for schedule(static)
+        for (int c = 0; c < cells; c++) {
+            float m = -INFINITY;
+            for (uint32_t j = cell_start[c]; j < cell_end[c]; j++)
+                m = izb_maxf(m, p->z[j]);
+            cell_zmax[c] = m;
+        }
+        if (cells > 0 && nt > 0) {
             if (k2) {
 #pragma omp for schedule(dynamic, 1)
                 for (int grp = 0; grp < side * side; grp++) {
                     const int gx = grp % side, gy = grp / side;
                     if (gx >= g->w || gy >= g->h) continue;
-                    for (int i = 0; i < nt; i++) {
-                        int cx0, cy0, cx1, cy1;
-                        izb_soft_tri_cells(&tris[i], g, &cx0, &cy0, &cx1, &cy1);
-                        const int cx_first = izb_cpu_first_congruent(cx0, gx, side);
-                        if (cx_first > cx1) continue;
-                        for (int cy = izb_cpu_first_congruent(cy0, gy, side); cy <= cy1; cy += side)
-                            for (int cx = cx_first; cx <= cx1; cx += side) {
-                                const int c = cy * g->w + cx;
-                                pairs += k->soft_row(&tris[i], tri_id[i], L, p, cell_start[c], cell_end[c], masks,
-                                                     own, false);
-                            }
-                    }
+                    for (int i = 0; i < nt; i++)
+                        pairs += tri_cells(k, &tris[i], tri_id[i], L, p, cell_start, cell_end, cell_zmax, g, zmax,
+                                           own, masks, false, gx, gy, side);
                 }
             } else {
 #pragma omp for schedule(dynamic, K1_BATCH)
-                for (int i = 0; i < nt; i++) {
-                    int cx0, cy0, cx1, cy1;
-                    izb_soft_tri_cells(&tris[i], g, &cx0, &cy0, &cx1, &cy1);
-                    for (int cy = cy0; cy <= cy1; cy++) {
-                        const int row = cy * g->w;
-                        pairs += k->soft_row(&tris[i], tri_id[i], L, p, cell_start[row + cx0],
-                                             cell_end[row + cx1], masks, own, true);
-                    }
-                }
+                for (int i = 0; i < nt; i++)
+                    pairs += tri_cells(k, &tris[i], tri_id[i], L, p, cell_start, cell_end, cell_zmax, g, zmax, own,
+                                       masks, true, 0, 0, 1);
             }
         }
         /* (the for's closing barrier: every mask is complete) */
