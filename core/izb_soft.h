@@ -147,9 +147,14 @@ IZB_HD void izb_soft_box_at(const izb_soft_tri *t, float z, float *x0, float *y0
 /* Set up a triangle (vertices in light clip space, w = 1) for a frame whose points' keys are at most
  * zmax and lie in the bbox pb, with the samples L. False when it can hide no sample of any point:
  * degenerate, not finite, no point farther from the light than its nearest vertex, or its
- * penumbra box for the farthest receiver misses pb. */
+ * penumbra box for the farthest receiver misses pb; or, when cull_back (izb_may_cull: on a closed
+ * mesh), it faces away from every sample (n . d_j > 0 for all j: for d = (0, 0, -1) that is the
+ * hard test's det < 0). Culling stays exact per sample as for hard shadows: a ray toward sample j
+ * that crosses a closed mesh enters it through a face facing away from d_j and leaves it through
+ * one facing d_j, which is kept because it does not face away from every sample. A face that is a
+ * back face for the light's centre only is kept: it is the face a tilted sample's ray leaves by. */
 IZB_HD bool izb_soft_tri_setup(const float v[3][4], float zmax, const izb_soft_light *L, const izb_bbox *pb,
-                               izb_soft_tri *out)
+                               bool cull_back, izb_soft_tri *out)
 {
     for (int k = 0; k < 3; k++)
         for (int a = 0; a < 3; a++)
@@ -173,6 +178,8 @@ IZB_HD bool izb_soft_tri_setup(const float v[3][4], float zmax, const izb_soft_l
         hi = izb_maxf(hi, nd);
     }
     out->nd_lo = lo, out->nd_hi = hi;
+    if (cull_back && lo > 0.0f)
+        return false; /* back-facing for every sample (see izb_soft_tri_setup's comment) */
     const float x0 = izb_minf(izb_minf(v[0][0], v[1][0]), v[2][0]), x1 = izb_maxf(izb_maxf(v[0][0], v[1][0]), v[2][0]);
     const float y0 = izb_minf(izb_minf(v[0][1], v[1][1]), v[2][1]), y1 = izb_maxf(izb_maxf(v[0][1], v[1][1]), v[2][1]);
     /* rounding: the float test accepts points a few ulps outside the exact region (as

@@ -175,8 +175,8 @@ static void finish_frame(cpu_backend *b, const izb_settings *s, izb_stats *stats
 }
 
 /* Stages 3 and 4 of a soft frame (light_angle > 0, izb_soft.h) after the hard path's stages 1 and
- * 2: the same points and grid, the triangles set up with penumbra boxes, visibility masks. No back
- * face is culled (izb_cpu_soft_setup says why). */
+ * 2: the same points and grid, the triangles set up with penumbra boxes (culling: faces that face
+ * away from every light sample, izb_soft_tri_setup), visibility masks. */
 static bool soft_frame(cpu_backend *b, const izb_recon *f, const izb_settings *s, const uint32_t *ids,
                        uint8_t *mask, izb_stats *stats, int n, const izb_grid *g, const izb_bbox *bbox, double *t)
 {
@@ -190,8 +190,12 @@ static bool soft_frame(cpu_backend *b, const izb_recon *f, const izb_settings *s
         return false;
     int nt = 0;
     const float zmax = n > 0 ? izb_cpu_points_zmax(&b->binned, n, T) : 0.0f;
-    if (n > 0)
-        nt = izb_cpu_soft_setup(b->xyz.data, b->tri_count, f, &L, zmax, bbox, b->soft_tris.data, b->tri_id.data, T);
+    if (n > 0) {
+        const izb_cull_view cv = {.mode = s->cull, .comp = b->have_closed ? b->comp.data : NULL,
+                                  .boxes = b->boxes.data, .light_is_spot = 0};
+        nt = izb_cpu_soft_setup(b->xyz.data, b->tri_count, f, &L, zmax, bbox, &cv, b->soft_tris.data,
+                                b->tri_id.data, T);
+    }
     t[3] = now_ms();
     if (nt > 0)
         izb_cpu_soft_raster(b->soft_tris.data, b->tri_id.data, nt, &L, &b->binned, n, b->cell_start.data,

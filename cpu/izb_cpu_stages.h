@@ -147,12 +147,12 @@ bool izb_cpu_raster_soa(const izb_tri *tris, int nt, const izb_cpu_points *point
 float izb_cpu_points_zmax(const izb_cpu_points *p, int n, int threads);
 
 /* Stage 3 for a soft frame: the n scene triangles transformed by f->light and set up with
- * izb_soft_tri_setup (points' keys <= zmax, bbox pb, samples L); the survivors, in scene order, go
- * to out[0 ..), their scene indices to tri_id (capacities n). No back face is dropped (a back face
- * for the light's centre can be the face a tilted sample's ray leaves a closed mesh by). Returns
- * the survivors' count. */
+ * izb_soft_tri_setup (points' keys <= zmax, bbox pb, samples L; triangle i culled when it faces
+ * away from every sample and izb_may_cull(cull, i)); the survivors, in scene order, go to
+ * out[0 ..), their scene indices to tri_id (capacities n). Returns the survivors' count. */
 int izb_cpu_soft_setup(const float *xyz, int n, const izb_recon *f, const izb_soft_light *L, float zmax,
-                       const izb_bbox *pb, izb_soft_tri *out, uint32_t *tri_id, int threads);
+                       const izb_bbox *pb, const izb_cull_view *cull, izb_soft_tri *out, uint32_t *tri_id,
+                       int threads);
 
 /* Stage 4 for a soft frame: every survivor against the points of the cells its penumbra box reaches
  * (izb_soft_tri_cells: the range for the frame's farthest receiver zmax, and in it the cells its

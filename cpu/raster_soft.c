@@ -24,7 +24,8 @@ float izb_cpu_points_zmax(const izb_cpu_points *p, int n, int threads)
 }
 
 int izb_cpu_soft_setup(const float *xyz, int n, const izb_recon *f, const izb_soft_light *L, float zmax,
-                       const izb_bbox *pb, izb_soft_tri *out, uint32_t *tri_id, int threads)
+                       const izb_bbox *pb, const izb_cull_view *cull, izb_soft_tri *out, uint32_t *tri_id,
+                       int threads)
 {
     threads = izb_cpu_threads(threads);
     int count[IZB_CPU_MAX_THREADS] = {0};
@@ -39,7 +40,7 @@ int izb_cpu_soft_setup(const float *xyz, int n, const izb_recon *f, const izb_so
             float v[3][4];
             for (int c = 0; c < 3; c++)
                 izb_transform(f->light, xyz + 9 * i + 3 * c, v[c]);
-            if (izb_soft_tri_setup(v, zmax, L, pb, &out[k]))
+            if (izb_soft_tri_setup(v, zmax, L, pb, izb_may_cull(cull, (uint32_t)i), &out[k]))
                 tri_id[k++] = (uint32_t)i;
         }
         count[t] = (int)(k - lo);

@@ -56,13 +56,15 @@ static inline void izb_brute_force(const izb_recon *f, const float *depth, const
 
 /* The soft-shadow brute force (izb_soft.h; frames with light_angle > 0): every pixel reconstructed,
  * every point against every triangle and every light sample, the OR of the hidden samples turned
- * into the byte (izb_mask_value). No grid, no cell ranges, no culling (the soft path culls nothing).
+ * into the byte (izb_mask_value). No grid, no cell ranges; triangle t culled when it faces away from
+ * every sample and izb_may_cull(cull, t) (izb_soft_tri_setup).
  * box: the triangles' penumbra boxes as the backend computes them from the points' bbox, which the
  * backend must equal exactly; false: boxes unbounded (an infinite points' bbox), so a point is
  * tested however far it is from the triangle — the backend must equal that too wherever rounding
  * adds no stray hit, which it can only do if its boxes are large enough (the dilation's test). */
 static inline void izb_brute_force_soft(const izb_recon *f, const float *depth, const uint32_t *ids,
-                                        const float *xyz, int nt, bool box, uint8_t *mask, izb_point *pts, int *pix)
+                                        const float *xyz, int nt, const izb_cull_view *cull, bool box, uint8_t *mask,
+                                        izb_point *pts, int *pix)
 {
     const int W = f->width, H = f->height;
     izb_bbox bb = {INFINITY, INFINITY, -INFINITY, -INFINITY};
@@ -98,7 +100,7 @@ static inline void izb_brute_force_soft(const izb_recon *f, const float *depth, 
         for (int k = 0; k < 3; k++)
             izb_transform(f->light, xyz + 9 * t + 3 * k, v[k]);
         izb_soft_tri tri;
-        if (!izb_soft_tri_setup(v, zmax, &L, &bb, &tri)) continue;
+        if (!izb_soft_tri_setup(v, zmax, &L, &bb, izb_may_cull(cull, (uint32_t)t), &tri)) continue;
         for (int i = 0; i < n; i++) {
             izb_soft_pair pr;
             if (!izb_soft_pair_setup(&tri, pts[i].x, pts[i].y, pts[i].z, &pr)) continue;

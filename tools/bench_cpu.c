@@ -2,7 +2,8 @@
  * side in one process (not a test: run by hand or by scripts/bench-cpu.sh).
  *
  *   bench-cpu [--matrix] [--scene SPEC]... [--size WxH]... [--light dir|spot|both] [--frames N]
- *             [--warmup N] [--threads N[,N...]] [--csv FILE] [--ids]
+ *             [--warmup N] [--threads N[,N...]] [--csv FILE] [--ids] [--light-angle DEG]
+ *             [--light-samples M]
  *
  * Static (every scene x size x light x thread count): each timed round runs, in turn, one IZB frame
  * (izb_shade_arrays, CPU backend), the same points' shadow rays with rtcOccluded1 and with
@@ -18,6 +19,10 @@
  * 1280x720, 1920x1080; directional and spot). --csv: one row per measurement, checked writes.
  * --ids: the IZB frames get the primitive ids of the depth (izb_shade_arrays_ids), as a depth
  * pass with gl_PrimitiveID would give them.
+ *
+ * --light-angle DEG [--light-samples M]: the directional light's frames are soft (izb_soft.h, M
+ * samples, default 32); Embree still casts one ray per point to the light's centre, so its columns
+ * and the mask diff are the hard shadow's (Embree with M rays per point is issue 20's next phase).
  *
  * --load: what loading a scene costs instead (issue 22): the closed-mesh analysis izb_set_scene
  * runs (izb_closed_find_threads) beside Embree's BVH build of the same triangles (rtcCommitScene
@@ -37,6 +42,7 @@
 #include "izb.h"
 #include "izb_parallel.h"
 #include "izb_closed.h"
+#include "izb_soft.h"
 #include "oracle.h"
 #include "scene.h"
 #include "stats.h"
@@ -62,6 +68,8 @@ typedef struct bench_opts {
     const char *csv;
     bool ids;  /* --ids: izb_shade_arrays_ids */
     bool load; /* --load: closed-mesh analysis beside Embree's BVH build */
+    float light_angle; /* --light-angle DEG: soft shadows of the directional light (izb_soft.h) */
+    int light_samples; /* --light-samples M */
 } bench_opts;
 
 /* one bench case: the scene, its view and the buffers every measurement shares */
@@ -104,6 +112,7 @@ static void usage(void)
     fprintf(stderr,
             "usage: bench-cpu [--matrix] [--scene SPEC]... [--size WxH]... [--light dir|spot|both]\n"
             "                 [--frames N] [--warmup N] [--threads N[,N...]] [--csv FILE] [--ids]\n"
+            "                 [--light-angle DEG] [--light-samples M]\n"
             "       bench-cpu --load [--scene SPEC]... [--frames N] [--warmup N] [--threads N[,N...]]\n"
             "                 [--csv FILE]\n");
     exit(2);
@@ -142,6 +151,11 @@ static void parse(int argc, char **argv, bench_opts *o)
         else if (!strcmp(a, "--frames") && (o->frames = atoi(v)) >= 1)
             ;
         else if (!strcmp(a, "--warmup") && (o->warmup = atoi(v)) >= 0)
+            ;
+        else if (!strcmp(a, "--light-angle") && (o->light_angle = strtof(v, NULL)) > 0.0f &&
+                 o->light_angle <= IZB_SOFT_MAX_ANGLE_DEG)
+            ;
+        else if (!strcmp(a, "--light-samples") && izb_soft_samples_ok(o->light_samples = atoi(v)))
             ;
         else if (!strcmp(a, "--csv"))
             o->csv = v;
@@ -375,7 +389,7 @@ static int run_load(const bench_opts *o, const scene *s, int threads, csv_out *c
 }
 
 /* the scene's view for one light; depth from Embree primary rays (what the GL depth pass writes) */
-static bool case_make(bench_case *bc, const scene *s, oracle *o, int W, int H, bool spot)
+static bool case_make(bench_case *bc, const scene *s, oracle *o, int W, int H, bool spot, const bench_opts *opt)
 {
     *bc = (bench_case){.s = s, .W = W, .H = H, .spot = spot};
     bc->cam = (camera){
@@ -389,7 +403,10 @@ static bool case_make(bench_case *bc, const scene *s, oracle *o, int W, int H, b
                        .pos = {s->light_pos[0], s->light_pos[1], s->light_pos[2]},
                        .dir = {c[0] - s->light_pos[0], c[1] - s->light_pos[1], c[2] - s->light_pos[2]},
                        .cone_deg = 60}
-             : (light){.type = LIGHT_DIRECTIONAL, .dir = {s->light_dir[0], s->light_dir[1], s->light_dir[2]}};
+             : (light){.type = LIGHT_DIRECTIONAL,
+                       .dir = {s->light_dir[0], s->light_dir[1], s->light_dir[2]},
+                       .angle_deg = opt->light_angle,
+                       .samples = opt->light_samples};
     const size_t npix = (size_t)W * H;
     bc->depth = malloc(sizeof(float) * npix);
     bc->mask = malloc(npix);
@@ -472,7 +489,7 @@ int main(int argc, char **argv)
             for (int li = 0; li < 2 && !rc; li++) {
                 if (!(li ? o.spot : o.dir)) continue;
                 bench_case bc;
-                if (!case_make(&bc, &s, orc, o.sizes[zi][0], o.sizes[zi][1], li == 1)) {
+                if (!case_make(&bc, &s, orc, o.sizes[zi][0], o.sizes[zi][1], li == 1, &o)) {
                     fprintf(stderr, "bench-cpu: out of memory\n");
                     return 1;
                 }

@@ -10,9 +10,10 @@
  *      for kernel 1/2 x radix/atomic x cull auto/on/off, with and without ids, 1 and 3 threads, and
  *      on some seeds every instruction set (IZB_CPU_ISA): a wrong cell range, a lost atomic OR, a
  *      wrong early-out or a wrong own-triangle rule changes bytes;
- *  (b) it also equals the brute force whose penumbra boxes are unbounded (every point tested
- *      against every triangle): fails if the dilation were too small (counted: seeds where the
- *      boxes matter, an occluder far above the ground with a wide angle, must occur);
+ *  (b) the brute force with culling off equals the one whose penumbra boxes are unbounded (every
+ *      point tested against every triangle): fails if the dilation were too small (counted: seeds
+ *      where the boxes matter, an occluder far above the ground with a wide angle, must occur);
+ *      and culling auto (faces away from every sample, closed meshes) equals culling off;
  *  (c) angle 0 (any M) gives the hard path's mask, byte for byte (the hard brute force);
  *  (d) the predicate (izb_soft_pair_setup + izb_soft_sample_hidden, the sample directions of
  *      izb_soft_light_make) equals a Moller-Trumbore ray/triangle test in double, with the sample
@@ -184,6 +185,7 @@ static int mismatching(const uint8_t *a, const uint8_t *b, int n, int *first)
 }
 
 static int seeds_box_matters, seeds_partial;
+static long seeds_culled_partial; /* pixels where cull on (every back face) differs from auto */
 
 static void run_seed(izb_backend *b1, izb_backend *b3, uint64_t seed)
 {
@@ -208,20 +210,32 @@ static void run_seed(izb_backend *b1, izb_backend *b3, uint64_t seed)
     fb.bias = izb_settings_resolve((izb_settings){0}).bias;
     static izb_point pts[MAX_W * MAX_H];
     static int pix[MAX_W * MAX_H];
-    static uint8_t want[2][MAX_W * MAX_H], unbounded[MAX_W * MAX_H], got[MAX_W * MAX_H];
-    izb_brute_force_soft(&fb, depth, NULL, g.xyz, g.nt, true, want[0], pts, pix);
-    izb_brute_force_soft(&fb, depth, ids, g.xyz, g.nt, true, want[1], pts, pix);
-    izb_brute_force_soft(&fb, depth, NULL, g.xyz, g.nt, false, unbounded, pts, pix);
+    /* want[cull mode][ids]: the brute force with the backend's culling decision per mode */
+    static uint8_t want[3][2][MAX_W * MAX_H], unbounded[MAX_W * MAX_H], got[MAX_W * MAX_H];
+    izb_closed cl;
+    CHECK(izb_closed_find(g.xyz, g.nt, &cl), "seed %llu: closed analysis", (unsigned long long)seed);
+    for (int c = 0; c < 3; c++) {
+        const izb_cull_view cv = {.mode = (izb_cull)(IZB_CULL_AUTO + c), .comp = cl.comp, .boxes = cl.boxes};
+        izb_brute_force_soft(&fb, depth, NULL, g.xyz, g.nt, &cv, true, want[c][0], pts, pix);
+        izb_brute_force_soft(&fb, depth, ids, g.xyz, g.nt, &cv, true, want[c][1], pts, pix);
+    }
+    const izb_cull_view off = {.mode = IZB_CULL_OFF};
+    izb_brute_force_soft(&fb, depth, NULL, g.xyz, g.nt, &off, false, unbounded, pts, pix);
     for (int i = 0; i < W * H; i++)
-        if (want[0][i] > 0 && want[0][i] < 255) {
+        if (want[0][0][i] > 0 && want[0][0][i] < 255) {
             seeds_partial++;
             break;
         }
 
-    /* (b) the penumbra boxes hold every hit */
-    int first, bad = mismatching(want[0], unbounded, W * H, &first);
+    /* (b) the penumbra boxes hold every hit; (b') culling auto (closed meshes only) is exact:
+     * the same mask as no culling */
+    int first, bad = mismatching(want[2][0], unbounded, W * H, &first);
     CHECK(bad == 0, "seed %llu: brute force with penumbra boxes vs unbounded: %d pixels differ (first %d: %d vs %d)",
-          (unsigned long long)seed, bad, first, first >= 0 ? want[0][first] : 0, first >= 0 ? unbounded[first] : 0);
+          (unsigned long long)seed, bad, first, first >= 0 ? want[2][0][first] : 0, first >= 0 ? unbounded[first] : 0);
+    bad = mismatching(want[0][0], want[2][0], W * H, &first);
+    CHECK(bad == 0, "seed %llu: culling auto vs off: %d pixels differ", (unsigned long long)seed, bad);
+    for (int i = 0; i < W * H; i++)
+        seeds_culled_partial += want[0][0][i] != want[1][0][i]; /* cull on: open meshes' back faces go */
     /* the boxes matter where a triangle's bare bbox would miss shadowed points: count such seeds */
     {
         izb_recon hard = fb;
@@ -231,7 +245,7 @@ static void run_seed(izb_backend *b1, izb_backend *b3, uint64_t seed)
         izb_brute_force(&hard, depth, NULL, g.xyz, g.nt, &cv, h, pts, pix);
         int shadow_soft = 0, shadow_hard = 0;
         for (int i = 0; i < W * H; i++)
-            shadow_soft += want[0][i] < 255, shadow_hard += h[i] < 255;
+            shadow_soft += want[2][0][i] < 255, shadow_hard += h[i] < 255;
         seeds_box_matters += shadow_soft > shadow_hard + 8;
     }
 
@@ -248,14 +262,15 @@ static void run_seed(izb_backend *b1, izb_backend *b3, uint64_t seed)
                 izb_backend *b = (mode + with_ids) % 2 ? b3 : b1;
                 memset(got, 7, sizeof got);
                 const bool ok = izb_shade_arrays_ids(b, &f, &s, depth, with_ids ? ids : NULL, got, NULL);
-                bad = mismatching(got, want[with_ids], W * H, &first);
+                const uint8_t *w = want[mode / 4][with_ids];
+                bad = mismatching(got, w, W * H, &first);
                 CHECK(ok && bad == 0,
                       "seed %llu (isa %s, kernel %s, %s, cull %s, %s, M %d, %.2f deg, %d tris): %d of %d pixels differ "
                       "(first %d: %d, want %d)",
                       (unsigned long long)seed, all_isas ? isas[isa] : "auto", izb_kernel_name(s.kernel),
                       izb_binning_name(s.binning), izb_cull_name(s.cull), with_ids ? "ids" : "no ids", f.light_samples,
                       f.light_angle * 180 / M_PI, g.nt, bad, W * H, first, first >= 0 ? got[first] : 0,
-                      first >= 0 ? want[with_ids][first] : 0);
+                      first >= 0 ? w[first] : 0);
             }
         }
     }
@@ -268,8 +283,6 @@ static void run_seed(izb_backend *b1, izb_backend *b3, uint64_t seed)
     izb_recon f0b = f0;
     f0b.bias = fb.bias;
     static uint8_t hard_want[MAX_W * MAX_H];
-    izb_closed cl;
-    CHECK(izb_closed_find(g.xyz, g.nt, &cl), "seed %llu: closed analysis", (unsigned long long)seed);
     izb_cull_view cv = {.mode = IZB_CULL_AUTO, .comp = cl.comp, .boxes = cl.boxes};
     izb_brute_force(&f0b, depth, NULL, g.xyz, g.nt, &cv, hard_want, pts, pix);
     izb_closed_free(&cl);
@@ -329,7 +342,7 @@ static void check_predicate(void)
             const float p[3] = {(float)rnd_in(-0.6, 0.6), (float)rnd_in(-0.6, 0.6), (float)rnd_in(-0.5, 1.0)};
             const izb_bbox all = {-INFINITY, -INFINITY, INFINITY, INFINITY};
             izb_soft_tri t;
-            const bool set = izb_soft_tri_setup(v, 1.0f, &L, &all, &t);
+            const bool set = izb_soft_tri_setup(v, 1.0f, &L, &all, false, &t);
             izb_soft_pair pr;
             const bool paired = set && izb_soft_pair_setup(&t, p[0], p[1], p[2], &pr);
             for (int j = 0; j < L.m; j++) {
