@@ -96,6 +96,11 @@ typedef struct izb_stats {
      * points, cells, scratch) and those sized by the scene (triangles). CPU backend; 0 where a
      * backend does not count them (CUDA). */
     size_t frame_bytes, scene_bytes;
+    /* Soft frames (light_angle > 0; CPU backend): point tests the raster would visit with one
+     * global penumbra bound (the farthest receiver), the tests it visited with per-cell bounds,
+     * and the (point, triangle) pairs that passed the per-point box and plane side and ran their
+     * samples (izb_soft.h). 0 in hard frames. */
+    double soft_tests_global, soft_tests, soft_pairs;
 } izb_stats;
 
 typedef struct izb_backend izb_backend;

@@ -197,17 +197,22 @@ static bool soft_frame(cpu_backend *b, const izb_recon *f, const izb_settings *s
                                 b->tri_id.data, T);
     }
     t[3] = now_ms();
+    izb_cpu_soft_counts counts = {0};
     if (nt > 0)
         izb_cpu_soft_raster(b->soft_tris.data, b->tri_id.data, nt, &L, &b->binned, n, b->cell_start.data,
                             b->cell_end.data, g, zmax, b->cell_zmax.data, s->kernel,
                             ids ? &(izb_own){b->tri_id.data, ids, b->xyz.data, (uint32_t)b->tri_count} : NULL,
-                            b->soft_masks.data, mask, T, IZB_CPU_ISA_AUTO, NULL);
+                            b->soft_masks.data, mask, T, IZB_CPU_ISA_AUTO, &counts);
     t[4] = now_ms();
     finish_frame(b, s, stats, n, nt, g, bbox, t);
     /* the debug view draws izb_tri set-ups, which a soft frame has none of */
     b->tris_after_cull = 0;
-    if (stats)
+    if (stats) {
         stats->tris_after_cull = nt;
+        stats->soft_tests_global = (double)counts.global;
+        stats->soft_tests = (double)counts.visited;
+        stats->soft_pairs = (double)counts.pairs;
+    }
     return true;
 }
 

@@ -154,17 +154,24 @@ int izb_cpu_soft_setup(const float *xyz, int n, const izb_recon *f, const izb_so
                        const izb_bbox *pb, const izb_cull_view *cull, izb_soft_tri *out, uint32_t *tri_id,
                        int threads);
 
+/* What a soft frame's raster did: point tests a global bound (the frame's farthest receiver) would
+ * visit, the tests the per-cell bounds visited, and the pairs set up past the per-point box and
+ * the plane-side test (the ones that run the samples). */
+typedef struct izb_cpu_soft_counts {
+    uint64_t global, visited, pairs;
+} izb_cpu_soft_counts;
+
 /* Stage 4 for a soft frame: every survivor against the points of the cells its penumbra box reaches
  * (izb_soft_tri_cells: the range for the frame's farthest receiver zmax, and in it the cells its
  * box for the cell's own farthest point reaches; cell_zmax: scratch of g->w * g->h, filled here).
  * kernel1: triangles in parallel, atomic ORs; kernel2: interleaved cell groups, one thread per
  * group. The hidden samples are OR-ed into masks (n points x izb_mask_words(L->m) words, cleared
  * here), then mask[pixel] = izb_mask_value for every point. own as izb_cpu_raster_own's (NULL: no
- * ids). *pairs (may be NULL): the (point, triangle) pairs set up, for measuring the penumbra
- * boxes. False when isa does not run here. */
+ * ids). *counts (may be NULL): what it visited, for measuring the penumbra boxes. False when isa
+ * does not run here. */
 bool izb_cpu_soft_raster(const izb_soft_tri *tris, const uint32_t *tri_id, int nt, const izb_soft_light *L,
                          const izb_cpu_points *p, int n, const uint32_t *cell_start, const uint32_t *cell_end,
                          const izb_grid *g, float zmax, float *cell_zmax, izb_kernel kernel, const izb_own *own,
-                         uint32_t *masks, uint8_t *mask, int threads, izb_cpu_isa isa, uint64_t *pairs);
+                         uint32_t *masks, uint8_t *mask, int threads, izb_cpu_isa isa, izb_cpu_soft_counts *counts);
 
 #endif

@@ -64,49 +64,49 @@ int izb_cpu_soft_setup(const float *xyz, int n, const izb_recon *f, const izb_so
 /* Triangle i against the cells (cx, cy) of its range for the frame's farthest receiver zmax with
  * cx = gx, cy = gy (mod side) (kernel1: side 1), skipping a cell that its penumbra box for the
  * cell's own farthest point (cell_zmax) does not reach. Returns the pairs set up. */
-static uint64_t tri_cells(const izb_cpu_kernels *k, const izb_soft_tri *t, uint32_t id, const izb_soft_light *L,
-                          const izb_cpu_points *p, const uint32_t *cell_start, const uint32_t *cell_end,
-                          const float *cell_zmax, const izb_grid *g, float zmax, const izb_own *own,
-                          uint32_t *masks, bool shared, int gx, int gy, int side)
+static void tri_cells(const izb_cpu_kernels *k, const izb_soft_tri *t, uint32_t id, const izb_soft_light *L,
+                      const izb_cpu_points *p, const uint32_t *cell_start, const uint32_t *cell_end,
+                      const float *cell_zmax, const izb_grid *g, float zmax, const izb_own *own, uint32_t *masks,
+                      bool shared, int gx, int gy, int side, izb_cpu_soft_counts *n)
 {
     int cx0, cy0, cx1, cy1;
     izb_soft_tri_cells(t, zmax, g, &cx0, &cy0, &cx1, &cy1);
-    uint64_t pairs = 0;
     const int cx_first = izb_cpu_first_congruent(cx0, gx, side);
     for (int cy = izb_cpu_first_congruent(cy0, gy, side); cy <= cy1; cy += side)
         for (int cx = cx_first; cx <= cx1; cx += side) {
             const int c = cy * g->w + cx;
             if (cell_start[c] >= cell_end[c]) continue;
+            n->global += cell_end[c] - cell_start[c];
             int a0, b0, a1, b1;
             izb_soft_tri_cells(t, cell_zmax[c], g, &a0, &b0, &a1, &b1);
             if (cx < a0 || cx > a1 || cy < b0 || cy > b1) continue;
-            pairs += k->soft_row(t, id, L, p, cell_start[c], cell_end[c], masks, own, shared);
+            n->visited += cell_end[c] - cell_start[c];
+            n->pairs += k->soft_row(t, id, L, p, cell_start[c], cell_end[c], masks, own, shared);
         }
-    return pairs;
 }
 
 bool izb_cpu_soft_raster(const izb_soft_tri *tris, const uint32_t *tri_id, int nt, const izb_soft_light *L,
                          const izb_cpu_points *p, int n, const uint32_t *cell_start, const uint32_t *cell_end,
                          const izb_grid *g, float zmax, float *cell_zmax, izb_kernel kernel, const izb_own *own,
-                         uint32_t *masks, uint8_t *mask, int threads, izb_cpu_isa isa, uint64_t *pairs_out)
+                         uint32_t *masks, uint8_t *mask, int threads, izb_cpu_isa isa, izb_cpu_soft_counts *counts)
 {
     const izb_cpu_kernels *k = izb_cpu_kernels_get(isa);
     if (!k) return false;
     threads = izb_cpu_threads(threads);
     if (own && !own->pixel_id) own = NULL;
     const int words = izb_mask_words(L->m);
-    uint64_t pairs = 0;
-    if (n <= 0) {
-        if (pairs_out) *pairs_out = 0;
+    uint64_t global = 0, visited = 0, pairs = 0;
+    if (counts) *counts = (izb_cpu_soft_counts){0};
+    if (n <= 0)
         return true;
-    }
     int side = 2; /* kernel2: the smallest G >= 2 with G * G >= 2 * threads (raster.c) */
     while (side * side < 2 * threads)
         side++;
     const bool k2 = kernel == IZB_KERNEL2;
     const int cells = g->w * g->h;
-#pragma omp parallel num_threads(threads) reduction(+ : pairs)
+#pragma omp parallel num_threads(threads) reduction(+ : global, visited, pairs)
     {
+        izb_cpu_soft_counts mine = {0};
 #pragma omp for schedule(static)
         for (int64_t j = 0; j < (int64_t)n * words; j++)
             masks[j] = 0;
@@ -124,21 +124,22 @@ bool izb_cpu_soft_raster(const izb_soft_tri *tris, const uint32_t *tri_id, int n
                     const int gx = grp % side, gy = grp / side;
                     if (gx >= g->w || gy >= g->h) continue;
                     for (int i = 0; i < nt; i++)
-                        pairs += tri_cells(k, &tris[i], tri_id[i], L, p, cell_start, cell_end, cell_zmax, g, zmax,
-                                           own, masks, false, gx, gy, side);
+                        tri_cells(k, &tris[i], tri_id[i], L, p, cell_start, cell_end, cell_zmax, g, zmax, own, masks,
+                                  false, gx, gy, side, &mine);
                 }
             } else {
 #pragma omp for schedule(dynamic, K1_BATCH)
                 for (int i = 0; i < nt; i++)
-                    pairs += tri_cells(k, &tris[i], tri_id[i], L, p, cell_start, cell_end, cell_zmax, g, zmax, own,
-                                       masks, true, 0, 0, 1);
+                    tri_cells(k, &tris[i], tri_id[i], L, p, cell_start, cell_end, cell_zmax, g, zmax, own, masks,
+                              true, 0, 0, 1, &mine);
             }
         }
+        global += mine.global, visited += mine.visited, pairs += mine.pairs;
         /* (the for's closing barrier: every mask is complete) */
 #pragma omp for schedule(static)
         for (int j = 0; j < n; j++)
             mask[p->pixel[j]] = izb_mask_value(masks + (size_t)j * (size_t)words, L->m);
     }
-    if (pairs_out) *pairs_out = pairs;
+    if (counts) *counts = (izb_cpu_soft_counts){global, visited, pairs};
     return true;
 }

@@ -223,6 +223,18 @@ static const char *const metric_names[M_COUNT] = {"izb_total",
                                                   "floor_binning_memcpy",
                                                   "floor_culling_transform"};
 
+/* the point tests of the same frame with a hard light (kernel1's cell ranges, bench_raster_tests) */
+static double hard_tests(izb_backend *b, const bench_case *bc, const bench_opts *o)
+{
+    izb_recon f = bc->f;
+    f.light_angle = 0.0f;
+    izb_debug dbg;
+    if (!izb_shade_arrays_ids(b, &f, &(izb_settings){0}, bc->depth, o->ids ? bc->ids : NULL, bc->mask, NULL) ||
+        !izb_get_debug(b, &dbg) || !dbg.tris)
+        return 0.0;
+    return bench_raster_tests(dbg.tris, dbg.tri_count, dbg.cell_start, dbg.cell_end, &dbg.grid);
+}
+
 static int run_static(const bench_opts *o, bench_case *bc, int threads, csv_out *csv)
 {
     const int T = resolve_threads(threads);
@@ -281,6 +293,11 @@ static int run_static(const bench_opts *o, bench_case *bc, int threads, csv_out 
     if (izb_get_debug(b, &dbg) && dbg.tris)
         tests = bench_raster_tests(dbg.tris, dbg.tri_count, dbg.cell_start, dbg.cell_end, &dbg.grid);
     mask_diff d = mask_compare(bc->depth, bc->mask, bc->ray_mask, (long)npix);
+    if (bc->f.light_angle > 0.0f)
+        printf("soft %s %dx%d, %.2f degrees, M %d: %d triangles set up; point tests %.4g with the global "
+               "penumbra bound, %.4g with per-cell bounds, %.4g pairs ran their samples; hard frame: %.4g tests\n",
+               bc->s->name, bc->W, bc->H, (double)bc->f.light_angle * 57.29577951308232, bc->f.light_samples,
+               st.tris_after_cull, st.soft_tests_global, st.soft_tests, st.soft_pairs, hard_tests(b, bc, o));
 
     stats_summary s[M_COUNT];
     for (int k = 0; k < M_COUNT; k++) {
