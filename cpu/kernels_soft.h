@@ -19,45 +19,66 @@ static inline uint32_t KERN(soft_word)(const izb_soft_pair *pr, const float n[3]
     return bits;
 }
 
+/* Point j (inside t's penumbra box) against t: its hidden samples OR-ed into its mask words mk,
+ * unless the mask is full already (the early-out) or, with ids, t is its own (izb_hit_is_own).
+ * Returns whether the pair was set up (ran its samples). */
+static inline uint32_t KERN(soft_point)(const izb_soft_tri *t, uint32_t scene_id, const izb_soft_light *L,
+                                        const izb_cpu_points *p, uint32_t j, uint32_t *mk, const izb_own *own,
+                                        bool shared)
+{
+    const int words = izb_mask_words(L->m);
+    uint32_t cur[IZB_MASK_MAX_WORDS];
+    for (int w = 0; w < words; w++)
+        cur[w] = shared ? __atomic_load_n(&mk[w], __ATOMIC_RELAXED) : mk[w];
+    if (izb_mask_full(cur, L->m))
+        return 0;
+    izb_soft_pair pr;
+    if (!izb_soft_pair_setup(t, p->x[j], p->y[j], p->z[j], &pr))
+        return 0;
+    uint32_t bits[IZB_MASK_MAX_WORDS], any = 0;
+    for (int w = 0; w < words; w++) {
+        bits[w] = KERN(soft_word)(&pr, t->n, L, w) & ~cur[w];
+        any |= bits[w];
+    }
+    if (!any || (own && izb_hit_is_own(own->xyz, 9, 1, own->tri_count, own->pixel_id[p->pixel[j]], scene_id)))
+        return 1;
+    for (int w = 0; w < words; w++) {
+        if (!bits[w])
+            continue;
+        if (shared)
+            __atomic_fetch_or(&mk[w], bits[w], __ATOMIC_RELAXED);
+        else
+            mk[w] |= bits[w];
+    }
+    return 1;
+}
+
 /* Triangle t (scene index scene_id) against points [j0, j1): each point's hidden samples OR-ed into
  * its mask words (masks + j * words). shared: other threads OR into the same masks (kernel1), so
- * the ORs are atomic; kernel2's threads own their cells and write plainly. A point whose mask is
- * already full is skipped (the early-out); with ids (own) a pair that hides something is dropped
- * when izb_hit_is_own says the triangle is the point's own or in its plane. Returns the pairs set
- * up (points inside the penumbra box), for the statistics. */
+ * the ORs are atomic; kernel2's threads own their cells and write plainly. The penumbra box is
+ * tested first, 16 points in vector lanes (most points of the visited cells are outside it): the
+ * test izb_soft_pair_setup starts with, so it changes no result. Reads whole blocks of 16 points
+ * (izb_cpu_points is readable IZB_CPU_POINTS_PAD past its end). Returns the pairs set up, for the
+ * statistics. */
 static uint32_t KERN(soft_row)(const izb_soft_tri *t, uint32_t scene_id, const izb_soft_light *L,
                                const izb_cpu_points *p, uint32_t j0, uint32_t j1, uint32_t *masks,
                                const izb_own *own, bool shared)
 {
-    const int words = izb_mask_words(L->m);
+    const size_t words = (size_t)izb_mask_words(L->m);
     uint32_t pairs = 0;
-    for (uint32_t j = j0; j < j1; j++) {
-        uint32_t *mk = masks + (size_t)j * (size_t)words;
-        uint32_t cur[IZB_MASK_MAX_WORDS];
-        for (int w = 0; w < words; w++)
-            cur[w] = shared ? __atomic_load_n(&mk[w], __ATOMIC_RELAXED) : mk[w];
-        if (izb_mask_full(cur, L->m))
-            continue;
-        izb_soft_pair pr;
-        if (!izb_soft_pair_setup(t, p->x[j], p->y[j], p->z[j], &pr))
-            continue;
-        pairs++;
-        uint32_t bits[IZB_MASK_MAX_WORDS], any = 0;
-        for (int w = 0; w < words; w++) {
-            bits[w] = KERN(soft_word)(&pr, t->n, L, w) & ~cur[w];
-            any |= bits[w];
+    for (uint32_t b = j0; b < j1; b += 16) {
+        const int len = (int)(j1 - b);
+        int32_t flag[16] __attribute__((aligned(64)));
+#pragma omp simd
+        for (int k = 0; k < 16; k++) {
+            float x0, y0, x1, y1;
+            izb_soft_box_at(t, p->z[b + k], &x0, &y0, &x1, &y1);
+            const float x = p->x[b + k], y = p->y[b + k];
+            flag[k] = -(int32_t)((x >= x0) & (x <= x1) & (y >= y0) & (y <= y1) & (k < len));
         }
-        if (!any)
-            continue;
-        if (own && izb_hit_is_own(own->xyz, 9, 1, own->tri_count, own->pixel_id[p->pixel[j]], scene_id))
-            continue;
-        for (int w = 0; w < words; w++) {
-            if (!bits[w])
-                continue;
-            if (shared)
-                __atomic_fetch_or(&mk[w], bits[w], __ATOMIC_RELAXED);
-            else
-                mk[w] |= bits[w];
+        for (uint32_t in = KERN_MOVEMASK(flag); in; in &= in - 1) {
+            const uint32_t j = b + (uint32_t)__builtin_ctz(in);
+            pairs += KERN(soft_point)(t, scene_id, L, p, j, masks + (size_t)j * words, own, shared);
         }
     }
     return pairs;
