@@ -1,6 +1,7 @@
-/* kernels_soft.h — the soft-shadow raster's hot loop (izb_soft.h): one triangle against a run of
- * binned points, each point's light samples tested in vector lanes. One copy per instruction set
- * (see kernels.h); cpu/raster_soft.c owns the traversal. */
+/* kernels_soft.h — the soft-shadow hot loops (izb_soft.h): the triangles' soft set-up, and one
+ * triangle against a run of binned points, each point's light samples tested in vector lanes. One
+ * copy per instruction set (see kernels.h: built for the baseline, every fmaf would be a libm
+ * call); cpu/raster_soft.c owns the traversal. */
 #if !defined(KERN)
 #error "kernels_soft.h is included by kernels.h only (cpu/isa.c's per-ISA copies)"
 #endif
@@ -82,4 +83,22 @@ static uint32_t KERN(soft_row)(const izb_soft_tri *t, uint32_t scene_id, const i
         }
     }
     return pairs;
+}
+
+/* Scene triangles [i0, i1) transformed by the light matrix and set up (izb_soft_tri_setup; culled
+ * when izb_may_cull says they may be); the survivors go to out[0 ..), their scene indices to
+ * tri_id. Returns how many survived. */
+static int64_t KERN(soft_setup)(const float *xyz, int64_t i0, int64_t i1, const float *light, const izb_soft_light *L,
+                                float zmax, const izb_bbox *pb, const izb_cull_view *cull, izb_soft_tri *out,
+                                uint32_t *tri_id)
+{
+    int64_t k = 0;
+    for (int64_t i = i0; i < i1; i++) {
+        float v[3][4];
+        for (int c = 0; c < 3; c++)
+            izb_transform(light, xyz + 9 * i + 3 * c, v[c]);
+        if (izb_soft_tri_setup(v, zmax, L, pb, izb_may_cull(cull, (uint32_t)i), &out[k]))
+            tri_id[k++] = (uint32_t)i;
+    }
+    return k;
 }

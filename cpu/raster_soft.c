@@ -28,6 +28,7 @@ int izb_cpu_soft_setup(const float *xyz, int n, const izb_recon *f, const izb_so
                        int threads)
 {
     threads = izb_cpu_threads(threads);
+    const izb_cpu_kernels *kern = izb_cpu_kernels_get(IZB_CPU_ISA_AUTO);
     int count[IZB_CPU_MAX_THREADS] = {0};
     /* each thread compacts its own chunk in place, then the chunks move together in order */
 #pragma omp parallel num_threads(threads)
@@ -35,15 +36,7 @@ int izb_cpu_soft_setup(const float *xyz, int n, const izb_recon *f, const izb_so
         const int t = THREAD_NUM(), nth = NUM_THREADS();
         int64_t lo, hi;
         izb_cpu_chunk(n, t, nth, &lo, &hi);
-        int64_t k = lo;
-        for (int64_t i = lo; i < hi; i++) {
-            float v[3][4];
-            for (int c = 0; c < 3; c++)
-                izb_transform(f->light, xyz + 9 * i + 3 * c, v[c]);
-            if (izb_soft_tri_setup(v, zmax, L, pb, izb_may_cull(cull, (uint32_t)i), &out[k]))
-                tri_id[k++] = (uint32_t)i;
-        }
-        count[t] = (int)(k - lo);
+        count[t] = (int)kern->soft_setup(xyz, lo, hi, f->light, L, zmax, pb, cull, out + lo, tri_id + lo);
     }
     int total = 0;
     for (int t = 0; t < threads; t++) {
