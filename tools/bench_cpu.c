@@ -223,16 +223,76 @@ static const char *const metric_names[M_COUNT] = {"izb_total",
                                                   "floor_binning_memcpy",
                                                   "floor_culling_transform"};
 
+static double s_median_total(series *s) { return stats_summarize(s->v, (size_t)s->n).median; }
+
+/* Soft frames: Embree casting the same M rays per point (the IZB's sample directions, mapped back to
+ * world space), once, timed; its bytes against the IZB's (bc->mask, the last frame's). A pixel's
+ * byte difference times M / 255 estimates how many of its (point, sample) answers differ (the bytes
+ * hold the lit count, not which samples: differences inside one pixel can cancel). */
+static void soft_vs_embree(bench_bvh *bvh, const bench_case *bc, double izb_ms, int T)
+{
+    izb_soft_light L;
+    izb_soft_light_make(&bc->f, &L);
+    /* world direction of clip direction d: A^-1 d, A the light matrix's upper 3x3 (column-major) */
+    double a[3][3], inv[3][3];
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 3; c++)
+            a[r][c] = bc->f.light[4 * c + r];
+    const double det = a[0][0] * (a[1][1] * a[2][2] - a[1][2] * a[2][1]) -
+                       a[0][1] * (a[1][0] * a[2][2] - a[1][2] * a[2][0]) +
+                       a[0][2] * (a[1][0] * a[2][1] - a[1][1] * a[2][0]);
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 3; c++) {
+            const int r1 = (c + 1) % 3, r2 = (c + 2) % 3, c1 = (r + 1) % 3, c2 = (r + 2) % 3;
+            inv[r][c] = (a[r1][c1] * a[r2][c2] - a[r1][c2] * a[r2][c1]) / det;
+        }
+    float *dirs = malloc(sizeof(float) * 3 * (size_t)L.m);
+    uint8_t *em = malloc((size_t)bc->W * bc->H);
+    if (!dirs || !em) {
+        free(dirs), free(em);
+        return;
+    }
+    for (int j = 0; j < L.m; j++) {
+        const double d[3] = {L.dx[j], L.dy[j], -1.0};
+        double w[3], n = 0.0;
+        for (int k = 0; k < 3; k++)
+            w[k] = inv[k][0] * d[0] + inv[k][1] * d[1] + inv[k][2] * d[2], n += w[k] * w[k];
+        for (int k = 0; k < 3; k++)
+            dirs[3 * j + k] = (float)(w[k] / sqrt(n));
+    }
+    memcpy(em, bc->mask, (size_t)bc->W * bc->H);
+    const double t0 = now_ms();
+    bench_rays_occluded16_soft(bvh, &bc->rays, dirs, L.m, em, T);
+    const double ems = now_ms() - t0;
+    long differ = 0, valid = 0;
+    double samples = 0.0;
+    for (long i = 0; i < (long)bc->W * bc->H; i++) {
+        if (!bc->rays.valid[i]) continue;
+        valid++;
+        const int dlt = abs((int)em[i] - (int)bc->mask[i]);
+        differ += dlt != 0;
+        samples += dlt * (double)L.m / 255.0;
+    }
+    printf("soft vs Embree rtcOccluded16 with the same %d rays per point: Embree %.1f ms (one frame), IZB %.1f ms "
+           "(median) = %.3fx; pixels whose byte differs %ld of %ld (%.4f%%); (point, sample) answers that differ: "
+           "about %.0f of %.4g (%.5f%%)\n",
+           L.m, ems, izb_ms, izb_ms / ems, differ, valid, 100.0 * (double)differ / (double)(valid ? valid : 1),
+           samples, (double)valid * L.m, 100.0 * samples / ((double)valid * L.m + 1e-300));
+    free(dirs), free(em);
+}
+
 /* the point tests of the same frame with a hard light (kernel1's cell ranges, bench_raster_tests) */
 static double hard_tests(izb_backend *b, const bench_case *bc, const bench_opts *o)
 {
     izb_recon f = bc->f;
     f.light_angle = 0.0f;
     izb_debug dbg;
-    if (!izb_shade_arrays_ids(b, &f, &(izb_settings){0}, bc->depth, o->ids ? bc->ids : NULL, bc->mask, NULL) ||
-        !izb_get_debug(b, &dbg) || !dbg.tris)
-        return 0.0;
-    return bench_raster_tests(dbg.tris, dbg.tri_count, dbg.cell_start, dbg.cell_end, &dbg.grid);
+    uint8_t *mask = malloc((size_t)bc->W * bc->H); /* bc->mask keeps the soft frame's */
+    const bool ok = mask && izb_shade_arrays_ids(b, &f, &(izb_settings){0}, bc->depth, o->ids ? bc->ids : NULL,
+                                                 mask, NULL) &&
+                    izb_get_debug(b, &dbg) && dbg.tris;
+    free(mask);
+    return ok ? bench_raster_tests(dbg.tris, dbg.tri_count, dbg.cell_start, dbg.cell_end, &dbg.grid) : 0.0;
 }
 
 static int run_static(const bench_opts *o, bench_case *bc, int threads, csv_out *csv)
@@ -293,11 +353,13 @@ static int run_static(const bench_opts *o, bench_case *bc, int threads, csv_out 
     if (izb_get_debug(b, &dbg) && dbg.tris)
         tests = bench_raster_tests(dbg.tris, dbg.tri_count, dbg.cell_start, dbg.cell_end, &dbg.grid);
     mask_diff d = mask_compare(bc->depth, bc->mask, bc->ray_mask, (long)npix);
-    if (bc->f.light_angle > 0.0f)
+    if (bc->f.light_angle > 0.0f) {
         printf("soft %s %dx%d, %.2f degrees, M %d: %d triangles set up; point tests %.4g with the global "
                "penumbra bound, %.4g with per-cell bounds, %.4g pairs ran their samples; hard frame: %.4g tests\n",
                bc->s->name, bc->W, bc->H, (double)bc->f.light_angle * 57.29577951308232, bc->f.light_samples,
                st.tris_after_cull, st.soft_tests_global, st.soft_tests, st.soft_pairs, hard_tests(b, bc, o));
+        soft_vs_embree(bvh, bc, s_median_total(&m[M_TOTAL]), T);
+    }
 
     stats_summary s[M_COUNT];
     for (int k = 0; k < M_COUNT; k++) {
