@@ -11,7 +11,7 @@
  * ray, a triangle and "passes through" map to themselves; clip z grows away from the light, so
  * every sample direction is d_j = (dx_j, dy_j, -1) with (dx_j, dy_j) the sample's offset on the
  * unit disk times tan(angle / 2), scaled by the clip space's x and y units per unit of z
- * (izb_soft_light_dirs). Only orthographic (directional) lights: clip w = 1, x, y, z are used.
+ * (izb_soft_light_make). Only orthographic (directional) lights: clip w = 1, x, y, z are used.
  *
  * The test of one (point, triangle, sample): four signs, each linear in d_j —
  * - the three edge planes through p and an edge (V_a, V_b): e = ((V_a - p) x (V_b - V_a)) . d.
@@ -55,7 +55,7 @@
 #include "izb_mask.h"
 #include "izb_math.h"
 
-/* The largest angular size accepted (degrees, full cone): 40 times the sun's 0.53. Beyond it the
+/* The largest angular size accepted (degrees, full cone): about 38 times the sun's 0.53. Beyond it the
  * disk-of-tangents pattern stops being close to uniform in angle and the penumbrae cover so much
  * of the grid that the IZB loses its point. */
 #define IZB_SOFT_MAX_ANGLE_DEG 20.0f
