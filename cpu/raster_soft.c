@@ -30,18 +30,20 @@ int izb_cpu_soft_setup(const float *xyz, int n, const izb_recon *f, const izb_so
     threads = izb_cpu_threads(threads);
     const izb_cpu_kernels *kern = izb_cpu_kernels_get(IZB_CPU_ISA_AUTO);
     int count[IZB_CPU_MAX_THREADS] = {0};
+    int team = 1; /* the threads OpenMP gave: the chunks are cut by it */
     /* each thread compacts its own chunk in place, then the chunks move together in order */
 #pragma omp parallel num_threads(threads)
     {
         const int t = THREAD_NUM(), nth = NUM_THREADS();
+        if (t == 0) team = nth;
         int64_t lo, hi;
         izb_cpu_chunk(n, t, nth, &lo, &hi);
         count[t] = (int)kern->soft_setup(xyz, lo, hi, f->light, L, zmax, pb, cull, out + lo, tri_id + lo);
     }
     int total = 0;
-    for (int t = 0; t < threads; t++) {
+    for (int t = 0; t < team; t++) {
         int64_t lo, hi;
-        izb_cpu_chunk(n, t, threads, &lo, &hi);
+        izb_cpu_chunk(n, t, team, &lo, &hi);
         if (count[t] && lo != total) {
             memmove(out + total, out + lo, (size_t)count[t] * sizeof *out);
             memmove(tri_id + total, tri_id + lo, (size_t)count[t] * sizeof *tri_id);
