@@ -264,8 +264,10 @@ static void soft_vs_embree(bench_bvh *bvh, const bench_case *bc, double izb_ms, 
     const double t0 = now_ms();
     bench_rays_occluded16_soft(bvh, &bc->rays, dirs, L.m, em, T);
     const double ems = now_ms() - t0;
-    long differ = 0, darker = 0, valid = 0;
+    long differ = 0, darker = 0, valid = 0, grazing = 0;
     double samples = 0.0;
+    float ld[3];
+    light_direction(&bc->l, ld);
     for (long i = 0; i < (long)bc->W * bc->H; i++) {
         if (!bc->rays.valid[i]) continue;
         valid++;
@@ -273,12 +275,24 @@ static void soft_vs_embree(bench_bvh *bvh, const bench_case *bc, double izb_ms, 
         differ += dlt != 0;
         darker += bc->mask[i] < em[i];
         samples += dlt * (double)L.m / 255.0;
+        /* where: a pixel whose surface is within ~6 degrees of edge-on to the light (|cos| < 0.1) */
+        const uint32_t id = bc->ids[i];
+        if (dlt && id < (uint32_t)bc->s->tri_count) {
+            const float *q = bc->s->xyz + 9 * (size_t)id;
+            const double e1[3] = {q[3] - q[0], q[4] - q[1], q[5] - q[2]}, e2[3] = {q[6] - q[0], q[7] - q[1], q[8] - q[2]};
+            const double n[3] = {e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2],
+                                 e1[0] * e2[1] - e1[1] * e2[0]};
+            const double nn = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+            grazing += nn > 0.0 && fabs(n[0] * ld[0] + n[1] * ld[1] + n[2] * ld[2]) < 0.1 * nn;
+        }
     }
     printf("soft vs Embree rtcOccluded16 with the same %d rays per point: Embree %.1f ms (one frame), IZB %.1f ms "
-           "(median) = %.3fx; pixels whose byte differs %ld of %ld (%.4f%%; the IZB's darker on %ld); (point, sample) "
+           "(median) = %.3fx; pixels whose byte differs %ld of %ld (%.4f%%; the IZB's darker on %ld; on a surface "
+           "within ~6 degrees of edge-on to the light: %ld); (point, sample) "
            "answers that differ: "
            "about %.0f of %.4g (%.5f%%)\n",
            L.m, ems, izb_ms, izb_ms / ems, differ, valid, 100.0 * (double)differ / (double)(valid ? valid : 1), darker,
+           grazing,
            samples, (double)valid * L.m, 100.0 * samples / ((double)valid * L.m + 1e-300));
     free(dirs), free(em);
 }
