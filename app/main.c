@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "controls.h"
+#include "izb_soft.h"
 #include "file_out.h"
 #include "fps_log.h"
 #include "gl_census.h"
@@ -138,7 +139,10 @@ static void reset_view(app *a)
     a->cam.yaw = o->has_cam_yaw ? o->cam_yaw : s->cam_yaw;
     a->cam.pitch = o->has_cam_pitch ? o->cam_pitch : s->cam_pitch;
 
-    light l = {.type = o->light, .cone_deg = o->cone_deg > 0.0f ? o->cone_deg : 60.0f};
+    light l = {.type = o->light,
+               .cone_deg = o->cone_deg > 0.0f ? o->cone_deg : 60.0f,
+               .angle_deg = o->light_angle,
+               .samples = o->light_samples > 0 ? o->light_samples : IZB_SOFT_DEFAULT_SAMPLES};
     memcpy(l.pos, o->has_light_pos ? o->light_pos : s->light_pos, sizeof l.pos);
     if (o->has_light_dir) {
         memcpy(l.dir, o->light_dir, sizeof l.dir);
@@ -272,6 +276,31 @@ static int app_init(app *a, int argc, char **argv)
     return 0;
 }
 
+/* = - N: the directional light's angular size and its samples (soft shadows). Kept in the options,
+ * so that T and Home keep them; a step past either end stays there, with a line saying so. */
+static void light_size_keys(app *a, unsigned t)
+{
+    float d = a->opt.light_angle;
+    int m = a->opt.light_samples > 0 ? a->opt.light_samples : IZB_SOFT_DEFAULT_SAMPLES;
+    if (t & CONTROL_LIGHT_WIDER) {
+        if (d >= IZB_SOFT_MAX_ANGLE_DEG)
+            printf("izb-shadows: the light's angular size stays at its maximum, %g degrees\n",
+                   (double)IZB_SOFT_MAX_ANGLE_DEG);
+        d = d <= 0.0f ? 0.53f : fminf(1.5f * d, IZB_SOFT_MAX_ANGLE_DEG);
+    }
+    if (t & CONTROL_LIGHT_NARROWER) d = d / 1.5f < 0.5f ? 0.0f : d / 1.5f;
+    if (t & CONTROL_LIGHT_SAMPLES) m = m >= 256 ? 16 : 2 * m;
+    a->opt.light_angle = a->light.angle_deg = d;
+    a->opt.light_samples = a->light.samples = m;
+    if (d > 0.0f && a->light.type != LIGHT_DIRECTIONAL)
+        printf("izb-shadows: light angular size %.2f degrees, %d samples: for the directional light (T) only so far\n",
+               (double)d, m);
+    else if (d > 0.0f)
+        printf("izb-shadows: light angular size %.2f degrees, %d samples (soft shadows: CPU backend)\n", (double)d, m);
+    else
+        printf("izb-shadows: light angular size 0: hard shadows\n");
+}
+
 static void apply_toggles(app *a, unsigned t)
 {
     izb_settings *s = &a->settings;
@@ -286,6 +315,7 @@ static void apply_toggles(app *a, unsigned t)
     if (t & CONTROL_GROUND) toggle_ground(a);
     if (t & CONTROL_UP) next_up(a);
     if (t & CONTROL_ALPHA) toggle_alpha(a);
+    if (t & (CONTROL_LIGHT_WIDER | CONTROL_LIGHT_NARROWER | CONTROL_LIGHT_SAMPLES)) light_size_keys(a, t);
     if (t & CONTROL_LIGHT_TYPE) {
         a->opt.light = (light_type)((a->light.type + 1) % LIGHT_TYPE_COUNT); /* directional -> spot -> point */
         camera keep = a->cam;

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "izb_soft.h"
 #include "scene.h"
 
 #define MAX_SIZE 16384
@@ -109,6 +110,14 @@ const option_spec options_table[] = {
      .what = "x,y,z", .help = "spot position", .deflt = "the scene's"},
     {"--cone", .kind = OPTION_FLOAT, .arg = "DEG", DEST(cone_deg), .min = 1, .max = 170, .what = "degrees",
      .help = "spot cone, full angle", .deflt = "60"},
+    {"--light-angle", .kind = OPTION_FLOAT, .arg = "DEG", DEST(light_angle), .min = 0,
+     .max = IZB_SOFT_MAX_ANGLE_DEG, .what = "degrees",
+     .help = "the directional light's angular size, full angle (the sun:\n"
+             "0.53): soft shadows, exact for its light samples, on the CPU\n"
+             "backend (CUDA frames fall back to it); 0 = hard",
+     .deflt = "0"},
+    {"--light-samples", .kind = OPTION_INT, .arg = "M", DEST(light_samples), .min = 16, .max = 256, .pow2 = true,
+     .what = "16, 32, 64, 128 or 256", .help = "light samples of a soft shadow", .deflt = STR(IZB_SOFT_DEFAULT_SAMPLES)},
     {"--cam-pos", .kind = OPTION_VEC3, .arg = "x,y,z", DEST(cam_pos), HAS(has_cam_pos), ANY_FLOAT,
      .what = "x,y,z", .help = "camera position", .deflt = "the scene's"},
     {"--cam-yaw", .kind = OPTION_FLOAT, .arg = "DEG", DEST(cam_yaw), HAS(has_cam_yaw), .min = -CAMERA_YAW_MAX,
@@ -668,6 +677,9 @@ options_result parse_options(int argc, char **argv, app_options *o, char *err, s
     /* before anything is allocated: a size the machine cannot hold would fail deep in the GL or
      * get the process killed */
     if (!options_check_memory(o->width, o->height, NULL, err, err_size)) return OPTIONS_ERROR;
+    if (o->light_angle > 0.0f && o->light != LIGHT_DIRECTIONAL)
+        return fail(err, err_size, "--light-angle %g: for the directional light only so far (--light %s given)",
+                    (double)o->light_angle, light_type_names[o->light]);
     if (!check_scene(o->scene, err, err_size)) {
         one_line(err, err_size);
         return OPTIONS_ERROR;

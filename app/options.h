@@ -38,6 +38,8 @@ typedef struct app_options {
     light_type light;
     bool has_light_dir, has_light_pos, has_cam_pos, has_cam_yaw, has_cam_pitch;
     float light_dir[3], light_pos[3], cone_deg;
+    float light_angle; /* --light-angle: directional light's angular size, degrees (0 = hard) */
+    int light_samples; /* --light-samples: M of a soft shadow; 0 = IZB_SOFT_DEFAULT_SAMPLES */
     float cam_pos[3], cam_yaw, cam_pitch;
     bool vsync;
     render_view view;

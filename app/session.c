@@ -176,6 +176,8 @@ void session_replay(session *s, double wall_dt, camera *c, light *l)
     c->near = keep_c.near;
     c->far = keep_c.far;
     l->cone_deg = keep_l.cone_deg;
+    l->angle_deg = keep_l.angle_deg; /* the light's size and samples too */
+    l->samples = keep_l.samples;
     double dur = camera_path_duration(&s->play);
     if (!s->desc.path_loop && s->play_t >= dur - 1e-9) s->path_done = true;
     if (s->desc.headless) /* a count, not a sum: no drift over long paths */

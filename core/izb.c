@@ -1,5 +1,6 @@
 /* izb.c — backend selection and dispatch (the seam of izb.h). */
 #include "izb_backend.h"
+#include "izb_soft.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -99,7 +100,8 @@ static izb_backend *wrap_fault(izb_backend *b)
                                .shade_gl = b->vt->shade_gl ? faulty_shade_gl : NULL,
                                .get_debug = b->vt->get_debug ? faulty_get_debug : NULL,
                                .update_scene = faulty_update_scene,
-                               .set_cutouts = b->vt->set_cutouts ? faulty_set_cutouts : NULL};
+                               .set_cutouts = b->vt->set_cutouts ? faulty_set_cutouts : NULL,
+                               .soft = b->vt->soft};
     f->base.vt = &f->vt;
     f->base.threads = b->threads;
     f->base.tri_count = -1;
@@ -241,9 +243,46 @@ bool izb_shade_arrays(izb_backend *b, const izb_recon *frame, const izb_settings
     return izb_shade_arrays_ids(b, frame, s, depth, NULL, mask, stats);
 }
 
+bool izb_soft_frame_ok(const izb_recon *f)
+{
+    const float max = IZB_SOFT_MAX_ANGLE_DEG * 3.14159265358979f / 180.0f;
+    if (!(f->light_angle >= 0.0f) || !(f->light_angle <= max * (1.0f + 1e-6f))) {
+        fprintf(stderr, "izb: light angle %g rad: must be within 0 .. %g degrees\n", (double)f->light_angle,
+                (double)IZB_SOFT_MAX_ANGLE_DEG);
+        return false;
+    }
+    if (f->light_angle > 0.0f && !izb_soft_samples_ok(f->light_samples)) {
+        fprintf(stderr, "izb: %d light samples: must be 16, 32, 64, 128 or 256\n", f->light_samples);
+        return false;
+    }
+    if (f->light_angle > 0.0f && f->light_is_spot) {
+        fprintf(stderr, "izb: a light angle is for the directional light only so far (spot and area lights: issue 20)\n");
+        return false;
+    }
+    return true;
+}
+
+/* a frame the backend can shade: soft ones only where it has the soft path */
+static bool frame_ok(const izb_backend *b, const izb_recon *f)
+{
+    if (!f) {
+        fprintf(stderr, "izb %s: shade: NULL frame\n", b->vt->name);
+        return false;
+    }
+    if (!izb_soft_frame_ok(f))
+        return false;
+    if (f->light_angle > 0.0f && !b->vt->soft) {
+        fprintf(stderr, "izb %s: soft shadows run on the CPU backend only so far (--backend cpu)\n", b->vt->name);
+        return false;
+    }
+    return true;
+}
+
 bool izb_shade_arrays_ids(izb_backend *b, const izb_recon *frame, const izb_settings *s, const float *depth,
                           const uint32_t *ids, uint8_t *mask, izb_stats *stats)
 {
+    if (!frame_ok(b, frame))
+        return false;
     izb_settings r = izb_settings_resolve(s ? *s : (izb_settings){0});
     izb_recon f = *frame;
     f.bias = r.bias;
@@ -257,7 +296,7 @@ bool izb_supports_gl(const izb_backend *b) { return b->vt->shade_gl != NULL; }
 bool izb_shade_gl(izb_backend *b, const izb_recon *frame, const izb_settings *s, unsigned depth_tex,
                   unsigned ids_tex, unsigned mask_tex, unsigned generation, izb_stats *stats)
 {
-    if (!b->vt->shade_gl)
+    if (!b->vt->shade_gl || !frame_ok(b, frame))
         return false;
     izb_settings r = izb_settings_resolve(s ? *s : (izb_settings){0});
     izb_recon f = *frame;

@@ -98,6 +98,11 @@ typedef struct izb_stats {
      * points, cells, scratch) and those sized by the scene (triangles). CPU backend; 0 where a
      * backend does not count them (CUDA). */
     size_t frame_bytes, scene_bytes;
+    /* Soft frames (light_angle > 0; CPU backend): point tests the raster would visit with one
+     * global penumbra bound (the farthest receiver), the tests it visited with per-cell bounds,
+     * and the (point, triangle) pairs that passed the per-point box and plane side and ran their
+     * samples (izb_soft.h). 0 in hard frames. */
+    double soft_tests_global, soft_tests, soft_pairs;
 } izb_stats;
 
 typedef struct izb_backend izb_backend;
@@ -157,6 +162,12 @@ typedef struct izb_cutouts {
  * message, when the backend cannot alpha-test (CUDA so far: cut-outs run on the CPU backend
  * only) or tri_count differs from the scene's; the scene is then opaque for the IZB. */
 bool izb_set_cutouts(izb_backend *b, const izb_cutouts *c);
+
+/* Whether a frame's light extent is one the backends take (izb_soft.h): light_angle within 0 ..
+ * IZB_SOFT_MAX_ANGLE_DEG, and when it is > 0, light_samples in {16, 32, 64, 128, 256} and a
+ * directional light. Otherwise one line on stderr and false; izb_shade_* refuse such frames, and
+ * frames with light_angle > 0 on a backend without soft shadows (CUDA, so far). */
+bool izb_soft_frame_ok(const izb_recon *f);
 
 /* Array path (tests, CPU fallback). depth: width*height linear view depths (0 = sky), row 0 at the
  * bottom. mask (out): width*height bytes, 255 = lit, 0 = in shadow or outside the light; sky

@@ -30,6 +30,9 @@ typedef struct izb_backend_vtbl {
      * the next set_cutouts) and returns true, or leaves it to the caller and returns false; an
      * empty set (cut_count 0) means none. NULL: the backend cannot alpha-test (izb.c says so). */
     bool (*set_cutouts)(izb_backend *b, izb_cutout_set *s);
+    /* shades frames with light_angle > 0 (izb_soft.h); izb.c refuses them, with one line, to a
+     * backend without */
+    bool soft;
 } izb_backend_vtbl;
 
 struct izb_backend {

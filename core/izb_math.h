@@ -75,6 +75,12 @@ typedef struct izb_recon {
     int light_is_spot; /* 0 directional; else a light at a point (IZB_LIGHT_SPOT, IZB_LIGHT_FACE):
                         * points with w <= 0 or outside its frustum are unlit */
     float bias;        /* see IZB_DEFAULT_BIAS */
+    /* Directional light only: the full angle (radians) of the cone the light comes from, 0 = a point
+     * at infinity (hard shadows, the path without izb_soft.h); and light_samples, the M samples of
+     * that cone (16, 32, 64, 128 or 256; read only when light_angle > 0). izb.c refuses other
+     * values (izb_soft_frame_ok). */
+    float light_angle;
+    int light_samples;
 } izb_recon;
 
 /* A triangle ready for the rasteriser (thesis §4.3–4.4): edge functions e_i = a*x + b*y + c

@@ -39,6 +39,9 @@ typedef struct cpu_backend {
     buffer hits;       /* uint64_t, izb_cpu_raster_scratch(): the raster's per-thread hit bitmaps */
     buffer tris;       /* izb_tri, one per triangle: compacted survivors */
     buffer tri_id;     /* uint32_t, one per triangle: the survivors' scene indices (frames with ids) */
+    buffer soft_tris;  /* izb_soft_tri, one per triangle: soft frames' survivors (their ids in tri_id) */
+    buffer soft_masks; /* uint32_t, izb_mask_words(M) per point: soft frames' visibility masks */
+    buffer cell_zmax;  /* float, one per cell: soft frames' farthest receiver per cell */
     buffer comp;       /* uint32_t, one per triangle: closed component (izb_closed.h) */
     buffer boxes;      /* float, 6 per closed component */
     size_t box_floats; /* in use in boxes */
@@ -79,7 +82,8 @@ static void cpu_destroy(izb_backend *base)
 {
     cpu_backend *b = (cpu_backend *)base;
     buffer *all[] = {&b->xyz,  &b->points, &b->debug_points, &b->cell_start, &b->cell_end, &b->scratch,
-                     &b->hits, &b->tris,   &b->comp,         &b->boxes,      &b->tri_id};
+                     &b->hits, &b->tris,   &b->comp,         &b->boxes,      &b->tri_id,
+                     &b->soft_tris, &b->soft_masks, &b->cell_zmax};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         free(all[i]->data);
     izb_cpu_points_free(&b->binned);
@@ -148,6 +152,85 @@ static bool cpu_set_cutouts(izb_backend *base, izb_cutout_set *s)
     return true;
 }
 
+/* the frame's bookkeeping for izb_get_debug and its stats (t: the stage boundaries) */
+static void finish_frame(cpu_backend *b, const izb_settings *s, izb_stats *stats, int n, int nt, const izb_grid *gp,
+                         const izb_bbox *bbox, const double *t)
+{
+    const izb_grid g = *gp;
+    b->have_frame = true;
+    b->point_count = n;
+    b->tris_after_cull = nt;
+    b->grid = g;
+    if (stats) {
+        memset(stats, 0, sizeof *stats);
+        for (int i = 0; i < IZB_STAGE_COUNT; i++)
+            stats->stage_ms[i] = (float)(t[i + 1] - t[i]);
+        stats->total_ms = (float)(t[IZB_STAGE_COUNT] - t[0]);
+        stats->points = n;
+        stats->tris_in = b->tri_count;
+        stats->tris_after_cull = nt;
+        stats->grid_w = g.w;
+        stats->grid_h = g.h;
+        stats->unit_size = 0;
+        stats->kernel = s->kernel == IZB_KERNEL2 ? IZB_KERNEL2 : IZB_KERNEL1;
+        stats->binning = s->binning == IZB_BINNING_ATOMIC ? IZB_BINNING_ATOMIC : IZB_BINNING_RADIX;
+        stats->bbox = *bbox;
+        stats->overflows = 0;
+        const buffer *frame[] = {&b->points,  &b->debug_points, &b->cell_start, &b->cell_end,
+                                 &b->scratch, &b->hits,         &b->soft_masks, &b->cell_zmax};
+        const buffer *scene[] = {&b->xyz, &b->tris, &b->tri_id, &b->comp, &b->boxes, &b->soft_tris};
+        stats->scene_bytes = b->cut.pool_bytes + (size_t)b->cut.texture_count * sizeof(izb_alpha_tex) +
+                             (size_t)(b->cut.uv ? b->cut.tri_count : 0) * (6 * sizeof(float) + sizeof(uint32_t));
+        stats->frame_bytes = b->binned.cap * (sizeof(float) * 3 + sizeof(uint32_t));
+        for (size_t i = 0; i < sizeof frame / sizeof frame[0]; i++)
+            stats->frame_bytes += frame[i]->bytes;
+        for (size_t i = 0; i < sizeof scene / sizeof scene[0]; i++)
+            stats->scene_bytes += scene[i]->bytes;
+    }
+}
+
+/* Stages 3 and 4 of a soft frame (light_angle > 0, izb_soft.h) after the hard path's stages 1 and
+ * 2: the same points and grid, the triangles set up with penumbra boxes (culling: faces that face
+ * away from every light sample, izb_soft_tri_setup), visibility masks. */
+static bool soft_frame(cpu_backend *b, const izb_recon *f, const izb_settings *s, const uint32_t *ids,
+                       uint8_t *mask, izb_stats *stats, int n, const izb_grid *g, const izb_bbox *bbox, double *t)
+{
+    const int T = b->threads;
+    izb_soft_light L;
+    izb_soft_light_make(f, &L);
+    if (!reserve(&b->soft_tris, (size_t)b->tri_count, sizeof(izb_soft_tri), "soft triangle setup") ||
+        !reserve(&b->tri_id, (size_t)b->tri_count, sizeof(uint32_t), "triangle ids") ||
+        !reserve(&b->soft_masks, (size_t)n * (size_t)izb_mask_words(L.m), sizeof(uint32_t), "visibility masks") ||
+        !reserve(&b->cell_zmax, (size_t)g->w * (size_t)g->h, sizeof(float), "cells' farthest receivers"))
+        return false;
+    int nt = 0;
+    const float zmax = n > 0 ? izb_cpu_points_zmax(&b->binned, n, T) : 0.0f;
+    if (n > 0) {
+        const izb_cull_view cv = {.mode = s->cull, .comp = b->have_closed ? b->comp.data : NULL,
+                                  .boxes = b->boxes.data, .light_is_spot = 0};
+        nt = izb_cpu_soft_setup(b->xyz.data, b->tri_count, f, &L, zmax, bbox, &cv, b->soft_tris.data,
+                                b->tri_id.data, T);
+    }
+    t[3] = now_ms();
+    izb_cpu_soft_counts counts = {0};
+    if (nt > 0)
+        izb_cpu_soft_raster(b->soft_tris.data, b->tri_id.data, nt, &L, &b->binned, n, b->cell_start.data,
+                            b->cell_end.data, g, zmax, b->cell_zmax.data, s->kernel,
+                            ids ? &(izb_own){b->tri_id.data, ids, b->xyz.data, (uint32_t)b->tri_count} : NULL,
+                            b->soft_masks.data, mask, T, IZB_CPU_ISA_AUTO, &counts);
+    t[4] = now_ms();
+    finish_frame(b, s, stats, n, nt, g, bbox, t);
+    /* the debug view draws izb_tri set-ups, which a soft frame has none of */
+    b->tris_after_cull = 0;
+    if (stats) {
+        stats->tris_after_cull = nt;
+        stats->soft_tests_global = (double)counts.global;
+        stats->soft_tests = (double)counts.visited;
+        stats->soft_pairs = (double)counts.pairs;
+    }
+    return true;
+}
+
 static bool cpu_shade_arrays(izb_backend *base, const izb_recon *f, const izb_settings *s, const float *depth,
                              const uint32_t *ids, uint8_t *mask, izb_stats *stats)
 {
@@ -193,6 +276,9 @@ static bool cpu_shade_arrays(izb_backend *base, const izb_recon *f, const izb_se
                          IZB_CPU_ISA_AUTO);
     t[2] = now_ms();
 
+    if (f->light_angle > 0.0f) /* izb.c checked the angle and M; angle 0 keeps the hard path below */
+        return soft_frame(b, f, s, ids, mask, stats, n, &g, &bbox, t);
+
     int nt = 0;
     if (n > 0) {
         izb_cull_view cv = {.mode = s->cull, .comp = b->have_closed ? b->comp.data : NULL,
@@ -216,35 +302,7 @@ static bool cpu_shade_arrays(izb_backend *base, const izb_recon *f, const izb_se
                            mask, T, b->hits.data, IZB_CPU_ISA_AUTO);
     t[4] = now_ms();
 
-    b->have_frame = true;
-    b->point_count = n;
-    b->tris_after_cull = nt;
-    b->grid = g;
-    if (stats) {
-        memset(stats, 0, sizeof *stats);
-        for (int i = 0; i < IZB_STAGE_COUNT; i++)
-            stats->stage_ms[i] = (float)(t[i + 1] - t[i]);
-        stats->total_ms = (float)(t[IZB_STAGE_COUNT] - t[0]);
-        stats->points = n;
-        stats->tris_in = b->tri_count;
-        stats->tris_after_cull = nt;
-        stats->grid_w = g.w;
-        stats->grid_h = g.h;
-        stats->unit_size = 0;
-        stats->kernel = s->kernel == IZB_KERNEL2 ? IZB_KERNEL2 : IZB_KERNEL1;
-        stats->binning = s->binning == IZB_BINNING_ATOMIC ? IZB_BINNING_ATOMIC : IZB_BINNING_RADIX;
-        stats->bbox = bbox;
-        stats->overflows = 0;
-        const buffer *frame[] = {&b->points, &b->debug_points, &b->cell_start, &b->cell_end, &b->scratch, &b->hits};
-        const buffer *scene[] = {&b->xyz, &b->tris, &b->tri_id, &b->comp, &b->boxes};
-        stats->scene_bytes = b->cut.pool_bytes + (size_t)b->cut.texture_count * sizeof(izb_alpha_tex) +
-                             (size_t)(b->cut.uv ? b->cut.tri_count : 0) * (6 * sizeof(float) + sizeof(uint32_t));
-        stats->frame_bytes = b->binned.cap * (sizeof(float) * 3 + sizeof(uint32_t));
-        for (size_t i = 0; i < sizeof frame / sizeof frame[0]; i++)
-            stats->frame_bytes += frame[i]->bytes;
-        for (size_t i = 0; i < sizeof scene / sizeof scene[0]; i++)
-            stats->scene_bytes += scene[i]->bytes;
-    }
+    finish_frame(b, s, stats, n, nt, &g, &bbox, t);
     return true;
 }
 
@@ -275,6 +333,7 @@ static const izb_backend_vtbl cpu_vtbl = {
     .get_debug = cpu_get_debug,
     .update_scene = cpu_update_scene,
     .set_cutouts = cpu_set_cutouts,
+    .soft = true,
 };
 
 izb_backend *izb_cpu_create(const izb_desc *desc)

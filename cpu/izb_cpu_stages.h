@@ -144,4 +144,40 @@ bool izb_cpu_raster_cut(const izb_tri *tris, int nt, const izb_cpu_points *point
                         izb_kernel kernel, const izb_own *own, const izb_cut *cut, uint8_t *mask, int threads,
                         uint64_t *scratch, izb_cpu_isa isa);
 
+/* ---- soft shadows (izb_soft.h; cpu/raster_soft.c) ------------------------------------------ */
+
+#include "izb_soft.h"
+
+/* The largest key of points [0, n) (izb_maxf: NaN ignored; -INFINITY when none): the farthest
+ * receiver, which bounds every triangle's penumbra. */
+float izb_cpu_points_zmax(const izb_cpu_points *p, int n, int threads);
+
+/* Stage 3 for a soft frame: the n scene triangles transformed by f->light and set up with
+ * izb_soft_tri_setup (points' keys <= zmax, bbox pb, samples L; triangle i culled when it faces
+ * away from every sample and izb_may_cull(cull, i)); the survivors, in scene order, go to
+ * out[0 ..), their scene indices to tri_id (capacities n). Returns the survivors' count. */
+int izb_cpu_soft_setup(const float *xyz, int n, const izb_recon *f, const izb_soft_light *L, float zmax,
+                       const izb_bbox *pb, const izb_cull_view *cull, izb_soft_tri *out, uint32_t *tri_id,
+                       int threads);
+
+/* What a soft frame's raster did: point tests a global bound (the frame's farthest receiver) would
+ * visit, the tests the per-cell bounds visited, and the pairs set up past the per-point box and
+ * the plane-side test (the ones that run the samples). */
+typedef struct izb_cpu_soft_counts {
+    uint64_t global, visited, pairs;
+} izb_cpu_soft_counts;
+
+/* Stage 4 for a soft frame: every survivor against the points of the cells its penumbra box reaches
+ * (izb_soft_tri_cells: the range for the frame's farthest receiver zmax, and in it the cells its
+ * box for the cell's own farthest point reaches; cell_zmax: scratch of g->w * g->h, filled here).
+ * kernel1: triangles in parallel, atomic ORs; kernel2: interleaved cell groups, one thread per
+ * group. The hidden samples are OR-ed into masks (n points x izb_mask_words(L->m) words, cleared
+ * here), then mask[pixel] = izb_mask_value for every point. own as izb_cpu_raster_own's (NULL: no
+ * ids). *counts (may be NULL): what it visited, for measuring the penumbra boxes. False when isa
+ * does not run here. */
+bool izb_cpu_soft_raster(const izb_soft_tri *tris, const uint32_t *tri_id, int nt, const izb_soft_light *L,
+                         const izb_cpu_points *p, int n, const uint32_t *cell_start, const uint32_t *cell_end,
+                         const izb_grid *g, float zmax, float *cell_zmax, izb_kernel kernel, const izb_own *own,
+                         uint32_t *masks, uint8_t *mask, int threads, izb_cpu_isa isa, izb_cpu_soft_counts *counts);
+
 #endif

@@ -1,5 +1,6 @@
 /* view.c — fly camera, light matrices, and the per-frame IZB parameters. */
 #include "view.h"
+#include "izb_soft.h"
 
 #include <float.h>
 #include <math.h>
@@ -211,8 +212,13 @@ izb_recon izb_frame_make(const camera *c, const light *l, const float bmin[3], c
 {
     float m[16];
     light_matrices(l, bmin, bmax, m, NULL);
-    return frame_for(c, m, l->type == LIGHT_DIRECTIONAL ? 0 : l->type == LIGHT_POINT ? IZB_LIGHT_FACE : IZB_LIGHT_SPOT,
-                     width, height);
+    izb_recon f = frame_for(c, m, l->type == LIGHT_DIRECTIONAL ? 0 : l->type == LIGHT_POINT ? IZB_LIGHT_FACE : IZB_LIGHT_SPOT,
+                            width, height);
+    if (l->type == LIGHT_DIRECTIONAL && l->angle_deg > 0.0f) { /* NaN: hard, and izb.c never sees it */
+        f.light_angle = l->angle_deg * DEG;
+        f.light_samples = l->samples > 0 ? l->samples : IZB_SOFT_DEFAULT_SAMPLES;
+    }
+    return f;
 }
 
 int izb_frame_make_faces(const camera *c, const light *l, const float bmin[3], const float bmax[3], int width,

@@ -31,6 +31,12 @@ typedef struct light {
     float dir[3];    /* direction the light travels (normalised on use) */
     float pos[3];    /* spot, point: position */
     float cone_deg;  /* spot: full opening angle; 0 = 60 */
+    /* directional: the full angle of the cone the light comes from (degrees; 0 = a point at
+     * infinity, hard shadows; at most IZB_SOFT_MAX_ANGLE_DEG: the sun is 0.53) and the light samples
+     * its soft shadows take (16 .. 256, izb_soft.h; 0 = IZB_SOFT_DEFAULT_SAMPLES). A spot light
+     * ignores both so far. */
+    float angle_deg;
+    int samples;
 } light;
 
 void camera_forward(const camera *c, float out[3]);

@@ -9,10 +9,13 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 #include "izb_math.h"
 #include "izb_alpha.h"
 #include "izb_cutouts.h"
+#include "izb_soft.h"
 
 /* mask (out, width*height): 255 lit (and sky), 0 shadow or unlit. ids: per pixel the scene triangle
  * drawn there, or NULL; with ids a hit izb_hit_is_own says is the point's own is ignored. Triangle t
@@ -64,6 +67,68 @@ static inline void izb_brute_force(const izb_recon *f, const float *depth, const
                                    int nt, const izb_cull_view *cull, uint8_t *mask, izb_point *pts, int *pix)
 {
     izb_brute_force_cut(f, depth, ids, xyz, nt, cull, NULL, mask, pts, pix);
+}
+
+/* The soft-shadow brute force (izb_soft.h; frames with light_angle > 0): every pixel reconstructed,
+ * every point against every triangle and every light sample, the OR of the hidden samples turned
+ * into the byte (izb_mask_value). No grid, no cell ranges; triangle t culled when it faces away from
+ * every sample and izb_may_cull(cull, t) (izb_soft_tri_setup).
+ * box: the triangles' penumbra boxes as the backend computes them from the points' bbox, which the
+ * backend must equal exactly; false: boxes unbounded (an infinite points' bbox), so a point is
+ * tested however far it is from the triangle — the backend must equal that too wherever rounding
+ * adds no stray hit, which it can only do if its boxes are large enough (the dilation's test). */
+static inline void izb_brute_force_soft(const izb_recon *f, const float *depth, const uint32_t *ids,
+                                        const float *xyz, int nt, const izb_cull_view *cull, bool box, uint8_t *mask,
+                                        izb_point *pts, int *pix)
+{
+    const int W = f->width, H = f->height;
+    izb_bbox bb = {INFINITY, INFINITY, -INFINITY, -INFINITY};
+    float zmax = -INFINITY;
+    int n = 0;
+    for (int py = 0; py < H; py++)
+        for (int px = 0; px < W; px++) {
+            const int i = py * W + px;
+            izb_point p;
+            const izb_sample_kind k = izb_reconstruct(f, px, py, depth[i], &p);
+            mask[i] = k == IZB_UNLIT ? 0 : 255;
+            if (k != IZB_SAMPLE) continue;
+            bb.min_x = izb_minf(bb.min_x, p.x);
+            bb.min_y = izb_minf(bb.min_y, p.y);
+            bb.max_x = izb_maxf(bb.max_x, p.x);
+            bb.max_y = izb_maxf(bb.max_y, p.y);
+            zmax = izb_maxf(zmax, p.z);
+            pts[n] = p;
+            pix[n++] = i;
+        }
+    if (n == 0) return;
+    if (!box) bb = (izb_bbox){-INFINITY, -INFINITY, INFINITY, INFINITY};
+    izb_soft_light L;
+    izb_soft_light_make(f, &L);
+    const int words = izb_mask_words(L.m);
+    uint32_t *acc = (uint32_t *)calloc((size_t)n * (size_t)words, sizeof *acc);
+    if (!acc) {
+        fprintf(stderr, "izb_brute_force_soft: out of memory\n");
+        exit(1);
+    }
+    for (int t = 0; t < nt; t++) {
+        float v[3][4];
+        for (int k = 0; k < 3; k++)
+            izb_transform(f->light, xyz + 9 * t + 3 * k, v[k]);
+        izb_soft_tri tri;
+        if (!izb_soft_tri_setup(v, zmax, &L, &bb, izb_may_cull(cull, (uint32_t)t), &tri)) continue;
+        for (int i = 0; i < n; i++) {
+            izb_soft_pair pr;
+            if (!izb_soft_pair_setup(&tri, pts[i].x, pts[i].y, pts[i].z, &pr)) continue;
+            uint32_t hid[IZB_MASK_MAX_WORDS] = {0}, any = 0;
+            for (int j = 0; j < L.m; j++)
+                if (izb_soft_sample_hidden(&pr, tri.n, L.dx[j], L.dy[j])) hid[j / 32] |= 1u << (j % 32), any = 1;
+            if (any && !(ids && izb_hit_is_own(xyz, 9, 1, (uint32_t)nt, ids[pix[i]], (uint32_t)t)))
+                izb_mask_or(acc + (size_t)i * words, hid, L.m);
+        }
+    }
+    for (int i = 0; i < n; i++)
+        mask[pix[i]] = izb_mask_value(acc + (size_t)i * words, L.m);
+    free(acc);
 }
 
 #endif

@@ -2,7 +2,8 @@
  * side in one process (not a test: run by hand or by scripts/bench-cpu.sh).
  *
  *   bench-cpu [--matrix] [--scene SPEC]... [--size WxH]... [--light dir|spot|both] [--frames N]
- *             [--warmup N] [--threads N[,N...]] [--csv FILE] [--ids]
+ *             [--warmup N] [--threads N[,N...]] [--csv FILE] [--ids] [--light-angle DEG]
+ *             [--light-samples M]
  *
  * Static (every scene x size x light x thread count): each timed round runs, in turn, one IZB frame
  * (izb_shade_arrays, CPU backend), the same points' shadow rays with rtcOccluded1 and with
@@ -18,6 +19,10 @@
  * 1280x720, 1920x1080; directional and spot). --csv: one row per measurement, checked writes.
  * --ids: the IZB frames get the primitive ids of the depth (izb_shade_arrays_ids), as a depth
  * pass with gl_PrimitiveID would give them.
+ *
+ * --light-angle DEG [--light-samples M]: the directional light's frames are soft (izb_soft.h, M
+ * samples, default 32); Embree still casts one ray per point to the light's centre, so its columns
+ * and the mask diff are the hard shadow's (Embree with M rays per point is issue 20's next phase).
  *
  * --load: what loading a scene costs instead (issue 22): the closed-mesh analysis izb_set_scene
  * runs (izb_closed_find_threads) beside Embree's BVH build of the same triangles (rtcCommitScene
@@ -37,6 +42,7 @@
 #include "izb.h"
 #include "izb_parallel.h"
 #include "izb_closed.h"
+#include "izb_soft.h"
 #include "oracle.h"
 #include "scene.h"
 #include "stats.h"
@@ -62,6 +68,8 @@ typedef struct bench_opts {
     const char *csv;
     bool ids;  /* --ids: izb_shade_arrays_ids */
     bool load; /* --load: closed-mesh analysis beside Embree's BVH build */
+    float light_angle; /* --light-angle DEG: soft shadows of the directional light (izb_soft.h) */
+    int light_samples; /* --light-samples M */
 } bench_opts;
 
 /* one bench case: the scene, its view and the buffers every measurement shares */
@@ -111,6 +119,7 @@ static void usage(void)
     fprintf(stderr,
             "usage: bench-cpu [--matrix] [--scene SPEC]... [--size WxH]... [--light dir|spot|point|both|all]\n"
             "                 [--frames N] [--warmup N] [--threads N[,N...]] [--csv FILE] [--ids]\n"
+            "                 [--light-angle DEG] [--light-samples M]\n"
             "       bench-cpu --load [--scene SPEC]... [--frames N] [--warmup N] [--threads N[,N...]]\n"
             "                 [--csv FILE]\n");
     exit(2);
@@ -154,6 +163,11 @@ static void parse(int argc, char **argv, bench_opts *o)
         else if (!strcmp(a, "--frames") && (o->frames = atoi(v)) >= 1)
             ;
         else if (!strcmp(a, "--warmup") && (o->warmup = atoi(v)) >= 0)
+            ;
+        else if (!strcmp(a, "--light-angle") && (o->light_angle = strtof(v, NULL)) > 0.0f &&
+                 o->light_angle <= IZB_SOFT_MAX_ANGLE_DEG)
+            ;
+        else if (!strcmp(a, "--light-samples") && izb_soft_samples_ok(o->light_samples = atoi(v)))
             ;
         else if (!strcmp(a, "--csv"))
             o->csv = v;
@@ -221,6 +235,94 @@ static const char *const metric_names[M_COUNT] = {"izb_total",
                                                   "floor_binning_memcpy",
                                                   "floor_culling_transform"};
 
+static double s_median_total(series *s) { return stats_summarize(s->v, (size_t)s->n).median; }
+
+/* Soft frames: Embree casting the same M rays per point (the IZB's sample directions, mapped back to
+ * world space), once, timed; its bytes against the IZB's (bc->mask, the last frame's). A pixel's
+ * byte difference times M / 255 estimates how many of its (point, sample) answers differ (the bytes
+ * hold the lit count, not which samples: differences inside one pixel can cancel). */
+static void soft_vs_embree(bench_bvh *bvh, const bench_case *bc, double izb_ms, int T)
+{
+    izb_soft_light L;
+    izb_soft_light_make(&bc->f[0], &L);
+    /* world direction of clip direction d: A^-1 d, A the light matrix's upper 3x3 (column-major) */
+    double a[3][3], inv[3][3];
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 3; c++)
+            a[r][c] = bc->f[0].light[4 * c + r];
+    const double det = a[0][0] * (a[1][1] * a[2][2] - a[1][2] * a[2][1]) -
+                       a[0][1] * (a[1][0] * a[2][2] - a[1][2] * a[2][0]) +
+                       a[0][2] * (a[1][0] * a[2][1] - a[1][1] * a[2][0]);
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 3; c++) {
+            const int r1 = (c + 1) % 3, r2 = (c + 2) % 3, c1 = (r + 1) % 3, c2 = (r + 2) % 3;
+            inv[r][c] = (a[r1][c1] * a[r2][c2] - a[r1][c2] * a[r2][c1]) / det;
+        }
+    float *dirs = malloc(sizeof(float) * 3 * (size_t)L.m);
+    uint8_t *em = malloc((size_t)bc->W * bc->H);
+    if (!dirs || !em) {
+        free(dirs), free(em);
+        return;
+    }
+    for (int j = 0; j < L.m; j++) {
+        const double d[3] = {L.dx[j], L.dy[j], -1.0};
+        double w[3], n = 0.0;
+        for (int k = 0; k < 3; k++)
+            w[k] = inv[k][0] * d[0] + inv[k][1] * d[1] + inv[k][2] * d[2], n += w[k] * w[k];
+        for (int k = 0; k < 3; k++)
+            dirs[3 * j + k] = (float)(w[k] / sqrt(n));
+    }
+    memcpy(em, bc->mask, (size_t)bc->W * bc->H);
+    const double t0 = now_ms();
+    bench_rays_occluded16_soft(bvh, &bc->rays, dirs, L.m, em, T);
+    const double ems = now_ms() - t0;
+    long differ = 0, darker = 0, valid = 0, grazing = 0;
+    double samples = 0.0;
+    float ld[3];
+    light_direction(&bc->l, ld);
+    for (long i = 0; i < (long)bc->W * bc->H; i++) {
+        if (!bc->rays.valid[i]) continue;
+        valid++;
+        const int dlt = abs((int)em[i] - (int)bc->mask[i]);
+        differ += dlt != 0;
+        darker += bc->mask[i] < em[i];
+        samples += dlt * (double)L.m / 255.0;
+        /* where: a pixel whose surface is within ~6 degrees of edge-on to the light (|cos| < 0.1) */
+        const uint32_t id = bc->ids[i];
+        if (dlt && id < (uint32_t)bc->s->tri_count) {
+            const float *q = bc->s->xyz + 9 * (size_t)id;
+            const double e1[3] = {q[3] - q[0], q[4] - q[1], q[5] - q[2]}, e2[3] = {q[6] - q[0], q[7] - q[1], q[8] - q[2]};
+            const double n[3] = {e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2],
+                                 e1[0] * e2[1] - e1[1] * e2[0]};
+            const double nn = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+            grazing += nn > 0.0 && fabs(n[0] * ld[0] + n[1] * ld[1] + n[2] * ld[2]) < 0.1 * nn;
+        }
+    }
+    printf("soft vs Embree rtcOccluded16 with the same %d rays per point: Embree %.1f ms (one frame), IZB %.1f ms "
+           "(median) = %.3fx; pixels whose byte differs %ld of %ld (%.4f%%; the IZB's darker on %ld; on a surface "
+           "within ~6 degrees of edge-on to the light: %ld); (point, sample) "
+           "answers that differ: "
+           "about %.0f of %.4g (%.5f%%)\n",
+           L.m, ems, izb_ms, izb_ms / ems, differ, valid, 100.0 * (double)differ / (double)(valid ? valid : 1), darker,
+           grazing,
+           samples, (double)valid * L.m, 100.0 * samples / ((double)valid * L.m + 1e-300));
+    free(dirs), free(em);
+}
+
+/* the point tests of the same frame with a hard light (kernel1's cell ranges, bench_raster_tests) */
+static double hard_tests(izb_backend *b, const bench_case *bc, const bench_opts *o)
+{
+    izb_recon f = bc->f[0];
+    f.light_angle = 0.0f;
+    izb_debug dbg;
+    uint8_t *mask = malloc((size_t)bc->W * bc->H); /* bc->mask keeps the soft frame's */
+    const bool ok = mask && izb_shade_arrays_ids(b, &f, &(izb_settings){0}, bc->depth, o->ids ? bc->ids : NULL,
+                                                 mask, NULL) &&
+                    izb_get_debug(b, &dbg) && dbg.tris;
+    free(mask);
+    return ok ? bench_raster_tests(dbg.tris, dbg.tri_count, dbg.cell_start, dbg.cell_end, &dbg.grid) : 0.0;
+}
+
 static int run_static(const bench_opts *o, bench_case *bc, int threads, csv_out *csv)
 {
     const int T = resolve_threads(threads);
@@ -280,6 +382,13 @@ static int run_static(const bench_opts *o, bench_case *bc, int threads, csv_out 
     if (izb_get_debug(b, &dbg) && dbg.tris)
         tests = bench_raster_tests(dbg.tris, dbg.tri_count, dbg.cell_start, dbg.cell_end, &dbg.grid);
     mask_diff d = mask_compare(bc->depth, bc->mask, bc->ray_mask, (long)npix);
+    if (bc->f[0].light_angle > 0.0f) {
+        printf("soft %s %dx%d, %.2f degrees, M %d: %d triangles set up; point tests %.4g with the global "
+               "penumbra bound, %.4g with per-cell bounds, %.4g pairs ran their samples; hard frame: %.4g tests\n",
+               bc->s->name, bc->W, bc->H, (double)bc->f[0].light_angle * 57.29577951308232, bc->f[0].light_samples,
+               st.tris_after_cull, st.soft_tests_global, st.soft_tests, st.soft_pairs, hard_tests(b, bc, o));
+        soft_vs_embree(bvh, bc, s_median_total(&m[M_TOTAL]), T);
+    }
 
     stats_summary s[M_COUNT];
     for (int k = 0; k < M_COUNT; k++) {
@@ -388,7 +497,8 @@ static int run_load(const bench_opts *o, const scene *s, int threads, csv_out *c
 }
 
 /* the scene's view for one light; depth from Embree primary rays (what the GL depth pass writes) */
-static bool case_make(bench_case *bc, const scene *s, oracle *o, int W, int H, light_type kind)
+static bool case_make(bench_case *bc, const scene *s, oracle *o, int W, int H, light_type kind,
+                      const bench_opts *opt)
 {
     *bc = (bench_case){.s = s, .W = W, .H = H};
     bc->cam = (camera){
@@ -402,7 +512,10 @@ static bool case_make(bench_case *bc, const scene *s, oracle *o, int W, int H, l
                        .pos = {s->light_pos[0], s->light_pos[1], s->light_pos[2]},
                        .dir = {c[0] - s->light_pos[0], c[1] - s->light_pos[1], c[2] - s->light_pos[2]},
                        .cone_deg = 60}
-             : (light){.type = LIGHT_DIRECTIONAL, .dir = {s->light_dir[0], s->light_dir[1], s->light_dir[2]}};
+             : (light){.type = LIGHT_DIRECTIONAL,
+                       .dir = {s->light_dir[0], s->light_dir[1], s->light_dir[2]},
+                       .angle_deg = opt->light_angle,
+                       .samples = opt->light_samples};
     const size_t npix = (size_t)W * H;
     bc->depth = malloc(sizeof(float) * npix);
     bc->mask = malloc(npix);
@@ -487,7 +600,7 @@ int main(int argc, char **argv)
             for (int li = 0; li < LIGHT_TYPE_COUNT && !rc; li++) {
                 if (!o.lights[li]) continue;
                 bench_case bc;
-                if (!case_make(&bc, &s, orc, o.sizes[zi][0], o.sizes[zi][1], (light_type)li)) {
+                if (!case_make(&bc, &s, orc, o.sizes[zi][0], o.sizes[zi][1], (light_type)li, &o)) {
                     fprintf(stderr, "bench-cpu: out of memory\n");
                     return 1;
                 }

@@ -39,4 +39,10 @@ void bench_rays_free(bench_rays *r);
 void bench_rays_occluded1(bench_bvh *b, const bench_rays *r, uint8_t *mask, int threads);
 void bench_rays_occluded16(bench_bvh *b, const bench_rays *r, uint8_t *mask, int threads);
 
+/* Soft shadows (izb_soft.h): every valid ray cast once per light sample, toward world direction
+ * dirs[3 j .. 3 j + 2] (unit, toward the light; j < m), rows of 16 pixels per rtcOccluded16 call;
+ * mask[i] = round(255 lit / m) as izb_mask_value. Invalid rays: left as they are. */
+void bench_rays_occluded16_soft(bench_bvh *b, const bench_rays *r, const float *dirs, int m, uint8_t *mask,
+                                int threads);
+
 #endif

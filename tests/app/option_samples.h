@@ -33,8 +33,9 @@ static inline int option_sample(const option_spec *s, const sample_files *f, con
     case OPTION_INT: /* the smallest value: cheap to run (1 frame, 1 thread, 1 pixel wide) */
         snprintf(buf, 256, "%.0f", s->min);
         break;
-    case OPTION_FLOAT: /* min, or the middle of an open range */
-        snprintf(buf, 256, "%.9g", s->open ? (s->min + s->max) / 2 : s->min);
+    case OPTION_FLOAT: /* min, or the middle of an open range or of one from 0 (0 is the usual "off"
+                        * default: --light-angle) */
+        snprintf(buf, 256, "%.9g", s->open || s->min == 0.0 ? (s->min + s->max) / 2 : s->min);
         break;
     case OPTION_VEC3:
         snprintf(buf, 256, "1,2,3");
@@ -82,6 +83,24 @@ static inline double documented_frames(const bool given[])
                path = given[option_named("--path") - options_table],
                loop = given[option_named("--path-loop") - options_table];
     return headless && (!path || loop) ? headless_frames : 0.0;
+}
+
+/* Pairs the options refuse together, as documented, with a word of the refusal: their samples
+ * conflict by design (checked to be refused, not skipped). */
+static const char *const option_refused_pairs[][3] = {
+    {"--light-angle", "--light", "directional light only"}, /* soft shadows: directional so far */
+};
+
+/* the refusal's words when rows a and b may not be combined, else NULL */
+static inline const char *option_refused_pair(int a, int b)
+{
+    for (size_t i = 0; i < sizeof option_refused_pairs / sizeof option_refused_pairs[0]; i++) {
+        const char *x = options_table[a].name, *y = options_table[b].name;
+        if ((!strcmp(x, option_refused_pairs[i][0]) && !strcmp(y, option_refused_pairs[i][1])) ||
+            (!strcmp(y, option_refused_pairs[i][0]) && !strcmp(x, option_refused_pairs[i][1])))
+            return option_refused_pairs[i][2];
+    }
+    return NULL;
 }
 
 #endif

@@ -53,6 +53,15 @@ int main(void)
     CHECK(parse("--animate", NULL) == OPTIONS_OK && o.animate, "--animate: %s", err);
     CHECK(parse("--animate=yes", NULL) == OPTIONS_ERROR && strstr(err, "--animate"), "--animate=yes: %s", err);
 
+    /* the light's angular size: directional only so far (a spot with one: one line, exit 2) */
+    CHECK(parse("--light-angle", "8", "--light-samples", "64", NULL) == OPTIONS_OK && o.light_angle == 8.0f &&
+              o.light_samples == 64,
+          "--light-angle 8 --light-samples 64: %s", err);
+    CHECK(parse("--light", "spot", "--light-angle", "0", NULL) == OPTIONS_OK, "a spot with angle 0: %s", err);
+    REJECT("--light-angle", "--light", "spot", "--light-angle", "2");
+    REJECT("--light-angle", "--light-angle", "0.5", "--light=spot");
+    REJECT("--light-samples", "--light-samples", "48");
+
     /* everything at once, both --opt value and --opt=value */
     char log_path[] = "/tmp/izb-opt-log-XXXXXX";
     int fd = mkstemp(log_path);

@@ -168,6 +168,12 @@ int main(void)
             char what[128];
             snprintf(what, sizeof what, "%s then %s", options_table[a].name, options_table[b].name);
             const options_result r = parse_rows(rows, 2, &o);
+            const char *why = option_refused_pair(a, b);
+            if (why) {
+                CHECK(r == OPTIONS_ERROR && strstr(err, why), "%s: refused with '%s'? '%s'", what, why, err);
+                pairs++;
+                continue;
+            }
             CHECK(r == OPTIONS_OK, "%s: %s", what, err);
             if (r != OPTIONS_OK) continue;
             /* each keeps its own value, unless the other writes the same field */

@@ -79,7 +79,8 @@ static void build_argv(job *j, int id)
 }
 
 /* the exit status a run of rows must end with: 0, or 1 (a run-time refusal) for --up other than y
- * on a built-in scene (README: built-in scenes stand y-up; --up turns model files) */
+ * on a built-in scene (README: built-in scenes stand y-up; --up turns model files), or 2 for a pair
+ * the options refuse together (option_refused_pair) */
 static int want_exit(const job *j)
 {
     bool up = false, builtin = false;
@@ -88,6 +89,7 @@ static int want_exit(const job *j)
         up |= strcmp(s->name, "--up") == 0;
         builtin |= s->kind == OPTION_SCENE && strncmp(j->bufs[i], "builtin:", 8) == 0;
     }
+    if (j->n == 2 && option_refused_pair(j->rows[0], j->rows[1])) return 2; /* a documented refusal */
     return up && builtin ? 1 : 0;
 }
 

@@ -11,8 +11,11 @@
  * triangle's bbox (izb_tri_occludes rejects a point outside it), so where a sliver's two nearly
  * collinear edge functions both round to >= 0 far beyond a vertex (fuzzing found a point 0.6 past
  * one, 3e-8 off the long edge's line: tests/fuzz/regressions/izb), the brute force and the
- * backend, which tests only the cells covering the bbox, agree that it is lit. And nothing may
- * crash or read out of bounds (ASan, UBSan). */
+ * backend, which tests only the cells covering the bbox, agree that it is lit. A directional light
+ * may have an angular size (the input's last bytes): then the byte must equal the soft brute force
+ * (izb_brute_force_soft: every point x triangle x light sample), or, for a size past the maximum
+ * or a sample count not in the set, the frame must be refused. And nothing may crash or read out
+ * of bounds (ASan, UBSan). */
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
@@ -145,12 +148,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     float depth[MAX_SIDE * MAX_SIDE];
     for (int i = 0; i < W * H; i++)
         depth[i] = next_depth(&r);
+    /* the light's angular size (soft shadows, izb_soft.h): read last, so older inputs stay hard */
+    const uint8_t soft = next_u8(&r);
+    if (soft & 1) {
+        static const int sample_counts[6] = {16, 32, 64, 128, 256, 48}; /* 48: refused */
+        l.angle_deg = soft & 2 ? next_float(&r) : (float)(next_u8(&r) % 21);
+        l.samples = sample_counts[next_u8(&r) % 6];
+    }
 
     FUZZ_ASSERT(izb_set_scene(b, xyz, nt), "set_scene with %d triangles", nt);
     izb_recon faces[LIGHT_CUBE_FACES];
     const int count = izb_frame_make_faces(&c, &l, bmin, bmax, W, H, faces);
     uint8_t mask[MAX_SIDE * MAX_SIDE], want[MAX_SIDE * MAX_SIDE], scratch[MAX_SIDE * MAX_SIDE];
     izb_stats st;
+    const izb_recon f = faces[0]; /* soft frames are directional: one face */
+    if (f.light_angle > 0.0f && !izb_soft_frame_ok(&f)) { /* past the maximum, M not in the set, not directional */
+        FUZZ_ASSERT(!izb_shade_arrays_faces(b, faces, count, &s, depth, NULL, mask, scratch, &st),
+                    "a bad soft frame (%g rad, M %d) accepted", (double)f.light_angle, f.light_samples);
+        return 0;
+    }
     FUZZ_ASSERT(izb_shade_arrays_faces(b, faces, count, &s, depth, NULL, mask, scratch, &st), "shade_arrays %dx%d",
                 W, H);
 
@@ -168,14 +184,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         izb_cull_view cv = {.mode = rs.cull, .comp = closed.comp, .boxes = closed.boxes,
                             .light_is_spot = fb.light_is_spot};
         if (fb.light_is_spot) izb_light_origin(fb.light, cv.light_origin);
-        izb_brute_force(&fb, depth, NULL, xyz, nt, &cv, i == 0 ? want : scratch, pts, pix);
+        uint8_t *out = i == 0 ? want : scratch;
+        if (fb.light_angle > 0.0f) /* soft: the byte itself, the lit fraction, must be equal */
+            izb_brute_force_soft(&fb, depth, NULL, xyz, nt, &cv, true, out, pts, pix);
+        else
+            izb_brute_force(&fb, depth, NULL, xyz, nt, &cv, out, pts, pix);
         for (int p = 0; i > 0 && p < W * H; p++)
             want[p] = scratch[p] > want[p] ? scratch[p] : want[p];
     }
     izb_closed_free(&closed);
     for (int i = 0; i < W * H; i++)
-        FUZZ_ASSERT((mask[i] == 0) == (want[i] == 0), "pixel %d (%d, %d) of %dx%d (cull %s): backend %d, brute force %d",
-                    i, i % W, i / W, W, H, izb_cull_names[rs.cull], mask[i], want[i]);
+        FUZZ_ASSERT(f.light_angle > 0.0f ? mask[i] == want[i] : (mask[i] == 0) == (want[i] == 0),
+                    "pixel %d (%d, %d) of %dx%d (cull %s, light angle %g rad, M %d): backend %d, brute force %d", i,
+                    i % W, i / W, W, H, izb_cull_names[rs.cull], (double)f.light_angle, f.light_samples, mask[i],
+                    want[i]);
     FUZZ_ASSERT(st.points >= 0 && st.points <= W * H && st.tris_after_cull <= nt, "stats: %d points, %d tris",
                 st.points, st.tris_after_cull);
     return 0;

@@ -1,0 +1,86 @@
+/* test_soft_refusal.c — the seam's guard for soft frames (izb_recon.light_angle > 0, izb_soft.h):
+ * a backend without the soft path (izb_backend_vtbl.soft false: CUDA so far) is never handed one —
+ * izb_shade_arrays and izb_shade_gl return false with one line naming the CPU backend, and the
+ * backend's function is not called — while hard frames reach it as before; a bad angle or sample
+ * count is refused in one line before any backend sees it, whichever backend it is. */
+#undef NDEBUG
+#include <math.h>
+#include <string.h>
+
+#include "izb_backend.h"
+#include "test.h"
+#include "test_io.h"
+
+static int calls; /* frames the fake backend was handed */
+
+static bool fake_shade_arrays(izb_backend *b, const izb_recon *f, const izb_settings *s, const float *depth,
+                              const uint32_t *ids, uint8_t *mask, izb_stats *stats)
+{
+    (void)b, (void)f, (void)s, (void)depth, (void)ids, (void)mask, (void)stats;
+    calls++;
+    return true;
+}
+
+static bool fake_shade_gl(izb_backend *b, const izb_recon *f, const izb_settings *s, unsigned depth_tex,
+                          unsigned ids_tex, unsigned mask_tex, unsigned generation, izb_stats *stats)
+{
+    (void)b, (void)f, (void)s, (void)depth_tex, (void)ids_tex, (void)mask_tex, (void)generation, (void)stats;
+    calls++;
+    return true;
+}
+
+/* shade f on b (arrays, or GL when gl): the result, stderr in out */
+static bool shade(izb_backend *b, const izb_recon *f, bool gl, char *out, size_t n)
+{
+    float depth[1] = {1.0f};
+    uint8_t mask[1];
+    test_stderr_begin();
+    const bool ok = gl ? izb_shade_gl(b, f, NULL, 1, 0, 2, 0, NULL) : izb_shade_arrays(b, f, NULL, depth, mask, NULL);
+    test_stderr_end(out, n);
+    return ok;
+}
+
+static int lines(const char *s)
+{
+    int k = 0;
+    for (; *s; s++)
+        k += *s == '\n';
+    return k;
+}
+
+int main(void)
+{
+    for (int soft = 0; soft < 2; soft++) {
+        const izb_backend_vtbl vt = {.name = soft ? "soft" : "hard-only", .shade_arrays = fake_shade_arrays,
+                                     .shade_gl = fake_shade_gl, .soft = soft};
+        izb_backend b = {.vt = &vt, .tri_count = -1};
+        char out[1024];
+        for (int gl = 0; gl < 2; gl++) {
+            const izb_recon hard = {.width = 1, .height = 1, .light_samples = 48}; /* M unread at angle 0 */
+            calls = 0;
+            CHECK(shade(&b, &hard, gl, out, sizeof out) && calls == 1 && !out[0], "%s, gl %d: a hard frame: '%s'",
+                  vt.name, gl, out);
+            izb_recon f = {.width = 1, .height = 1, .light_angle = 0.1f, .light_samples = 64};
+            calls = 0;
+            const bool ok = shade(&b, &f, gl, out, sizeof out);
+            if (soft)
+                CHECK(ok && calls == 1 && !out[0], "%s, gl %d: a soft frame: '%s'", vt.name, gl, out);
+            else
+                CHECK(!ok && calls == 0 && lines(out) == 1 && strstr(out, "CPU backend only"),
+                      "%s, gl %d: a soft frame: %d, %d calls, '%s'", vt.name, gl, ok, calls, out);
+            /* bad values: refused before any backend, one line each */
+            const float angles[3] = {-0.1f, NAN, 1.0f};
+            for (int k = 0; k < 3; k++) {
+                f = (izb_recon){.width = 1, .height = 1, .light_angle = angles[k], .light_samples = 64};
+                calls = 0;
+                CHECK(!shade(&b, &f, gl, out, sizeof out) && calls == 0 && lines(out) == 1,
+                      "%s, gl %d: angle %g: '%s'", vt.name, gl, (double)angles[k], out);
+            }
+            f = (izb_recon){.width = 1, .height = 1, .light_angle = 0.1f, .light_samples = 100};
+            calls = 0;
+            CHECK(!shade(&b, &f, gl, out, sizeof out) && calls == 0 && lines(out) == 1 && strstr(out, "100"),
+                  "%s, gl %d: M 100: '%s'", vt.name, gl, out);
+        }
+    }
+    return test_done();
+}
