@@ -33,8 +33,12 @@ void main()
 {
     vec3 n = normalize(v_normal); // outward (closed objects) or up (ground): never flipped here
     vec4 q0 = u_light * vec4(v_world, 1.0);
-    if (u_spot == 1 && (!(q0.w > 0.0) || abs(q0.x) > q0.w || abs(q0.y) > q0.w)) {
-        o_lit = 0.0; // outside the spot's frustum: unlit, as the IZB and the oracle say
+    // Outside the spot's round cone or behind it: unlit, as the IZB and the oracle say. Mirrors
+    // izb_spot_outside (core/izb_math.h), which izb_reconstruct_lit calls: the light's clip space
+    // is square with fovy the cone angle, so the cone is the unit circle in (x/w, y/w).
+    vec2 c0 = q0.xy / q0.w;
+    if (u_spot == 1 && (!(q0.w > 0.0) || !(fma(c0.x, c0.x, c0.y * c0.y) <= 1.0))) {
+        o_lit = 0.0;
         return;
     }
     vec3 p = v_world;
