@@ -117,6 +117,25 @@ IZB_HD bool izb_depth_is_sky(float depth)
     return !(depth > 0.0f) | !(depth <= 3.0e38f);
 }
 
+/* Whether a point at (x, y) = (clip x / w, clip y / w) in a spot light's clip space (in front of
+ * it, w > 0) lies outside the spot's cone. The spot's projection is square (aspect 1) with fovy the
+ * cone's full angle (light_matrices, scene/view.c), so x and y are the tangents of the point's
+ * angle to the axis in two perpendicular planes over tan(half cone): x^2 + y^2 = tan^2(angle) /
+ * tan^2(half cone), and the cone is the unit circle, not the square |x|, |y| <= 1 whose corners
+ * reach past it. NaN (w = 0) is outside. The one definition of the cone: shadow_mask.frag and the
+ * oracle (tools/oracle.c, in double) spell the same test; shade.frag's falloff ends at the same
+ * angle (docs/how-it-works.md). */
+IZB_HD bool izb_spot_outside(float x, float y)
+{
+    return !(fmaf(x, x, y * y) <= 1.0f);
+}
+
+/* Is light clip (x, y) outside a cube face's square frustum (IZB_LIGHT_FACE)? NaN is outside. */
+IZB_HD bool izb_face_outside(float x, float y)
+{
+    return !((fabsf(x) <= 1.0f) & (fabsf(y) <= 1.0f));
+}
+
 /* izb_reconstruct of a pixel that is not sky: IZB_UNLIT or IZB_SAMPLE, with *out written either
  * way (meaningful for IZB_SAMPLE only). Without a branch, so that a `#pragma omp simd` loop over
  * pixels vectorises it (the CPU backend's reconstruction, kernels.h). */
@@ -133,9 +152,11 @@ IZB_HD izb_sample_kind izb_reconstruct_lit(const izb_recon *r, int px, int py, f
     float cz = fmaf(m[2], vx, fmaf(m[6], vy, fmaf(m[10], vz, m[14])));
     float cw = fmaf(m[3], vx, fmaf(m[7], vy, fmaf(m[11], vz, m[15])));
     float x = cx / cw, y = cy / cw, key = cz / cw;
-    /* spot: behind the light or outside its cone */
-    const bool unlit =
-        (r->light_is_spot != 0) & (!(cw > 0.0f) | !((x >= -1.0f) & (x <= 1.0f) & (y >= -1.0f) & (y <= 1.0f)));
+    /* spot: behind the light or outside its (round) cone; a point light's cube face: outside its
+     * square (the six squares tile every direction, izb_shade_arrays_faces) */
+    const bool face = r->light_is_spot == IZB_LIGHT_FACE;
+    const bool outside = (face & izb_face_outside(x, y)) | (!face & izb_spot_outside(x, y));
+    const bool unlit = (r->light_is_spot != 0) & (!(cw > 0.0f) | outside);
     /* Bias moves the point toward the light: by bias * depth range (ortho, key in [-1, 1]) or by
      * bias * distance (spot, key = -1/distance). */
     const float z_spot = fmaf(-r->bias, fabsf(key), key), z_dir = key - r->bias;

@@ -29,9 +29,14 @@ bool izb_cuda_stage_reconstruct(const izb_recon *f, const float *depth, int req_
 bool izb_cuda_stage_bin(const izb_point *in, int n, const izb_grid *g, izb_binning mode, izb_point *out,
                         uint32_t *cell_start, uint32_t *cell_end);
 
-/* izb_ref_cull (n >= 1): *count survivors in out (capacity n). */
+/* izb_ref_cull_ids (n >= 1) with every output of the stage: the survivors (in input order) set up
+ * in a device buffer of `capacity` triangles (1..n; n always suffices), their scene indices in the
+ * stage's tri_id buffer (ids NULL: tri_id not asked for, as the backend without primitive ids
+ * runs it), *count = the stage's survivor count (at most capacity) and *overflows = the survivors
+ * that did not fit (its overflow counter). out and ids get all `capacity` slots: those past *count
+ * hold the 0xAB bytes the device buffers were filled with first, unless the stage wrote there. */
 bool izb_cuda_stage_cull(const float *xyz, int n, const izb_recon *f, const izb_grid *g, const izb_bbox *bbox,
-                         bool cull_back, izb_tri *out, int *count);
+                         bool cull_back, int capacity, izb_tri *out, uint32_t *ids, int *count, int *overflows);
 
 /* izb_ref_raster with kernel1/kernel2 and `unit` threads per unit (32/64/128/256, 0 = auto) on a
  * width x height mask (in/out: occluded points' pixels set to 0, the rest untouched). k1_split:

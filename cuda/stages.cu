@@ -116,18 +116,27 @@ extern "C" bool izb_cuda_stage_bin(const izb_point *in, int n, const izb_grid *g
 }
 
 extern "C" bool izb_cuda_stage_cull(const float *xyz, int n, const izb_recon *f, const izb_grid *g,
-                                    const izb_bbox *bbox, bool cull_back, izb_tri *out, int *count)
+                                    const izb_bbox *bbox, bool cull_back, int capacity, izb_tri *out, uint32_t *ids,
+                                    int *count, int *overflows)
 {
-    const size_t un = (size_t)n;
+    if (n < 1 || capacity < 1 || capacity > n) {
+        fprintf(stderr, "izb cuda: stage cull: bad count %d or capacity %d\n", n, capacity);
+        return false;
+    }
+    const size_t un = (size_t)n, cap = (size_t)capacity;
     device_arena a;
     cull_buffers cb;
     float *d_xyz;
-    uint32_t *d_flags, *d_offsets;
+    uint32_t *d_flags, *d_offsets, *d_ids = nullptr;
     float4 *d_tris;
     cuda_frame_info *d_info;
     if (!a.alloc(&d_xyz, 9 * un) || !a.alloc(&d_flags, un + 1) || !a.alloc(&d_offsets, un + 1) ||
-        !a.alloc(&d_tris, 4 * un) || !a.alloc(&d_info, 1))
+        !a.alloc(&d_tris, 4 * cap) || !a.alloc(&d_info, 1) || (ids && !a.alloc(&d_ids, cap)))
         return false;
+    /* a fill the stage must leave alone past its count */
+    CUDA_TRY(cudaMemset(d_tris, 0xAB, 4 * cap * sizeof(float4)));
+    if (d_ids)
+        CUDA_TRY(cudaMemset(d_ids, 0xAB, cap * sizeof(uint32_t)));
     float *soa = new float[9 * un];
     for (size_t i = 0; i < un; i++)
         for (size_t k = 0; k < 9; k++)
@@ -145,27 +154,26 @@ extern "C" bool izb_cuda_stage_cull(const float *xyz, int n, const izb_recon *f,
     cb.flags = d_flags;
     cb.offsets = d_offsets;
     cb.tris = d_tris;
-    cb.capacity = (uint32_t)un;
+    cb.capacity = (uint32_t)cap;
     cb.info = d_info;
     cb.temp = &a.temp;
-    cb.tri_id = NULL;
+    cb.tri_id = d_ids;
     const izb_cull_view cv = {cull_back ? IZB_CULL_ON : IZB_CULL_OFF, NULL, NULL, {0.0f, 0.0f, 0.0f}, 0};
     if (!cull_run(f->light, n, &cv, &cb, 0))
         return false;
     CUDA_TRY(cudaMemcpy(&info, d_info, sizeof info, cudaMemcpyDeviceToHost));
-    if (info.overflows || info.tris > un) {
-        fprintf(stderr, "izb cuda: cull: %u overflows, %u triangles\n", info.overflows, info.tris);
-        return false;
-    }
-    /* planes -> izb_tri: plane k of triangle i is words 4k..4k+3 */
-    float4 *planes = new float4[4 * un];
-    err = cudaMemcpy(planes, d_tris, 4 * un * sizeof(float4), cudaMemcpyDeviceToHost);
-    for (size_t i = 0; err == cudaSuccess && i < info.tris; i++)
+    /* planes -> izb_tri: plane k of triangle i is words 4k..4k+3; every slot, the unwritten too */
+    float4 *planes = new float4[4 * cap];
+    err = cudaMemcpy(planes, d_tris, 4 * cap * sizeof(float4), cudaMemcpyDeviceToHost);
+    for (size_t i = 0; err == cudaSuccess && i < cap; i++)
         for (size_t k = 0; k < 4; k++)
-            memcpy((char *)&out[i] + 16 * k, &planes[k * un + i], 16);
+            memcpy((char *)&out[i] + 16 * k, &planes[k * cap + i], 16);
     delete[] planes;
     CUDA_TRY(err);
+    if (d_ids)
+        CUDA_TRY(cudaMemcpy(ids, d_ids, cap * sizeof(uint32_t), cudaMemcpyDeviceToHost));
     *count = (int)info.tris;
+    *overflows = (int)info.overflows;
     return true;
 }
 

@@ -12,7 +12,8 @@ uniform sampler2D u_mask;      // GL_R8, one texel per pixel, row 0 at the botto
 uniform int u_light_type;      // 0 directional, 1 spot, 2 point
 uniform vec3 u_light_dir;      // direction the light travels, normalised
 uniform vec3 u_light_pos;      // spot and point position
-uniform float u_cos_outer;     // spot: cos(half cone); points outside are unlit
+uniform float u_cos_outer;     // spot: cos(half cone); beyond it spot = 0, at the very angle where the
+                               // mask's round cone ends (izb_spot_outside): shading, not shadow
 uniform float u_cos_inner;     // spot: where the falloff starts
 uniform vec3 u_cam_pos;
 uniform vec3 u_bounds_min;

@@ -39,8 +39,14 @@ void main()
     if (alpha_cut(u_first + uint(gl_PrimitiveID), v_uv)) discard;
     vec3 n = normalize(v_normal); // outward (closed objects) or up (ground): never flipped here
     vec4 q0 = u_light * vec4(v_world, 1.0);
-    if (u_spot >= 1 && (!(q0.w > 0.0) || abs(q0.x) > q0.w || abs(q0.y) > q0.w)) {
-        o_lit = 0.0; // outside the frustum (spot, cube face): unlit, as the IZB and the oracle say
+    // Outside the spot's round cone, or a point light's cube face (a square, IZB_LIGHT_FACE), or
+    // behind the light: unlit, as the IZB and the oracle say. Mirrors izb_spot_outside and
+    // izb_reconstruct_lit (core/izb_math.h): the light's clip space is square with fovy the cone
+    // angle, so the cone is the unit circle in (x/w, y/w).
+    vec2 c0 = q0.xy / q0.w;
+    bool outside = u_spot == 1 ? !(fma(c0.x, c0.x, c0.y * c0.y) <= 1.0) : abs(q0.x) > q0.w || abs(q0.y) > q0.w;
+    if (u_spot >= 1 && (!(q0.w > 0.0) || outside)) {
+        o_lit = 0.0;
         return;
     }
     vec3 p = v_world;

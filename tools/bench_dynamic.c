@@ -169,7 +169,7 @@ static void rt_shadow(const rt_scene *r, const ray_setup *s, uint8_t *mask)
                 float q[4];
                 for (int a = 0; a < 4; a++)
                     q[a] = L[a] * p[0] + L[4 + a] * p[1] + L[8 + a] * p[2] + L[12 + a];
-                if (!(q[3] > 0.0f) || fabsf(q[0]) > q[3] || fabsf(q[1]) > q[3]) {
+                if (!(q[3] > 0.0f) || izb_spot_outside(q[0] / q[3], q[1] / q[3])) {
                     mask[i] = 0;
                     continue;
                 }

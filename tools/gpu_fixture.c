@@ -190,14 +190,15 @@ bool point_eq(const izb_point *a, const izb_point *b)
 
 bool tri_eq(const izb_tri *a, const izb_tri *b)
 {
-    for (int i = 0; i < 3; i++) {
-        for (int k = 0; k < 3; k++)
-            if (!feq(a->e[i][k], b->e[i][k]))
-                return false;
-        if (!feq(a->z[i], b->z[i]))
+    float fa[16], fb[16];
+    uint32_t wa[16], wb[16];
+    _Static_assert(sizeof(izb_tri) == sizeof fa, "izb_tri is 16 floats");
+    memcpy(fa, a, sizeof fa), memcpy(fb, b, sizeof fb);
+    memcpy(wa, a, sizeof wa), memcpy(wb, b, sizeof wb);
+    for (int k = 0; k < 16; k++)
+        if (wa[k] != wb[k] && !(isnan(fa[k]) && isnan(fb[k])))
             return false;
-    }
-    return feq(a->x0, b->x0) && feq(a->y0, b->y0) && feq(a->x1, b->x1) && feq(a->y1, b->y1);
+    return true;
 }
 
 bool grid_eq(const izb_grid *a, const izb_grid *b)

@@ -41,6 +41,9 @@ float *fixture_depth_ids(const fixture *f, float yaw_deg, int width, int height,
 bool feq(float a, float b);
 /* Field-by-field equality. */
 bool point_eq(const izb_point *a, const izb_point *b);
+/* Set-up triangles bit for bit: every word equal, except that a NaN equals any NaN (its payload and
+ * sign are not promised: x86 and the GPU make different default NaNs). Not feq: the stage's
+ * contract is the same bits, and feq would let 0 and -0 pass. */
 bool tri_eq(const izb_tri *a, const izb_tri *b);
 bool grid_eq(const izb_grid *a, const izb_grid *b);
 bool bbox_eq(const izb_bbox *a, const izb_bbox *b);

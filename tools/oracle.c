@@ -296,7 +296,9 @@ int oracle_pixel_ray(const oracle_ray_setup *rs, int px, int py, float depth, or
         double q[4];
         for (int r = 0; r < 4; r++)
             q[r] = L[r] * p[0] + L[4 + r] * p[1] + L[8 + r] * p[2] + L[12 + r];
-        if (!(q[3] > 0.0) || fabs(q[0] / q[3]) > 1.0 || fabs(q[1] / q[3]) > 1.0)
+        /* izb_spot_outside's rule (core/izb_math.h), in double: the round cone */
+        const double x = q[0] / q[3], y = q[1] / q[3];
+        if (!(q[3] > 0.0) || !(x * x + y * y <= 1.0))
             return ORACLE_PIXEL_UNLIT;
     }
     for (int k = 0; k < 3; k++)

@@ -473,8 +473,10 @@ static void test_reconstruct(void)
             izb_point pt;
             r.bias = 0.0f;
             izb_sample_kind k = izb_reconstruct(&r, px, py, d, &pt);
-            bool out_of_cone = li == 1 && (!(q[3] > 1e-3) || fabs(q[0] / q[3]) > 1.0 || fabs(q[1] / q[3]) > 1.0);
-            bool near_cone = li == 1 && q[3] > 0 && (fabs(fabs(q[0] / q[3]) - 1.0) < 1e-4 || fabs(fabs(q[1] / q[3]) - 1.0) < 1e-4);
+            /* the round cone: the unit circle of the light's clip x/w, y/w */
+            const double rad = hypot(q[0] / q[3], q[1] / q[3]);
+            bool out_of_cone = li == 1 && (!(q[3] > 1e-3) || rad > 1.0);
+            bool near_cone = li == 1 && q[3] > 0 && fabs(rad - 1.0) < 1e-4;
             if (near_cone)
                 continue;
             if (out_of_cone) {

@@ -67,7 +67,7 @@ static uint8_t analytic_mask(const light *l, const float lm[16], const double p[
         double q[4];
         for (int r = 0; r < 4; r++)
             q[r] = lm[r] * p[0] + lm[4 + r] * p[1] + lm[8 + r] * p[2] + lm[12 + r];
-        double e = fmax(fabs(q[0] / q[3]), fabs(q[1] / q[3]));
+        double e = hypot(q[0] / q[3], q[1] / q[3]); /* the round cone: the unit circle */
         if (fabs(e - 1.0) < 1e-3)
             return 128;
         if (e > 1.0)

@@ -3,8 +3,9 @@
  * against a plain scalar loop of izb_transform + izb_may_cull + izb_tri_setup (suite cpu). The
  * mirror of tests/cuda/test_cuda_cull.c, the same contract: the same survivors in the same (input)
  * order with the same edge functions, depth plane and cell range (byte-equal izb_tri), back-face
- * culling on and off; here also the survivors' scene indices (tri_id; the CUDA stage has none).
- * izb_ref_cull and izb_cpu_cull at 1, 2, 3 and 7 threads on frames from izb_frame_make. For every copy
+ * culling on and off; the survivors' scene indices (tri_id) too.
+ * izb_ref_cull, izb_ref_cull_ids (the CUDA test's reference), izb_cpu_cull and izb_cpu_cull_ids at
+ * 1, 2, 3 and 7 threads on frames from izb_frame_make. For every copy
  * this CPU runs (base, AVX2, AVX-512), 1, 2 and 3 threads, cull modes on / off / auto (closed
  * components, directional and spot light): survivors, their order and tri_id byte-equal.
  * Triangles: random, crossing the light's w = 0 plane, wholly behind it, degenerate (collinear,
@@ -189,7 +190,7 @@ static void test_cull_frames(void)
                 memcpy(xyz + 9 * i + 3, xyz + 9 * i, 3 * sizeof(float));
         }
         izb_tri *want = test_xcalloc((size_t)n, sizeof *want), *got = test_xcalloc((size_t)n, sizeof *got);
-        uint32_t *want_id = test_xcalloc((size_t)n, sizeof *want_id);
+        uint32_t *want_id = test_xcalloc((size_t)n, sizeof *want_id), *got_id = test_xcalloc((size_t)n, sizeof *got_id);
         for (int li = 0; li < 2; li++) {
             izb_recon f = izb_frame_make(&cam, &lights[li], bmin, bmax, 64, 64);
             const izb_bbox boxes[2] = {{-0.5f, -0.6f, 0.4f, 0.7f}, {-1, -1, 1, 1}};
@@ -208,13 +209,27 @@ static void test_cull_frames(void)
                         CHECK(gm == m && memcmp(got, want, (size_t)m * sizeof *got) == 0,
                               "n %d light %d box %d cull %d threads %d: %d survivors (want %d), same order",
                               n, li, bi, cull_back, ref_threads[ti], gm, m);
+                        memset(got, 0xab, (size_t)n * sizeof *got);
+                        memset(got_id, 0xab, (size_t)n * sizeof *got_id);
+                        gm = izb_cpu_cull_ids(xyz, n, &f, &g, &boxes[bi], &cv, got, got_id, ref_threads[ti]);
+                        CHECK(gm == m && memcmp(got, want, (size_t)m * sizeof *got) == 0 &&
+                                  memcmp(got_id, want_id, (size_t)m * sizeof *got_id) == 0,
+                              "n %d light %d box %d cull %d threads %d: izb_cpu_cull_ids' survivors and ids", n,
+                              li, bi, cull_back, ref_threads[ti]);
                     }
                     int gm = izb_ref_cull(xyz, n, &f, &g, &boxes[bi], cull_back, got);
                     CHECK(gm == m && memcmp(got, want, (size_t)m * sizeof *got) == 0, "izb_ref_cull");
+                    /* the reference the CUDA stage's tri_id is compared with */
+                    memset(got, 0xab, (size_t)n * sizeof *got);
+                    memset(got_id, 0xab, (size_t)n * sizeof *got_id);
+                    gm = izb_ref_cull_ids(xyz, n, &f, &g, &boxes[bi], cull_back, got, got_id);
+                    CHECK(gm == m && memcmp(got, want, (size_t)m * sizeof *got) == 0 &&
+                              memcmp(got_id, want_id, (size_t)m * sizeof *got_id) == 0,
+                          "n %d light %d box %d cull %d: izb_ref_cull_ids' survivors and ids", n, li, bi, cull_back);
                 }
             }
         }
-        free(xyz), free(want), free(got), free(want_id);
+        free(xyz), free(want), free(got), free(want_id), free(got_id);
     }
 }
 

@@ -98,10 +98,10 @@ static void make_frame(const camera *cam, const light *l, const izb_recon *f, fr
                 light_matrices(l, (const float[3]){-GROUND, 0, -GROUND}, (const float[3]){GROUND, 1, GROUND},
                                lm, NULL);
                 izb_transform(lm, (const float[3]){(float)p[0], (float)p[1], (float)p[2]}, cl);
-                /* outside the cone (mask 0) or too near its border to judge */
-                const double ax = fabs(cl[0] / cl[3]), ay = fabs(cl[1] / cl[3]);
-                if (!(cl[3] > 0.0f) || ax > 0.99 || ay > 0.99)
-                    fd->truth[i] = ax > 1.01 || ay > 1.01 || !(cl[3] > 0.0f) ? 0 : -1;
+                /* outside the round cone (mask 0) or too near its border to judge */
+                const double rad = hypot(cl[0] / cl[3], cl[1] / cl[3]);
+                if (!(cl[3] > 0.0f) || rad > 0.99)
+                    fd->truth[i] = rad > 1.01 || !(cl[3] > 0.0f) ? 0 : -1;
             }
         }
 }

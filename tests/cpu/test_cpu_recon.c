@@ -137,7 +137,8 @@ static void test_reconstruct(void)
                 }
             }
             if (N > 1000)
-                CHECK(n > N / 4 && (li == 0 || unlit > 0), "%dx%d light %d: %d points, %d unlit", W, H, li, n,
+                /* the spot's round cone keeps about a quarter of this view */
+                CHECK(n > (li == 0 ? N / 4 : N / 8) && (li == 0 || unlit > 0), "%dx%d light %d: %d points, %d unlit", W, H, li, n,
                       unlit);
         }
         /* all sky */

@@ -1,9 +1,16 @@
-/* test_cuda_cull.c — stage 3 on the GPU (transform, cull, compact, set up) against izb_ref_cull on
- * the same triangles, frame, grid and bbox: the same survivors in the same (input) order with the
- * same edge functions, depth plane and cell range, for back-face culling on and off. Triangles:
- * scenes plus special ones (behind the spot light, crossing its w = 0 plane, one enclosing
- * everything, degenerate, tiny); counts 1, 255..257 (scan and block edges) and whole scenes.
- * bbox/grid: from reconstructed depth images, and a small box that culls most triangles. */
+/* test_cuda_cull.c — stage 3 on the GPU (transform, cull, compact, set up) against izb_ref_cull_ids
+ * on the same triangles, frame, grid and bbox, every output of the stage compared: the survivor
+ * count; the overflow counter; the set-up records (edge functions, depth plane, bbox / cell range)
+ * bit for bit (tri_eq: only NaN payloads may differ); the survivors' scene indices (tri_id) in the
+ * same order, which is the contract: compaction keeps input order (an exclusive scan of the
+ * flags), so the ids are strictly increasing and equal the CPU's one for one; and nothing written
+ * past the count (the 0xAB fill of the device buffers intact). Without tri_id asked for (the
+ * backend's path without primitive ids) the same records. A buffer too small for the survivors:
+ * the first `capacity` survivors stored, the count clamped, the rest counted as overflows. Back-face
+ * culling on and off. Triangles: scenes plus special ones (behind the spot light, crossing its
+ * w = 0 plane, one enclosing everything, degenerate, tiny); counts 1, 255..257 (scan and block
+ * edges) and whole scenes. bbox/grid: from reconstructed depth images, and a small box that culls
+ * most triangles. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,25 +20,57 @@
 #include "izb_ref.h"
 #include "test.h"
 
-/* returns the CPU's survivor count */
-static int compare(const char *what, const float *xyz, int n, const izb_recon *f, const izb_grid *g,
-                   const izb_bbox *b, bool cull_back)
+/* the stage's fill (izb_cuda_stage_cull): a slot still holding it was not written */
+static bool all_fill(const void *p, size_t bytes)
 {
-    izb_tri *cpu = xmalloc((size_t)n * sizeof *cpu), *gpu = xmalloc((size_t)n * sizeof *gpu);
-    const int cn = izb_ref_cull(xyz, n, f, g, b, cull_back, cpu);
-    int gn = -1;
-    const bool ok = izb_cuda_stage_cull(xyz, n, f, g, b, cull_back, gpu, &gn);
+    const unsigned char *c = p;
+    for (size_t k = 0; k < bytes; k++)
+        if (c[k] != 0xAB) return false;
+    return true;
+}
+
+/* Every output of the GPU stage against izb_ref_cull_ids, with a buffer of `capacity` triangles
+ * (0: n, always enough) and tri_id asked for or not. Returns the CPU's survivor count. */
+static int compare_cap(const char *what, const float *xyz, int n, const izb_recon *f, const izb_grid *g,
+                       const izb_bbox *b, bool cull_back, int capacity, bool with_ids)
+{
+    const int cap = capacity > 0 ? capacity : n;
+    izb_tri *cpu = xmalloc((size_t)n * sizeof *cpu), *gpu = xmalloc((size_t)cap * sizeof *gpu);
+    uint32_t *cpu_id = xmalloc((size_t)n * sizeof *cpu_id), *gpu_id = xmalloc((size_t)cap * sizeof *gpu_id);
+    const int cn = izb_ref_cull_ids(xyz, n, f, g, b, cull_back, cpu, cpu_id);
+    int gn = -1, over = -1;
+    const bool ok = izb_cuda_stage_cull(xyz, n, f, g, b, cull_back, cap, gpu, with_ids ? gpu_id : NULL, &gn, &over);
     CHECK(ok, "%s: GPU culling failed", what);
     if (ok) {
-        CHECK(gn == cn, "%s (cull_back %d): %d survivors on the GPU, %d on the CPU", what, cull_back, gn, cn);
-        int bad = 0;
-        for (int i = 0; i < cn && i < gn; i++)
-            bad += !tri_eq(&cpu[i], &gpu[i]);
-        CHECK(bad == 0, "%s (cull_back %d): %d of %d triangles differ", what, cull_back, bad, cn);
+        /* the first min(cn, cap) survivors fit, the rest are counted */
+        const int fit = cn < cap ? cn : cap;
+        CHECK(gn == fit && over == cn - fit,
+              "%s (cull_back %d, capacity %d): count %d and %d overflows on the GPU; the CPU keeps %d", what,
+              cull_back, cap, gn, over, cn);
+        int bad = 0, bad_id = 0, first = -1;
+        for (int i = 0; i < fit && i < gn; i++) {
+            const bool t_ok = tri_eq(&cpu[i], &gpu[i]), id_ok = !with_ids || cpu_id[i] == gpu_id[i];
+            bad += !t_ok, bad_id += !id_ok;
+            if ((!t_ok || !id_ok) && first < 0) first = i;
+        }
+        CHECK(bad == 0, "%s (cull_back %d): %d of %d set-up triangles differ in their bits (first: survivor %d)",
+              what, cull_back, bad, fit, first);
+        CHECK(bad_id == 0, "%s (cull_back %d): %d of %d triangle ids differ (first: survivor %d, id %u, want %u)",
+              what, cull_back, bad_id, fit, first, first >= 0 ? gpu_id[first] : 0u, first >= 0 ? cpu_id[first] : 0u);
+        const int from = gn >= 0 && gn <= cap ? gn : cap;
+        CHECK(all_fill(gpu + from, (size_t)(cap - from) * sizeof *gpu) &&
+                  (!with_ids || all_fill(gpu_id + from, (size_t)(cap - from) * sizeof *gpu_id)),
+              "%s (cull_back %d): the stage wrote past its %d survivors", what, cull_back, gn);
     }
-    free(cpu);
-    free(gpu);
+    free(cpu), free(gpu), free(cpu_id), free(gpu_id);
     return cn;
+}
+
+/* compare_cap with room for every triangle */
+static int compare(const char *what, const float *xyz, int n, const izb_recon *f, const izb_grid *g,
+                   const izb_bbox *b, bool cull_back, bool with_ids)
+{
+    return compare_cap(what, xyz, n, f, g, b, cull_back, 0, with_ids);
 }
 
 /* Triangles around the spot light: wholly behind it, crossing its plane both ways, one huge. */
@@ -110,10 +149,15 @@ static void run_scene(fixture *fx)
                 for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
                     const int n = counts[c] < total ? counts[c] : total;
                     snprintf(what, sizeof what, "%s %s grid %dx%d first %d", fx->name, spot ? "spot" : "sun", g.w, g.h, n);
-                    compare(what, all, n, &f, &g, &b, cull);
+                    compare(what, all, n, &f, &g, &b, cull, c != 1); /* 255: without tri_id */
                 }
                 snprintf(what, sizeof what, "%s %s grid %dx%d all %d", fx->name, spot ? "spot" : "sun", g.w, g.h, total);
-                const int kept = compare(what, all, total, &f, &g, &b, cull);
+                const int kept = compare(what, all, total, &f, &g, &b, cull, true);
+                if (r == 0 && kept >= 2) { /* a buffer for half the survivors: the overflow path */
+                    snprintf(what, sizeof what, "%s %s all %d, room for %d", fx->name, spot ? "spot" : "sun", total,
+                             kept / 2);
+                    compare_cap(what, all, total, &f, &g, &b, cull, kept / 2, true);
+                }
                 /* equal counts of 0 (or of everything) would pass without testing the
                  * setup or the compaction; a whole scene must keep some and lose some (the
                  * degenerate specials are always culled) */
@@ -125,7 +169,7 @@ static void run_scene(fixture *fx)
             const izb_bbox small = {cx - ex, cy - ey, cx + ex, cy + ey};
             const izb_grid sg = izb_grid_make(small, np / 100 + 1, req[r][0], req[r][1]);
             snprintf(what, sizeof what, "%s %s small bbox grid %dx%d", fx->name, spot ? "spot" : "sun", sg.w, sg.h);
-            compare(what, all, total, &f, &sg, &small, true);
+            compare(what, all, total, &f, &sg, &small, true, true);
         }
     }
     free(spec);

@@ -8,6 +8,8 @@
  *  - the map against the ray-cast truth on a close view of the default scene's fence: at 512^2 it
  *    disagrees on a clearly nonzero share of the pixels, at 4096^2 on fewer, while the IZB stays
  *    under 0.01%; both lights (directional, spot);
+ *  - the spot's cone is round in both masks: outside it (the square clip space's corners too)
+ *    every pixel is unlit in the IZB's mask and in the map's, inside it both light;
  *  - the mask target follows render_resize; leaving the map modes frees the map.
  * Skipped (77) without a GL 4.5 context or without Embree. */
 #undef NDEBUG
@@ -155,6 +157,82 @@ static void check_view(render *r, izb_backend *b, oracle *o, const scene *s, con
     CHECK(dark == 0, "%s none: %ld pixels not lit", what, dark);
     CHECK(shadow_map_mask_texture(r) == 0, "none: the map's targets are freed");
 }
+
+/* The spot's cone is round in both masks (izb_spot_outside; shadow_mask.frag mirrors it): a spot
+ * narrower than the view, seen from above. Every covered pixel whose world point (from the depth,
+ * in double) is more than CONE_MARGIN radians outside the cone is 0 in the IZB's mask and in the
+ * map's, the square clip space's corners beyond the circle among them (required in view), and
+ * pixels inside it are lit in both. CONE_MARGIN: the map's test runs on the interpolated vertex
+ * position in GL's float, the IZB's on the depth read back. */
+#define CONE_MARGIN 2e-3
+static void check_cone(render *r, izb_backend *b, const scene *s)
+{
+    char err[512];
+    float c[3], ext = 0.0f;
+    for (int k = 0; k < 3; k++) {
+        c[k] = 0.5f * (s->bounds_min[k] + s->bounds_max[k]);
+        ext = fmaxf(ext, s->bounds_max[k] - s->bounds_min[k]);
+    }
+    const light l = {.type = LIGHT_SPOT, .pos = {c[0], s->bounds_max[1] + 0.3f * ext, c[2]},
+                     .dir = {0.1f, -1.0f, 0.05f}, .cone_deg = 40.0f};
+    camera cam = {.pos = {c[0], s->bounds_max[1] + 0.45f * ext, c[2] + 0.1f * ext}, .pitch = -80.0f, .fovy = 70.0f};
+    camera_fit_clip(&cam, s->bounds_min, s->bounds_max);
+    const izb_recon f = izb_frame_make(&cam, &l, s->bounds_min, s->bounds_max, W, H);
+    CHECK(render_set_shadow_mode(r, SHADOW_MODE_IZB, err, sizeof err), "izb: %s", err);
+    CHECK(render_frame(r, &(render_frame_desc){.cam = &cam, .light = &l, .backend = b}), "cone: IZB frame");
+    render_read_depth(r, depth);
+    render_read_mask(r, izb_mask);
+    CHECK(render_set_shadow_map(r, &(shadow_map_desc){.size = 2048}, err, sizeof err) &&
+              render_set_shadow_mode(r, SHADOW_MODE_MAP, err, sizeof err),
+          "map: %s", err);
+    CHECK(render_frame(r, &(render_frame_desc){.cam = &cam, .light = &l, .backend = b}), "cone: map frame");
+    render_read_shadow_map_mask(r, sm_mask);
+
+    float view[16], lm[16], dirf[3];
+    camera_view(&cam, view);
+    light_matrices(&l, s->bounds_min, s->bounds_max, lm, NULL);
+    light_direction(&l, dirf);
+    const double half = 0.5 * l.cone_deg * 0.017453292519943295, tan_half = tan(half);
+    double u[3], v[3], axis[3] = {dirf[0], dirf[1], dirf[2]}, nu = 0.0, nv = 0.0;
+    for (int k = 0; k < 3; k++) /* the light's image-plane axes: its clip x and y rows */
+        u[k] = lm[4 * k], v[k] = lm[4 * k + 1], nu += u[k] * u[k], nv += v[k] * v[k];
+    long outside = 0, corners = 0, inside = 0, izb_lit_out = 0, map_lit_out = 0, izb_lit_in = 0, map_lit_in = 0;
+    for (int py = 0; py < H; py++)
+        for (int px = 0; px < W; px++) {
+            const int i = py * W + px;
+            const double d = depth[i];
+            if (!(d > 0.0)) continue;
+            const double vv[3] = {((2.0 * px + 1.0) / W - 1.0) * f.ray_sx * d,
+                                  ((2.0 * py + 1.0) / H - 1.0) * f.ray_sy * d, -d};
+            double a[3], ax = 0.0, au = 0.0, av = 0.0;
+            for (int j = 0; j < 3; j++) {
+                a[j] = view[4 * j] * (vv[0] - view[12]) + view[4 * j + 1] * (vv[1] - view[13]) +
+                       view[4 * j + 2] * (vv[2] - view[14]) - l.pos[j];
+                ax += a[j] * axis[j], au += a[j] * u[j] / sqrt(nu), av += a[j] * v[j] / sqrt(nv);
+            }
+            const double angle = atan2(sqrt(fmax(a[0] * a[0] + a[1] * a[1] + a[2] * a[2] - ax * ax, 0.0)), ax);
+            if (angle > half + CONE_MARGIN) {
+                outside++;
+                corners += ax > 0.0 && fabs(au) <= ax * tan_half && fabs(av) <= ax * tan_half;
+                izb_lit_out += izb_mask[i] != 0;
+                map_lit_out += sm_mask[i] != 0;
+            } else if (angle < half - CONE_MARGIN) {
+                inside++;
+                izb_lit_in += izb_mask[i] != 0;
+                map_lit_in += sm_mask[i] != 0;
+            }
+        }
+    printf("cone: %ld covered pixels inside (IZB lit %ld, map lit %ld), %ld outside (%ld in the square's corners): "
+           "IZB lit %ld, map lit %ld\n",
+           inside, izb_lit_in, map_lit_in, outside, corners, izb_lit_out, map_lit_out);
+    CHECK(inside > W * H / 20 && outside > W * H / 20 && corners > 200,
+          "cone: the view shows the cone (%ld), outside it (%ld) and the square's corners (%ld)", inside, outside,
+          corners);
+    CHECK(izb_lit_out == 0 && map_lit_out == 0, "cone: outside the round cone the IZB lights %ld, the map %ld pixels",
+          izb_lit_out, map_lit_out);
+    CHECK(izb_lit_in > inside / 2 && map_lit_in > inside / 2, "cone: inside it both light most pixels (%ld, %ld of %ld)",
+          izb_lit_in, map_lit_in, inside);
+}
 #endif
 
 int main(void)
@@ -183,6 +261,7 @@ int main(void)
     check_view(r, b, o, &s, &cam, &dir, "fence, directional");
     light spot = fixture_spot(&s);
     check_view(r, b, o, &s, &cam, &spot, "fence, spot");
+    check_cone(r, b, &s);
 
     frame_fixture_free(&fx);
     return test_done();
