@@ -13,7 +13,7 @@ LOGGING = {"__attribute__", "printf", "fprintf", "vfprintf", "puts", "fputs", "p
            "static_assert", "_Static_assert"}
 # snprintf into an error-message buffer is a message too
 ERRBUF = re.compile(r"snprintf\s*\(\s*(err|msg|error|errbuf|why)\w*\s*,")
-DECL = re.compile(r"^(?:(?:const|static|unsigned|signed|struct|enum|union|volatile|register|extern|inline|"
+DECL = re.compile(r"^(?:(?:const|static|unsigned|signed|long|short|struct|enum|union|volatile|register|extern|inline|"
                   r"__device__|__shared__|__host__|__global__)\s+)*[A-Za-z_]\w*[\s\*]+\**[A-Za-z_]\w*\s*(?:=|;|\[|,)")
 
 
