@@ -1,6 +1,7 @@
 /* test_scene_builtin.c — the procedural scenes: each builds valid geometry with a ground quad first
  * and closed, outward-wound objects after it; scalable scenes land within 30% of N from 10K to 1M
  * (10M is left to the benchmark: memory and time); building is deterministic. */
+#include <malloc.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -57,6 +58,34 @@ static int build(const char *name, long n, bool closed)
     return count;
 }
 
+/* heap bytes in use (glibc: the main arena plus mmapped blocks; the scene builders allocate on
+ * the calling thread) */
+static size_t heap_in_use(void)
+{
+    const struct mallinfo2 m = mallinfo2();
+    return m.uordblks + m.hblkhd;
+}
+
+/* scene_free gives back everything a build took: a buffer it forgets (positions, normals, names)
+ * shows as heap still in use after build + free. One warm-up cycle first, for what stdio and the
+ * allocator keep for good; a sixteenth of the build's heap is slack for the runtime's own (about a
+ * kilobyte of thread state), far below any scene buffer (positions alone are a third of it). */
+static void check_free_returns_all(const char *name)
+{
+    for (int pass = 0; pass < 2; pass++) {
+        const size_t before = heap_in_use();
+        char err[512] = "";
+        scene s;
+        CHECK(scene_builtin(name, 0, &s, err, sizeof err), "%s: %s", name, err);
+        const size_t held = heap_in_use() - before;
+        scene_free(&s);
+        const size_t after = heap_in_use();
+        if (pass == 1)
+            CHECK(after < before + held / 16, "%s: %zu of the %zu bytes a build took are still in use after scene_free",
+                  name, after - before, held);
+    }
+}
+
 int main(void)
 {
     /* every listed name builds at its default size, closed */
@@ -75,6 +104,9 @@ int main(void)
         CHECK(!scene_builtin("nope", 0, &s, err, sizeof err) && strstr(err, want), "'%s' lacks '%s'", err,
               want);
     }
+
+    for (int i = 0; scene_builtin_names[i]; i++)
+        check_free_returns_all(scene_builtin_names[i]);
 
     int def = build("default", 0, false);
     CHECK(def >= 10000 && def <= 50000, "default has %d triangles, expected 10K..50K", def);
