@@ -308,8 +308,10 @@ int main(void)
     /* a disk that fills mid-run: the file size limit lets 2.5 rows through after the first */
     {
         char full[300];
-        snprintf(full, sizeof full, "%s/full.csv", dir);
+        /* a '%' in the name: the path the log's messages name is the one given, not read as a format */
+        snprintf(full, sizeof full, "%s/full-100%%%%.csv", dir);
         CHECK(fps_log_open(&log, full, false, err, sizeof err), "open %s: %s", full, err);
+        CHECK(strcmp(log.path, full) == 0, "the log calls '%s' '%s'", full, log.path);
         fps_log_row row = make_row(0, &cam, &li);
         fps_log_write(&log, &row);
         long header_and_row = file_size(full);

@@ -342,6 +342,18 @@ int main(int argc, char **argv)
     CHECK(izb_binning_names[IZB_BINNING_DEFAULT] == NULL &&
               strcmp(izb_binning_name(IZB_BINNING_DEFAULT), izb_binning_names[IZB_BINNING_RADIX]) == 0,
           "binning default: %s", izb_binning_name(IZB_BINNING_DEFAULT));
+    /* zero is default (izb.h: "Defaults (zero fields)"): a zeroed izb_settings, as every caller's
+     * {0} makes, resolves to each field's default mode; a *_DEFAULT that drifts off 0 leaves a {0}
+     * resolving to no mode at all */
+    const izb_settings zero = izb_settings_resolve((izb_settings){0});
+    CHECK(zero.kernel == IZB_KERNEL1 && zero.binning == IZB_BINNING_RADIX && zero.cull == IZB_CULL_AUTO &&
+              zero.unit_size == 0 && zero.grid_w == 0 && zero.grid_h == 0 && zero.bias == IZB_DEFAULT_BIAS,
+          "a zeroed izb_settings resolves to kernel %d, binning %d, cull %d, bias %g", (int)zero.kernel,
+          (int)zero.binning, (int)zero.cull, (double)zero.bias);
+    CHECK(strcmp(izb_kernel_name((izb_kernel)0), "1") == 0 && strcmp(izb_binning_name((izb_binning)0), "radix") == 0 &&
+              strcmp(izb_cull_name((izb_cull)0), "auto") == 0,
+          "a zero setting is named %s / %s / %s, want 1 / radix / auto", izb_kernel_name((izb_kernel)0),
+          izb_binning_name((izb_binning)0), izb_cull_name((izb_cull)0));
     CHECK(izb_cull_names[IZB_CULL_DEFAULT] == NULL &&
               strcmp(izb_cull_name(IZB_CULL_DEFAULT), izb_cull_names[IZB_CULL_AUTO]) == 0,
           "cull default: %s", izb_cull_name(IZB_CULL_DEFAULT));

@@ -1,8 +1,10 @@
 /* test_scene_builtin.c — the procedural scenes: each builds valid geometry with a ground quad first
  * and closed, outward-wound objects after it; scalable scenes land within 30% of N from 10K to 1M
  * (10M is left to the benchmark: memory and time); building is deterministic. */
+#include <malloc.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -33,6 +35,34 @@ static int check_ground(const scene *s, const char *what)
     return bad;
 }
 
+static int cmp_float(const void *a, const void *b)
+{
+    const float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+/* The median triangle's longest edge over its shortest (the ground quad left out), over at most
+ * 4096 triangles spread through the scene */
+static float median_edge_ratio(const scene *s)
+{
+    static float r[4096];
+    const int n = s->tri_count - 2, step = n > 4096 ? n / 4096 : 1;
+    int m = 0;
+    for (int t = 2; t < s->tri_count && m < 4096; t += step) {
+        const float *p = s->xyz + 9 * (size_t)t;
+        float e[3];
+        for (int k = 0; k < 3; k++) {
+            const float *a = p + 3 * k, *b = p + 3 * ((k + 1) % 3);
+            e[k] = sqrtf((a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) + (a[2] - b[2]) * (a[2] - b[2]));
+        }
+        r[m++] = fmaxf(e[0], fmaxf(e[1], e[2])) / fminf(e[0], fminf(e[1], e[2]));
+    }
+    qsort(r, (size_t)m, sizeof *r, cmp_float);
+    return m ? r[m / 2] : 0.0f;
+}
+
+static float last_edge_ratio; /* build()'s scene's median_edge_ratio */
+
 /* Build, time, validate; closedness too when `closed`. Returns the triangle count (0 on failure). */
 static int build(const char *name, long n, bool closed)
 {
@@ -44,7 +74,9 @@ static int build(const char *name, long n, bool closed)
     double t1 = now();
     CHECK(ok, "%s: %s", what, err);
     if (!ok) return 0;
-    printf("%-18s %9d triangles (target %ld) in %.3f s\n", what, s.tri_count, n, t1 - t0);
+    last_edge_ratio = median_edge_ratio(&s);
+    printf("%-18s %9d triangles (target %ld) in %.3f s, median edge ratio %.2f\n", what, s.tri_count, n, t1 - t0,
+           (double)last_edge_ratio);
     CHECK(s.dropped_nonfinite == 0 && s.dropped_degenerate == 0, "%s: drop counters set", what);
     CHECK(strncmp(s.name, "builtin:", 8) == 0, "%s: name '%s'", what, s.name);
     CHECK(check_scene_valid(&s, what) == 0, "%s: invalid scene", what);
@@ -55,6 +87,34 @@ static int build(const char *name, long n, bool closed)
     int count = s.tri_count;
     scene_free(&s);
     return count;
+}
+
+/* heap bytes in use (glibc: the main arena plus mmapped blocks; the scene builders allocate on
+ * the calling thread) */
+static size_t heap_in_use(void)
+{
+    const struct mallinfo2 m = mallinfo2();
+    return m.uordblks + m.hblkhd;
+}
+
+/* scene_free gives back everything a build took: a buffer it forgets (positions, normals, names)
+ * shows as heap still in use after build + free. One warm-up cycle first, for what stdio and the
+ * allocator keep for good; a sixteenth of the build's heap is slack for the runtime's own (about a
+ * kilobyte of thread state), far below any scene buffer (positions alone are a third of it). */
+static void check_free_returns_all(const char *name)
+{
+    for (int pass = 0; pass < 2; pass++) {
+        const size_t before = heap_in_use();
+        char err[512] = "";
+        scene s;
+        CHECK(scene_builtin(name, 0, &s, err, sizeof err), "%s: %s", name, err);
+        const size_t held = heap_in_use() - before;
+        scene_free(&s);
+        const size_t after = heap_in_use();
+        if (pass == 1)
+            CHECK(after < before + held / 16, "%s: %zu of the %zu bytes a build took are still in use after scene_free",
+                  name, after - before, held);
+    }
 }
 
 int main(void)
@@ -78,18 +138,29 @@ int main(void)
               want);
     }
 
+    for (int i = 0; scene_builtin_names[i]; i++)
+        check_free_returns_all(scene_builtin_names[i]);
+
     int def = build("default", 0, false);
     CHECK(def >= 10000 && def <= 50000, "default has %d triangles, expected 10K..50K", def);
 
     /* scalable scenes: within 30% of N; closed at the small sizes (the check is O(N log N)) */
     static const char *const scalable[] = {"tesseract", "spheres", "grass"};
     static const long sizes[] = {10000, 100000, 1000000};
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 3; i++) {
+        /* and N refines the shapes in every direction, not only along one: the triangles keep their
+         * proportions from 10K to 1M (median longest/shortest edge within a factor 2), where a
+         * resolution stuck at its minimum turns them into slivers as N grows */
+        float lo = INFINITY, hi = 0.0f;
         for (int j = 0; j < 3; j++) {
             int got = build(scalable[i], sizes[j], sizes[j] <= 100000);
             CHECK(got >= 0.7 * (double)sizes[j] && got <= 1.3 * (double)sizes[j], "%s:%ld gave %d triangles",
                   scalable[i], sizes[j], got);
+            lo = fminf(lo, last_edge_ratio), hi = fmaxf(hi, last_edge_ratio);
         }
+        CHECK(hi <= 2.0f * lo, "%s: the median triangle's edge ratio ranges %.2f..%.2f over 10K..1M", scalable[i],
+              (double)lo, (double)hi);
+    }
 
     /* deterministic: the same request gives the same bits */
     for (int i = 0; i < names; i++) {

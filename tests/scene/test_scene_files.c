@@ -177,6 +177,37 @@ static void check_ground(const char *path)
     scene_free(&s);
 }
 
+/* The ground spans the model's own footprint whatever the light: one from the side or from below
+ * casts no shadow on it, yet the model still stands on it. Bounds made lopsided on purpose (x and z
+ * extents differ in both ends), so an x bound used for z, or a low end for a high one, shows. */
+static void check_ground_footprint(const char *path)
+{
+    static const float lights[][3] = {{1.0f, 0.0f, 0.0f}, {0.0f, 1.0f, 0.0f}, {0.2f, -1.0f, 0.1f}};
+    for (int i = 0; i < 3; i++) {
+        scene s;
+        char err[512] = "";
+        if (!scene_load(path, &s, err, sizeof err)) {
+            CHECK(false, "%s: %s", path, err);
+            return;
+        }
+        const float lo[3] = {-1.0f, 0.0f, 2.0f}, hi[3] = {3.0f, 1.0f, 7.5f};
+        memcpy(s.bounds_min, lo, sizeof lo), memcpy(s.bounds_max, hi, sizeof hi);
+        memcpy(s.light_dir, lights[i], sizeof lights[i]);
+        const int n0 = s.tri_count;
+        CHECK(scene_add_ground(&s, err, sizeof err), "%s: scene_add_ground: %s", path, err);
+        float gx0 = INFINITY, gx1 = -INFINITY, gz0 = INFINITY, gz1 = -INFINITY;
+        for (int v = 0; v < 6; v++) {
+            const float *q = s.xyz + 9 * (size_t)n0 + 3 * v;
+            gx0 = fminf(gx0, q[0]), gx1 = fmaxf(gx1, q[0]), gz0 = fminf(gz0, q[2]), gz1 = fmaxf(gz1, q[2]);
+        }
+        CHECK(gx0 < lo[0] && gx1 > hi[0] && gz0 < lo[2] && gz1 > hi[2],
+              "%s, light (%g, %g, %g): ground x %g..%g z %g..%g does not span the footprint x %g..%g z %g..%g", path,
+              (double)lights[i][0], (double)lights[i][1], (double)lights[i][2], (double)gx0, (double)gx1, (double)gz0,
+              (double)gz1, (double)lo[0], (double)hi[0], (double)lo[2], (double)hi[2]);
+        scene_free(&s);
+    }
+}
+
 int main(void)
 {
     /* the ground: on for files, off for built-in scenes (which have their own), as asked otherwise */
@@ -189,6 +220,7 @@ int main(void)
     check_ground(MODELS "/OBJ/box.obj");
     check_ground(MODELS "/OBJ/spider.obj");
     check_ground(MODELS "/OBJ/WusonOBJ.obj");
+    check_ground_footprint(MODELS "/OBJ/box.obj");
 
     static const char *const obj[] = {".obj", NULL}, *const ply[] = {".ply", NULL};
     int seen = 0, loaded = 0;
