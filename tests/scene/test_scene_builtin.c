@@ -111,6 +111,12 @@ static void check_free_returns_all(const char *name)
         const size_t held = heap_in_use() - before;
         scene_free(&s);
         const size_t after = heap_in_use();
+        /* a sanitizer's allocator reports no glibc heap (mallinfo2 all zero): there the leak
+         * checker (ASan's detect_leaks) catches a forgotten buffer instead */
+        if (pass == 1 && held == 0 && after == before) {
+            printf("%s: the heap is not measurable here (sanitizer allocator): left to the leak checker\n", name);
+            continue;
+        }
         if (pass == 1)
             CHECK(after < before + held / 16, "%s: %zu of the %zu bytes a build took are still in use after scene_free",
                   name, after - before, held);
