@@ -47,8 +47,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                                                          : v >= fd->min && v <= fd->max;
             FUZZ_ASSERT(in, "pose %d: %s %.9g outside %.9g to %.9g", i, fd->name, v, fd->min, fd->max);
         }
-        FUZZ_ASSERT(p.poses[i].light.type == LIGHT_DIRECTIONAL || p.poses[i].light.type == LIGHT_SPOT,
-                    "type");
+        FUZZ_ASSERT((unsigned)p.poses[i].light.type < LIGHT_TYPE_COUNT, "light type %d", (int)p.poses[i].light.type);
     }
     const double d = camera_path_duration(&p), t0 = p.poses[0].t;
     FUZZ_ASSERT(d >= 0.0, "duration %g", d);
