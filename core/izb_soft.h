@@ -52,6 +52,7 @@
 
 #include <string.h>
 
+#include "izb_alpha.h"
 #include "izb_mask.h"
 #include "izb_math.h"
 
@@ -258,6 +259,42 @@ IZB_HD bool izb_soft_sample_hidden(const izb_soft_pair *p, const float n[3], flo
     const bool neg = (e0 <= 0.0f) & (e1 <= 0.0f) & (e2 <= 0.0f);
     const bool ahead = ((p->s > 0.0f) & (nd > 0.0f)) | ((p->s < 0.0f) & (nd < 0.0f));
     return (pos | neg) & ahead;
+}
+
+/* Cut-outs (izb_alpha.h) in a soft frame: the UV where sample direction (dx, dy, -1)'s ray from the
+ * pair's point meets its triangle (vertex UVs uv = u0 v0 u1 v1 u2 v2). Each sample's ray meets the
+ * triangle at its own point, so the alpha test is per (point, sample), not per pair. The pair's
+ * edge values are the barycentrics: the ray meets the plane at X = p + t d, and the tetrahedron
+ * (p, a, b, X) has volume t/6 [a - p, b - p, d] = t/6 e_ab (b - a = (b - p) - (a - p)); it is also
+ * the area of (a, b, X) times p's height over the plane, over 3, and the height is the same for
+ * the three edges. So the area of (a, b, X), which is vertex c's weight times the triangle's area,
+ * is proportional to e_ab, sign included (the canonical order's negation restores the edge's
+ * orientation). c[0] is edge (V0, V1): vertex 2's weight; c[1] (V1, V2): vertex 0's; c[2]
+ * (V2, V0): vertex 1's. A hidden sample has three values of one sign, so the sum is not 0 but for
+ * a ray in the triangle's plane; there (and for a sum not finite) the UV is vertex 0's, as
+ * izb_alpha_uv does. */
+IZB_HD void izb_soft_sample_uv(const izb_soft_pair *p, float dx, float dy, const float uv[6], float *u, float *v)
+{
+    const float w2 = izb_soft_dot(p->c[0], dx, dy), w0 = izb_soft_dot(p->c[1], dx, dy);
+    const float w1 = izb_soft_dot(p->c[2], dx, dy);
+    const float sum = w0 + w1 + w2;
+    if (!(sum != 0.0f) || !(fabsf(sum) < INFINITY)) {
+        *u = uv[0];
+        *v = uv[1];
+        return;
+    }
+    *u = fmaf(w0, uv[0], fmaf(w1, uv[2], w2 * uv[4])) / sum;
+    *v = fmaf(w0, uv[1], fmaf(w1, uv[3], w2 * uv[5])) / sum;
+}
+
+/* Does cut-out triangle (uv, texture tex) keep the point where sample (dx, dy)'s ray from the pair's
+ * point meets it? Asked only for a sample izb_soft_sample_hidden says it hides. */
+IZB_HD bool izb_soft_sample_keeps(const izb_soft_pair *p, float dx, float dy, const float uv[6],
+                                  const uint8_t *alpha_pool, const izb_alpha_tex *tex)
+{
+    float u, v;
+    izb_soft_sample_uv(p, dx, dy, uv, &u, &v);
+    return izb_alpha_keeps(alpha_pool, tex, u, v);
 }
 
 #endif

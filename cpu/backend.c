@@ -217,6 +217,8 @@ static bool soft_frame(cpu_backend *b, const izb_recon *f, const izb_settings *s
         izb_cpu_soft_raster(b->soft_tris.data, b->tri_id.data, nt, &L, &b->binned, n, b->cell_start.data,
                             b->cell_end.data, g, zmax, b->cell_zmax.data, s->kernel,
                             ids ? &(izb_own){b->tri_id.data, ids, b->xyz.data, (uint32_t)b->tri_count} : NULL,
+                            b->cut.cut_count ? &(izb_cut){NULL, b->cut.tex, b->cut.uv, b->cut.textures, b->cut.pool}
+                                             : NULL,
                             b->soft_masks.data, mask, T, IZB_CPU_ISA_AUTO, &counts);
     t[4] = now_ms();
     finish_frame(b, s, stats, n, nt, g, bbox, t);

@@ -27,7 +27,7 @@ typedef struct izb_cpu_kernels {
                       uint32_t *tri_id);
     uint32_t (*soft_row)(const izb_soft_tri *t, uint32_t scene_id, const izb_soft_light *L,
                          const izb_cpu_points *p, uint32_t j0, uint32_t j1, uint32_t *masks, const izb_own *own,
-                         bool shared);
+                         const izb_cut *cut, bool shared);
     int64_t (*soft_setup)(const float *xyz, int64_t i0, int64_t i1, const float *light, const izb_soft_light *L,
                           float zmax, const izb_bbox *pb, const izb_cull_view *cull, izb_soft_tri *out,
                           uint32_t *tri_id);

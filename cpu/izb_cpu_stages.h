@@ -173,11 +173,14 @@ typedef struct izb_cpu_soft_counts {
  * kernel1: triangles in parallel, atomic ORs; kernel2: interleaved cell groups, one thread per
  * group. The hidden samples are OR-ed into masks (n points x izb_mask_words(L->m) words, cleared
  * here), then mask[pixel] = izb_mask_value for every point. own as izb_cpu_raster_own's (NULL: no
- * ids). *counts (may be NULL): what it visited, for measuring the penumbra boxes. False when isa
- * does not run here. */
+ * ids). cut (NULL: none) as izb_cpu_raster_cut's, but indexed by scene id (tri_id unread): a cut-out
+ * triangle hides a sample only where its alpha test keeps the sample ray's own hit point
+ * (izb_soft_sample_keeps). *counts (may be NULL): what it visited, for measuring the penumbra
+ * boxes. False when isa does not run here. */
 bool izb_cpu_soft_raster(const izb_soft_tri *tris, const uint32_t *tri_id, int nt, const izb_soft_light *L,
                          const izb_cpu_points *p, int n, const uint32_t *cell_start, const uint32_t *cell_end,
                          const izb_grid *g, float zmax, float *cell_zmax, izb_kernel kernel, const izb_own *own,
-                         uint32_t *masks, uint8_t *mask, int threads, izb_cpu_isa isa, izb_cpu_soft_counts *counts);
+                         const izb_cut *cut, uint32_t *masks, uint8_t *mask, int threads, izb_cpu_isa isa,
+                         izb_cpu_soft_counts *counts);
 
 #endif

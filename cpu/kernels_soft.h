@@ -20,12 +20,34 @@ static inline uint32_t KERN(soft_word)(const izb_soft_pair *pr, const float n[3]
     return bits;
 }
 
+/* A cut-out triangle's alpha-test inputs (izb_soft_sample_keeps), resolved once per row; tex NULL:
+ * the triangle is opaque and its hidden samples are never looked up. */
+typedef struct KERN(soft_cut) {
+    const float *uv;
+    const izb_alpha_tex *tex;
+    const uint8_t *pool;
+} KERN(soft_cut);
+
+/* The hidden samples `bits` (word w) that the cut-out triangle keeps, each at its own ray's hit
+ * point; only the set bits are looked up (a texel read each). */
+static uint32_t KERN(soft_cut_bits)(const izb_soft_pair *pr, const izb_soft_light *L, const KERN(soft_cut) *ct, int w,
+                                    uint32_t bits)
+{
+    uint32_t keep = 0;
+    for (uint32_t b = bits; b; b &= b - 1) {
+        const int k = __builtin_ctz(b), j = 32 * w + k;
+        keep |= (uint32_t)izb_soft_sample_keeps(pr, L->dx[j], L->dy[j], ct->uv, ct->pool, ct->tex) << k;
+    }
+    return keep;
+}
+
 /* Point j (inside t's penumbra box) against t: its hidden samples OR-ed into its mask words mk,
- * unless the mask is full already (the early-out) or, with ids, t is its own (izb_hit_is_own).
- * Returns whether the pair was set up (ran its samples). */
+ * unless the mask is full already (the early-out) or, with ids, t is its own (izb_hit_is_own); of
+ * a cut-out triangle, only the samples its alpha test keeps. Returns whether the pair was set up
+ * (ran its samples). */
 static inline uint32_t KERN(soft_point)(const izb_soft_tri *t, uint32_t scene_id, const izb_soft_light *L,
                                         const izb_cpu_points *p, uint32_t j, uint32_t *mk, const izb_own *own,
-                                        bool shared)
+                                        const KERN(soft_cut) *ct, bool shared)
 {
     const int words = izb_mask_words(L->m);
     uint32_t cur[IZB_MASK_MAX_WORDS];
@@ -39,6 +61,7 @@ static inline uint32_t KERN(soft_point)(const izb_soft_tri *t, uint32_t scene_id
     uint32_t bits[IZB_MASK_MAX_WORDS], any = 0;
     for (int w = 0; w < words; w++) {
         bits[w] = KERN(soft_word)(&pr, t->n, L, w) & ~cur[w];
+        if (ct->tex && bits[w]) bits[w] = KERN(soft_cut_bits)(&pr, L, ct, w, bits[w]);
         any |= bits[w];
     }
     if (!any || (own && izb_hit_is_own(own->xyz, 9, 1, own->tri_count, own->pixel_id[p->pixel[j]], scene_id)))
@@ -55,7 +78,8 @@ static inline uint32_t KERN(soft_point)(const izb_soft_tri *t, uint32_t scene_id
 }
 
 /* Triangle t (scene index scene_id) against points [j0, j1): each point's hidden samples OR-ed into
- * its mask words (masks + j * words). shared: other threads OR into the same masks (kernel1), so
+ * its mask words (masks + j * words). cut (NULL: no cut-outs in the scene) gives the cut-out
+ * triangles' inputs, indexed by scene id (its tri_id is not read). shared: other threads OR into the same masks (kernel1), so
  * the ORs are atomic; kernel2's threads own their cells and write plainly. The penumbra box is
  * tested first, 16 points in vector lanes (most points of the visited cells are outside it): the
  * test izb_soft_pair_setup starts with, so it changes no result. Reads whole blocks of 16 points
@@ -63,9 +87,12 @@ static inline uint32_t KERN(soft_point)(const izb_soft_tri *t, uint32_t scene_id
  * statistics. */
 static uint32_t KERN(soft_row)(const izb_soft_tri *t, uint32_t scene_id, const izb_soft_light *L,
                                const izb_cpu_points *p, uint32_t j0, uint32_t j1, uint32_t *masks,
-                               const izb_own *own, bool shared)
+                               const izb_own *own, const izb_cut *cut, bool shared)
 {
     const size_t words = (size_t)izb_mask_words(L->m);
+    const uint32_t tex = cut ? cut->tex[scene_id] : IZB_OPAQUE;
+    const KERN(soft_cut) ct = {tex == IZB_OPAQUE ? NULL : cut->uv + 6 * (size_t)scene_id,
+                               tex == IZB_OPAQUE ? NULL : cut->textures + tex, cut ? cut->pool : NULL};
     uint32_t pairs = 0;
     for (uint32_t b = j0; b < j1; b += 16) {
         const int len = (int)(j1 - b);
@@ -79,7 +106,7 @@ static uint32_t KERN(soft_row)(const izb_soft_tri *t, uint32_t scene_id, const i
         }
         for (uint32_t in = KERN_MOVEMASK(flag); in; in &= in - 1) {
             const uint32_t j = b + (uint32_t)__builtin_ctz(in);
-            pairs += KERN(soft_point)(t, scene_id, L, p, j, masks + (size_t)j * words, own, shared);
+            pairs += KERN(soft_point)(t, scene_id, L, p, j, masks + (size_t)j * words, own, &ct, shared);
         }
     }
     return pairs;

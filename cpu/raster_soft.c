@@ -61,8 +61,8 @@ int izb_cpu_soft_setup(const float *xyz, int n, const izb_recon *f, const izb_so
  * cell's own farthest point (cell_zmax) does not reach. Returns the pairs set up. */
 static void tri_cells(const izb_cpu_kernels *k, const izb_soft_tri *t, uint32_t id, const izb_soft_light *L,
                       const izb_cpu_points *p, const uint32_t *cell_start, const uint32_t *cell_end,
-                      const float *cell_zmax, const izb_grid *g, float zmax, const izb_own *own, uint32_t *masks,
-                      bool shared, int gx, int gy, int side, izb_cpu_soft_counts *n)
+                      const float *cell_zmax, const izb_grid *g, float zmax, const izb_own *own, const izb_cut *cut,
+                      uint32_t *masks, bool shared, int gx, int gy, int side, izb_cpu_soft_counts *n)
 {
     int cx0, cy0, cx1, cy1;
     izb_soft_tri_cells(t, zmax, g, &cx0, &cy0, &cx1, &cy1);
@@ -76,14 +76,15 @@ static void tri_cells(const izb_cpu_kernels *k, const izb_soft_tri *t, uint32_t 
             izb_soft_tri_cells(t, cell_zmax[c], g, &a0, &b0, &a1, &b1);
             if (cx < a0 || cx > a1 || cy < b0 || cy > b1) continue;
             n->visited += cell_end[c] - cell_start[c];
-            n->pairs += k->soft_row(t, id, L, p, cell_start[c], cell_end[c], masks, own, shared);
+            n->pairs += k->soft_row(t, id, L, p, cell_start[c], cell_end[c], masks, own, cut, shared);
         }
 }
 
 bool izb_cpu_soft_raster(const izb_soft_tri *tris, const uint32_t *tri_id, int nt, const izb_soft_light *L,
                          const izb_cpu_points *p, int n, const uint32_t *cell_start, const uint32_t *cell_end,
                          const izb_grid *g, float zmax, float *cell_zmax, izb_kernel kernel, const izb_own *own,
-                         uint32_t *masks, uint8_t *mask, int threads, izb_cpu_isa isa, izb_cpu_soft_counts *counts)
+                         const izb_cut *cut, uint32_t *masks, uint8_t *mask, int threads, izb_cpu_isa isa,
+                         izb_cpu_soft_counts *counts)
 {
     const izb_cpu_kernels *k = izb_cpu_kernels_get(isa);
     if (!k) return false;
@@ -119,14 +120,14 @@ bool izb_cpu_soft_raster(const izb_soft_tri *tris, const uint32_t *tri_id, int n
                     const int gx = grp % side, gy = grp / side;
                     if (gx >= g->w || gy >= g->h) continue;
                     for (int i = 0; i < nt; i++)
-                        tri_cells(k, &tris[i], tri_id[i], L, p, cell_start, cell_end, cell_zmax, g, zmax, own, masks,
-                                  false, gx, gy, side, &mine);
+                        tri_cells(k, &tris[i], tri_id[i], L, p, cell_start, cell_end, cell_zmax, g, zmax, own, cut,
+                                  masks, false, gx, gy, side, &mine);
                 }
             } else {
 #pragma omp for schedule(dynamic, K1_BATCH)
                 for (int i = 0; i < nt; i++)
-                    tri_cells(k, &tris[i], tri_id[i], L, p, cell_start, cell_end, cell_zmax, g, zmax, own, masks,
-                              true, 0, 0, 1, &mine);
+                    tri_cells(k, &tris[i], tri_id[i], L, p, cell_start, cell_end, cell_zmax, g, zmax, own, cut,
+                              masks, true, 0, 0, 1, &mine);
             }
         }
         global += mine.global, visited += mine.visited, pairs += mine.pairs;

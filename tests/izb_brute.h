@@ -17,6 +17,33 @@
 #include "izb_cutouts.h"
 #include "izb_soft.h"
 
+/* Every pixel of f reconstructed (izb_reconstruct): mask[i] 0 where unlit, else 255; the sample
+ * points into pts, their pixels into pix; their bbox into *bb and largest key into *zmax. Returns
+ * how many points. */
+static inline int izb_brute_points(const izb_recon *f, const float *depth, uint8_t *mask, izb_point *pts, int *pix,
+                                   izb_bbox *bb, float *zmax)
+{
+    *bb = (izb_bbox){INFINITY, INFINITY, -INFINITY, -INFINITY};
+    *zmax = -INFINITY;
+    int n = 0;
+    for (int py = 0; py < f->height; py++)
+        for (int px = 0; px < f->width; px++) {
+            const int i = py * f->width + px;
+            izb_point p;
+            const izb_sample_kind k = izb_reconstruct(f, px, py, depth[i], &p);
+            mask[i] = k == IZB_UNLIT ? 0 : 255;
+            if (k != IZB_SAMPLE) continue;
+            bb->min_x = izb_minf(bb->min_x, p.x);
+            bb->min_y = izb_minf(bb->min_y, p.y);
+            bb->max_x = izb_maxf(bb->max_x, p.x);
+            bb->max_y = izb_maxf(bb->max_y, p.y);
+            *zmax = izb_maxf(*zmax, p.z);
+            pts[n] = p;
+            pix[n++] = i;
+        }
+    return n;
+}
+
 /* mask (out, width*height): 255 lit (and sky), 0 shadow or unlit. ids: per pixel the scene triangle
  * drawn there, or NULL; with ids a hit izb_hit_is_own says is the point's own is ignored. Triangle t
  * is culled when it faces away and izb_may_cull(cull, t). pts and pix: scratch of width*height. */
@@ -26,23 +53,9 @@ static inline void izb_brute_force_cut(const izb_recon *f, const float *depth, c
                                        const float *xyz, int nt, const izb_cull_view *cull,
                                        const izb_cutout_set *cut, uint8_t *mask, izb_point *pts, int *pix)
 {
-    const int W = f->width, H = f->height;
-    izb_bbox bb = {INFINITY, INFINITY, -INFINITY, -INFINITY};
-    int n = 0;
-    for (int py = 0; py < H; py++)
-        for (int px = 0; px < W; px++) {
-            const int i = py * W + px;
-            izb_point p;
-            const izb_sample_kind k = izb_reconstruct(f, px, py, depth[i], &p);
-            mask[i] = k == IZB_UNLIT ? 0 : 255;
-            if (k != IZB_SAMPLE) continue;
-            bb.min_x = izb_minf(bb.min_x, p.x);
-            bb.min_y = izb_minf(bb.min_y, p.y);
-            bb.max_x = izb_maxf(bb.max_x, p.x);
-            bb.max_y = izb_maxf(bb.max_y, p.y);
-            pts[n] = p;
-            pix[n++] = i;
-        }
+    izb_bbox bb;
+    float zmax;
+    const int n = izb_brute_points(f, depth, mask, pts, pix, &bb, &zmax);
     if (n == 0) return;
     /* the setup needs a grid (the brute force ignores cells) and the points' bbox, for its culling
      * outside the bbox */
@@ -76,30 +89,16 @@ static inline void izb_brute_force(const izb_recon *f, const float *depth, const
  * box: the triangles' penumbra boxes as the backend computes them from the points' bbox, which the
  * backend must equal exactly; false: boxes unbounded (an infinite points' bbox), so a point is
  * tested however far it is from the triangle — the backend must equal that too wherever rounding
- * adds no stray hit, which it can only do if its boxes are large enough (the dilation's test). */
-static inline void izb_brute_force_soft(const izb_recon *f, const float *depth, const uint32_t *ids,
-                                        const float *xyz, int nt, const izb_cull_view *cull, bool box, uint8_t *mask,
-                                        izb_point *pts, int *pix)
+ * adds no stray hit, which it can only do if its boxes are large enough (the dilation's test).
+ * cut (NULL or empty: none): a sample hidden by a triangle with a texture counts only where
+ * izb_soft_sample_keeps keeps that sample's own hit point. */
+static inline void izb_brute_force_soft_cut(const izb_recon *f, const float *depth, const uint32_t *ids,
+                                            const float *xyz, int nt, const izb_cull_view *cull, bool box,
+                                            const izb_cutout_set *cut, uint8_t *mask, izb_point *pts, int *pix)
 {
-    const int W = f->width, H = f->height;
-    izb_bbox bb = {INFINITY, INFINITY, -INFINITY, -INFINITY};
-    float zmax = -INFINITY;
-    int n = 0;
-    for (int py = 0; py < H; py++)
-        for (int px = 0; px < W; px++) {
-            const int i = py * W + px;
-            izb_point p;
-            const izb_sample_kind k = izb_reconstruct(f, px, py, depth[i], &p);
-            mask[i] = k == IZB_UNLIT ? 0 : 255;
-            if (k != IZB_SAMPLE) continue;
-            bb.min_x = izb_minf(bb.min_x, p.x);
-            bb.min_y = izb_minf(bb.min_y, p.y);
-            bb.max_x = izb_maxf(bb.max_x, p.x);
-            bb.max_y = izb_maxf(bb.max_y, p.y);
-            zmax = izb_maxf(zmax, p.z);
-            pts[n] = p;
-            pix[n++] = i;
-        }
+    izb_bbox bb;
+    float zmax;
+    const int n = izb_brute_points(f, depth, mask, pts, pix, &bb, &zmax);
     if (n == 0) return;
     if (!box) bb = (izb_bbox){-INFINITY, -INFINITY, INFINITY, INFINITY};
     izb_soft_light L;
@@ -116,12 +115,16 @@ static inline void izb_brute_force_soft(const izb_recon *f, const float *depth, 
             izb_transform(f->light, xyz + 9 * t + 3 * k, v[k]);
         izb_soft_tri tri;
         if (!izb_soft_tri_setup(v, zmax, &L, &bb, izb_may_cull(cull, (uint32_t)t), &tri)) continue;
+        const uint32_t tex = cut && cut->cut_count ? cut->tex[t] : IZB_OPAQUE;
         for (int i = 0; i < n; i++) {
             izb_soft_pair pr;
             if (!izb_soft_pair_setup(&tri, pts[i].x, pts[i].y, pts[i].z, &pr)) continue;
             uint32_t hid[IZB_MASK_MAX_WORDS] = {0}, any = 0;
             for (int j = 0; j < L.m; j++)
-                if (izb_soft_sample_hidden(&pr, tri.n, L.dx[j], L.dy[j])) hid[j / 32] |= 1u << (j % 32), any = 1;
+                if (izb_soft_sample_hidden(&pr, tri.n, L.dx[j], L.dy[j]) &&
+                    (tex == IZB_OPAQUE || izb_soft_sample_keeps(&pr, L.dx[j], L.dy[j], cut->uv + 6 * (size_t)t,
+                                                                cut->pool, &cut->textures[tex])))
+                    hid[j / 32] |= 1u << (j % 32), any = 1;
             if (any && !(ids && izb_hit_is_own(xyz, 9, 1, (uint32_t)nt, ids[pix[i]], (uint32_t)t)))
                 izb_mask_or(acc + (size_t)i * words, hid, L.m);
         }
@@ -129,6 +132,13 @@ static inline void izb_brute_force_soft(const izb_recon *f, const float *depth, 
     for (int i = 0; i < n; i++)
         mask[pix[i]] = izb_mask_value(acc + (size_t)i * words, L.m);
     free(acc);
+}
+
+static inline void izb_brute_force_soft(const izb_recon *f, const float *depth, const uint32_t *ids,
+                                        const float *xyz, int nt, const izb_cull_view *cull, bool box, uint8_t *mask,
+                                        izb_point *pts, int *pix)
+{
+    izb_brute_force_soft_cut(f, depth, ids, xyz, nt, cull, box, NULL, mask, pts, pix);
 }
 
 #endif

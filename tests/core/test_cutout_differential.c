@@ -13,7 +13,11 @@
  *      bit for bit (no ids: ids would index another scene): the test never keeps a hit it should
  *      drop. (b) and (c) catch the kind of bug that the brute force would share (both read
  *      izb_alpha.h and izb_cutouts.c);
- *  (d) izb_stats.tris_cut counts the cut-out triangles.
+ *  (d) izb_stats.tris_cut counts the cut-out triangles;
+ *  (e) soft shadows (izb_soft.h) with cut-outs: on seeds with a directional light, also a soft
+ *      frame (a random angular size and M): the backend's mask equals, byte for byte, the soft
+ *      brute force with the per-sample alpha test (izb_soft_sample_keeps), cull auto/off x ids
+ *      off/on, a random kernel and binning each; (b) and (c) hold for the soft frame too.
  * The alpha test must bite: the cut-out mask differs from the opaque one on a share of the seeds.
  * IZB_CUT_SEEDS=N runs seeds 0..N-1, IZB_CUT_SEED=K replays one. */
 #include <math.h>
@@ -207,7 +211,47 @@ static int diff_masks(const uint8_t *a, const uint8_t *b, int n, uint64_t seed, 
     return bad;
 }
 
-static int seeds_bite, seeds_shadow;
+static int seeds_bite, seeds_shadow, seeds_soft, seeds_soft_bite;
+
+static const int soft_samples[5] = {16, 32, 64, 128, 256};
+
+/* (e): the soft frame fs against the soft brute force with and without the alpha test */
+static void check_soft(izb_backend *b, const cut_scene *s, const izb_recon *fs, const float *depth,
+                       const uint32_t *ids, const izb_closed *cl, const izb_cutout_set *set, uint64_t seed)
+{
+    const int N = fs->width * fs->height;
+    static uint8_t want[MAX_W * MAX_H], opaque[MAX_W * MAX_H], m[MAX_W * MAX_H];
+    static izb_point pts[MAX_W * MAX_H];
+    static int pix[MAX_W * MAX_H];
+    bool bite = false;
+    for (int c = IZB_CULL_AUTO; c <= IZB_CULL_OFF; c += IZB_CULL_OFF - IZB_CULL_AUTO)
+        for (int with_ids = 0; with_ids < 2; with_ids++) {
+            const izb_settings st = {.kernel = rnd() < 0.5 ? IZB_KERNEL1 : IZB_KERNEL2,
+                                     .binning = rnd() < 0.5 ? IZB_BINNING_RADIX : IZB_BINNING_ATOMIC,
+                                     .cull = (izb_cull)c};
+            const izb_settings rs = izb_settings_resolve(st);
+            izb_recon fb = *fs;
+            fb.bias = rs.bias;
+            const izb_cull_view cv = {.mode = rs.cull, .comp = cl->comp, .boxes = cl->boxes};
+            izb_brute_force_soft_cut(&fb, depth, with_ids ? ids : NULL, s->xyz, s->nt, &cv, true, set, want, pts, pix);
+            izb_brute_force_soft_cut(&fb, depth, with_ids ? ids : NULL, s->xyz, s->nt, &cv, true, NULL, opaque, pts,
+                                     pix);
+            bite |= memcmp(want, opaque, (size_t)N) != 0;
+            CHECK(izb_shade_arrays_ids(b, fs, &st, depth, with_ids ? ids : NULL, m, NULL), "seed %llu: (e) shade",
+                  (unsigned long long)seed);
+            int bad = 0, first = -1;
+            for (int i = 0; i < N; i++) {
+                comparisons++;
+                if (m[i] != want[i] && bad++ == 0) first = i;
+            }
+            CHECK(bad == 0, "seed %llu: (e) soft %d samples %.1f deg kernel%d %s cull %s%s: %d pixels != brute force "
+                  "(first %d: %d vs %d)", (unsigned long long)seed, fs->light_samples, fs->light_angle * 180 / M_PI,
+                  st.kernel, izb_binning_names[st.binning], izb_cull_names[c], with_ids ? " ids" : "", bad, first,
+                  first >= 0 ? m[first] : 0, first >= 0 ? want[first] : 0);
+        }
+    seeds_soft++;
+    seeds_soft_bite += bite;
+}
 
 static izb_cutouts cutouts_of(const cut_scene *s)
 {
@@ -278,6 +322,15 @@ static void run_seed(izb_backend *b, uint64_t seed)
             seeds_shadow++;
             break;
         }
+    /* (e) a soft frame of the directional light */
+    izb_recon fr[2] = {f, f};
+    int nf = 1;
+    if (l.type == LIGHT_DIRECTIONAL && rnd() < 0.6) {
+        fr[1].light_angle = (float)(rnd_in(0.5, 20.0) * M_PI / 180.0);
+        fr[1].light_samples = soft_samples[(int)(rnd() * 5)];
+        check_soft(b, &s, &fr[1], depth, ids, &cl, &set, seed);
+        nf = 2;
+    }
     izb_cutout_set_free(&set);
 
     /* (b) every texture all-opaque: the mask without cut-outs, bit for bit */
@@ -287,32 +340,38 @@ static void run_seed(izb_backend *b, uint64_t seed)
     static uint8_t full[MAX_SIDE * MAX_SIDE], none[MAX_SIDE * MAX_SIDE];
     memset(full, 255, sizeof full);
     memset(none, 0, sizeof none);
-    for (int with_ids = 0; with_ids < 2; with_ids++) {
-        CHECK(izb_set_cutouts(b, NULL), "seed %llu: set_cutouts NULL", sd);
-        CHECK(izb_shade_arrays_ids(b, &f, &st, depth, with_ids ? ids : NULL, a, NULL), "seed %llu: shade", sd);
-        for (int i = 0; i < s.n_images; i++) keep_img[i] = s.images[i], keep_img[i].alpha = full;
-        izb_cutouts kc = co;
-        kc.images = keep_img;
-        CHECK(izb_set_cutouts(b, &kc), "seed %llu: set_cutouts all-opaque", sd);
-        CHECK(izb_shade_arrays_ids(b, &f, &st, depth, with_ids ? ids : NULL, m, NULL), "seed %llu: shade", sd);
-        CHECK(memcmp(a, m, (size_t)N) == 0, "seed %llu: (b) all-opaque textures%s != no cut-outs", sd,
-              with_ids ? " (ids)" : "");
-    }
+    for (int k = 0; k < nf; k++)
+        for (int with_ids = 0; with_ids < 2; with_ids++) {
+            CHECK(izb_set_cutouts(b, NULL), "seed %llu: set_cutouts NULL", sd);
+            CHECK(izb_shade_arrays_ids(b, &fr[k], &st, depth, with_ids ? ids : NULL, a, NULL), "seed %llu: shade", sd);
+            for (int i = 0; i < s.n_images; i++) keep_img[i] = s.images[i], keep_img[i].alpha = full;
+            izb_cutouts kc = co;
+            kc.images = keep_img;
+            CHECK(izb_set_cutouts(b, &kc), "seed %llu: set_cutouts all-opaque", sd);
+            CHECK(izb_shade_arrays_ids(b, &fr[k], &st, depth, with_ids ? ids : NULL, m, NULL), "seed %llu: shade", sd);
+            CHECK(memcmp(a, m, (size_t)N) == 0, "seed %llu: (b) all-opaque textures%s%s != no cut-outs", sd,
+                  with_ids ? " (ids)" : "", k ? " (soft)" : "");
+        }
 
     /* (c) every texture all-cut (cutoff > 0): the scene without the cut-out triangles */
     for (int i = 0; i < s.n_images; i++) keep_img[i] = s.images[i], keep_img[i].alpha = none,
                                          keep_img[i].cutoff = fmaxf(keep_img[i].cutoff, 0.01f);
     izb_cutouts cc = co;
     cc.images = keep_img;
+    static uint8_t cut_masks[2][MAX_W * MAX_H];
     CHECK(izb_set_cutouts(b, &cc), "seed %llu: set_cutouts all-cut", sd);
-    CHECK(izb_shade_arrays(b, &f, &st, depth, m, NULL), "seed %llu: shade", sd);
+    for (int k = 0; k < nf; k++)
+        CHECK(izb_shade_arrays(b, &fr[k], &st, depth, cut_masks[k], NULL), "seed %llu: shade", sd);
     static float kept[9 * MAX_TRIS];
     int nk = 0;
     for (int t = 0; t < s.nt; t++)
         if (s.image_of[t] == IZB_OPAQUE) memcpy(kept + 9 * nk++, s.xyz + 9 * t, 9 * sizeof(float));
     CHECK(izb_set_scene(b, kept, nk), "seed %llu: set_scene of the opaque part", sd);
-    CHECK(izb_shade_arrays(b, &f, &st, depth, a, NULL), "seed %llu: shade", sd);
-    CHECK(memcmp(a, m, (size_t)N) == 0, "seed %llu: (c) all-cut textures != the scene without them", sd);
+    for (int k = 0; k < nf; k++) {
+        CHECK(izb_shade_arrays(b, &fr[k], &st, depth, a, NULL), "seed %llu: shade", sd);
+        CHECK(memcmp(a, cut_masks[k], (size_t)N) == 0, "seed %llu: (c) all-cut textures != the scene without them%s",
+              sd, k ? " (soft)" : "");
+    }
     izb_closed_free(&cl);
 }
 
@@ -339,7 +398,10 @@ int main(void)
               seeds_bite, n);
         CHECK(seeds_shadow * 2 >= n, "only %d of %ld seeds have shadow", seeds_shadow, n);
         CHECK(comparisons > 2000L * n, "only %ld comparisons", comparisons);
+        CHECK(seeds_soft * 8 >= n && seeds_soft_bite * 2 >= seeds_soft,
+              "(e) soft frames on %d of %ld seeds, the alpha test changed %d of them", seeds_soft, n, seeds_soft_bite);
     }
-    if (getenv("IZB_DIFF_VERBOSE")) printf("%ld seeds, %d bite, %d shadow, %ld comparisons\n", n, seeds_bite, seeds_shadow, comparisons);
+    if (getenv("IZB_DIFF_VERBOSE")) printf("%ld seeds, %d bite, %d shadow, %d soft (%d bite), %ld comparisons\n", n, seeds_bite, seeds_shadow,
+                                        seeds_soft, seeds_soft_bite, comparisons);
     return test_done();
 }

@@ -17,7 +17,9 @@
  *  (c) angle 0 (any M) gives the hard path's mask, byte for byte (the hard brute force);
  *  (d) the predicate (izb_soft_pair_setup + izb_soft_sample_hidden, the sample directions of
  *      izb_soft_light_make) equals a Moller-Trumbore ray/triangle test in double, with the sample
- *      directions derived here from the light's world axes, on random cases away from edges;
+ *      directions derived here from the light's world axes, on random cases away from edges; and
+ *      for each hidden sample, the cut-out UV of its own hit point (izb_soft_sample_uv) equals the
+ *      UV at Moller-Trumbore's barycentrics (a vertex's weight swapped or a wrong sign fails);
  *  (e) the pattern: M points in the unit disk, a quarter of them in each quadrant (+-M/8), equal to
  *      the golden-angle spiral computed here in double;
  *  (f) the mask layer: izb_mask_value = round(255 lit / M) in double, izb_mask_full;
@@ -296,7 +298,7 @@ static void run_seed(izb_backend *b1, izb_backend *b3, uint64_t seed)
 
 static void check_predicate(void)
 {
-    int decided = 0, hits = 0, wrong = 0;
+    int decided = 0, hits = 0, wrong = 0, uv_checked = 0, uv_wrong = 0;
     for (int c = 0; c < 300; c++) {
         light l = gen_light();
         const float bmin[3] = {-3, 0, -3}, bmax[3] = {3, 2, 3};
@@ -353,6 +355,16 @@ static void check_predicate(void)
                 if (fmin(fmin(u, w), 1 - u - w) > -1e-3 && fmin(fmin(u, w), 1 - u - w) < 1e-3) continue;
                 if (fabs(tt) < 1e-3) continue;
                 const bool got = paired && izb_soft_sample_hidden(&pr, t.n, L.dx[j], L.dy[j]);
+                if (got && want) {
+                    float uv[6], gu, gv;
+                    for (int a = 0; a < 6; a++) uv[a] = (float)rnd_in(-2.0, 3.0);
+                    izb_soft_sample_uv(&pr, L.dx[j], L.dy[j], uv, &gu, &gv);
+                    const double b0 = 1.0 - u - w, wu = b0 * uv[0] + u * uv[2] + w * uv[4],
+                                 wv = b0 * uv[1] + u * uv[3] + w * uv[5];
+                    uv_checked++;
+                    if (!(fabs(gu - wu) < 1e-3 && fabs(gv - wv) < 1e-3) && uv_wrong++ < 5)
+                        fprintf(stderr, "case %d/%d sample %d: uv (%g, %g), ray cast (%g, %g)\n", c, k, j, gu, gv, wu, wv);
+                }
                 decided++;
                 hits += want;
                 if (got != want && wrong++ < 5)
@@ -362,6 +374,7 @@ static void check_predicate(void)
         }
     }
     CHECK(wrong == 0, "predicate vs Moller-Trumbore: %d of %d wrong", wrong, decided);
+    CHECK(uv_wrong == 0 && uv_checked > 1000, "cut-out UV vs Moller-Trumbore: %d of %d wrong", uv_wrong, uv_checked);
     CHECK(hits > decided / 50 && hits < decided - decided / 50, "cases both ways: %d hits of %d", hits, decided);
 }
 
