@@ -9,7 +9,10 @@
  * (24x16 .. 64x48), with depth and primitive ids from a ray cast (nearest hit per pixel, in double,
  * linear view depth); a bias and maybe a fixed grid; and a random rigid motion of the scene with a
  * spot light (on most seeds) where a closed mesh moves to, two cameras and the frames for
- * before and after, and per cull mode a kernel, binning and ids choice for the update check.
+ * before and after, and per cull mode a kernel, binning and ids choice for the update check; and,
+ * on some seeds whose light has a position (a spot outside, inside a closed mesh, on a surface's
+ * centroid or at a vertex), a point light there: its six cube faces (izb_frame_make_faces) and a
+ * kernel and binning per cull mode x ids (drawn last, so the rest of a seed's case is as before).
  * Everything is drawn here, in one fixed order, before any check runs: the same seed gives the same
  * case in both tests (a seed failing on CUDA replays on the CPU), and a check added to one test
  * never shifts the other's cases. */
@@ -387,6 +390,13 @@ typedef struct diff_case {
     izb_kernel upd_kernel[IZB_CULL_COUNT];
     izb_binning upd_binning[IZB_CULL_COUNT];
     bool upd_ids[IZB_CULL_COUNT];
+    /* a point light at the spot's position (point: this seed has one), as nfaces frames with the
+     * camera of f; settings per (cull auto, off) x (no ids, ids) */
+    bool point;
+    int nfaces;
+    izb_recon faces[LIGHT_CUBE_FACES];
+    izb_kernel pt_kernel[4];
+    izb_binning pt_binning[4];
 } diff_case;
 
 static void diff_gen_case(diff_case *c, uint64_t seed)
@@ -448,6 +458,17 @@ static void diff_gen_case(diff_case *c, uint64_t seed)
         c->upd_kernel[m] = rnd() < 0.5 ? IZB_KERNEL1 : IZB_KERNEL2;
         c->upd_binning[m] = rnd() < 0.5 ? IZB_BINNING_RADIX : IZB_BINNING_ATOMIC;
         c->upd_ids[m] = rnd() < 0.5;
+    }
+    c->point = c->l.type == LIGHT_SPOT && rnd() < 0.4;
+    c->nfaces = 0;
+    if (c->point) {
+        light pl = c->l;
+        pl.type = LIGHT_POINT;
+        c->nfaces = izb_frame_make_faces(&c->cam, &pl, g->bmin, g->bmax, c->W, c->H, c->faces);
+        for (int q = 0; q < 4; q++) {
+            c->pt_kernel[q] = rnd() < 0.5 ? IZB_KERNEL1 : IZB_KERNEL2;
+            c->pt_binning[q] = rnd() < 0.5 ? IZB_BINNING_RADIX : IZB_BINNING_ATOMIC;
+        }
     }
 }
 

@@ -11,7 +11,10 @@
  *  (d) izb_update_scene after a random rigid motion equals a fresh izb_set_scene of the moved
  *      triangles, bit for bit (and the brute force), with a spot light placed at the moved
  *      position of a closed mesh, so that it is outside that mesh before and inside after (auto
- *      culling's decision changes; counted and required).
+ *      culling's decision changes; counted and required);
+ *  (e) on the seeds with a point light (the spot's position: outside, inside a closed mesh, on a
+ *      surface or at a vertex), the six faces combined equal the per-face brute forces combined
+ *      by max, cull auto / off x ids off / on, and auto equals off where their brute forces agree.
  * Nothing is printed for a seed unless it fails: then the seed and what differed (replay with
  * IZB_DIFF_SEED=K). IZB_DIFF_SEEDS=N runs N seeds (default DEFAULT_SEEDS: about 10 s on one core)
  * from IZB_DIFF_SEED_BASE (default 0). */
@@ -71,7 +74,90 @@ static int diff_masks(const uint8_t *a, const uint8_t *b, int W, int H, uint64_t
     return bad;
 }
 
-static int seeds_mixed, seeds_cull_changed, seeds_own_differs;
+static int seeds_mixed, seeds_cull_changed, seeds_own_differs, seeds_point, seeds_point_mixed;
+
+/* Is pixel k's point surely hidden from a point light at lpos, by a double-precision segment test
+ * that shares nothing with izb_math.h (tests/ray_cast.h)? Sure: the segment meets a triangle other
+ * than the pixel's own (own) well inside it (barycentric margin 1e-4) and well between its ends
+ * (2e-3 .. 1 - 1e-4 of the way: past any bias, short of a light on a surface), with both ends
+ * clearly off the triangle's plane (1e-4 of the segment's length): a segment that grazes the
+ * plane, as from a light on a surface to a point on a coplanar one, crosses it anywhere within
+ * rounding, and the own-plane rule (izb_hit_is_own) rightly ignores such a triangle. */
+static bool truth_sure_shadow(const diff_case *dc, int k, const float lpos[3], uint32_t own)
+{
+    double o[3], dir[3], p[3], seg[3];
+    ray_of_pixel(&dc->cam, &dc->faces[0], k % dc->W, k / dc->W, o, dir);
+    for (int a = 0; a < 3; a++) p[a] = o[a] + dc->depth[k] * dir[a], seg[a] = lpos[a] - p[a];
+    for (int i = 0; i < dc->g.nt; i++) {
+        double t, u, v;
+        const float *q = dc->g.xyz + 9 * i;
+        if ((uint32_t)i == own || !ray_plane_bary(p, seg, q, &t, &u, &v)) continue;
+        if (!(t > 2e-3 && t < 1 - 1e-4 && fmin(fmin(u, v), 1 - u - v) > 1e-4)) continue;
+        double e1[3], e2[3], n[3], nl = 0, sl = 0, dp = 0, dl = 0;
+        for (int a = 0; a < 3; a++) e1[a] = q[3 + a] - q[a], e2[a] = q[6 + a] - q[a];
+        n[0] = e1[1] * e2[2] - e1[2] * e2[1], n[1] = e1[2] * e2[0] - e1[0] * e2[2], n[2] = e1[0] * e2[1] - e1[1] * e2[0];
+        for (int a = 0; a < 3; a++)
+            nl += n[a] * n[a], sl += seg[a] * seg[a], dp += n[a] * (p[a] - q[a]), dl += n[a] * (lpos[a] - q[a]);
+        const double off = 1e-4 * sqrt(sl) * sqrt(nl);
+        if (fabs(dp) > off && fabs(dl) > off) return true;
+    }
+    return false;
+}
+
+/* (e) a point light: the six faces combined (izb_shade_arrays_faces) against the per-face brute
+ * forces combined by max, for cull auto / off x ids off / on; and cull auto against off wherever
+ * the two brute forces agree (the light on a surface, at a vertex, inside a closed mesh: auto must
+ * stay exact), and cull auto lit nowhere the ray-traced truth is sure of shadow (a third of the
+ * pixels: time) — the brute forces share izb_may_cull, so only this catches a wrong decision that
+ * culls the faces a light inside a closed mesh sees */
+static void check_point(izb_backend *b, const diff_case *dc, const izb_closed *cl, uint64_t seed)
+{
+    const int W = dc->W, H = dc->H, N = W * H;
+    static uint8_t want[4][MAX_W * MAX_H], got[4][MAX_W * MAX_H], face[MAX_W * MAX_H], scratch[MAX_W * MAX_H];
+    char what[256];
+    CHECK(dc->nfaces == LIGHT_CUBE_FACES, "seed %llu: a point light has %d faces", (unsigned long long)seed,
+          dc->nfaces);
+    for (int q = 0; q < 4; q++) {
+        const izb_cull c = q & 1 ? IZB_CULL_OFF : IZB_CULL_AUTO;
+        const uint32_t *ids = q & 2 ? dc->ids : NULL;
+        memset(want[q], 0, (size_t)N);
+        for (int i = 0; i < dc->nfaces; i++) {
+            brute_mode(&dc->faces[i], dc->depth, ids, dc->g.xyz, dc->g.nt, cl, c, dc->bias, face);
+            for (int k = 0; k < N; k++) want[q][k] = want[q][k] > face[k] ? want[q][k] : face[k];
+        }
+        const izb_settings s = {.kernel = dc->pt_kernel[q], .binning = dc->pt_binning[q], .cull = c, .bias = dc->bias};
+        snprintf(what, sizeof what, "(e) point light (%s position) kernel%d %s cull %s%s", light_kind_names[dc->light_kind],
+                 s.kernel, izb_binning_names[s.binning], izb_cull_names[c], ids ? " ids" : "");
+        CHECK(izb_shade_arrays_faces(b, dc->faces, dc->nfaces, &s, dc->depth, ids, got[q], scratch, NULL),
+              "seed %llu: %s: shade failed", (unsigned long long)seed, what);
+        CHECK(diff_masks(got[q], want[q], W, H, seed, what) == 0, "seed %llu: %s: backend != brute force",
+              (unsigned long long)seed, what);
+    }
+    int bad = 0, sh = 0, lit = 0;
+    for (int q = 0; q < 4; q += 2)
+        for (int k = 0; k < N; k++) {
+            if ((want[q][k] == 0) != (want[q + 1][k] == 0)) continue;
+            comparisons++;
+            bad += (got[q][k] == 0) != (got[q + 1][k] == 0);
+        }
+    CHECK(bad == 0, "seed %llu: (e) point light: cull auto and off differ on %d pixels where they must agree",
+          (unsigned long long)seed, bad);
+    int truth_wrong = 0;
+    for (int k = 0; k < N; k++) {
+        izb_point p;
+        if (izb_reconstruct(&dc->faces[0], k % W, k / W, dc->depth[k], &p) == IZB_SKY) continue;
+        sh += want[0][k] == 0, lit += want[0][k] != 0;
+        if (got[2][k] && (uint64_t)k % 3 == seed % 3 && truth_sure_shadow(dc, k, dc->l.pos, dc->ids[k])) {
+            if (!truth_wrong++)
+                fprintf(stderr, "seed %llu: (e) pixel %d (%d, %d): lit (cull auto, ids), the ray-traced truth is sure of "
+                        "shadow\n", (unsigned long long)seed, k, k % W, k / W);
+        }
+    }
+    CHECK(truth_wrong == 0, "seed %llu: (e) point light (%s position): %d pixels lit where the truth is sure of shadow",
+          (unsigned long long)seed, light_kind_names[dc->light_kind], truth_wrong);
+    seeds_point++;
+    seeds_point_mixed += sh > 0 && lit > 0;
+}
 
 static void run_seed(izb_backend *b, uint64_t seed)
 {
@@ -149,6 +235,7 @@ static void run_seed(izb_backend *b, uint64_t seed)
         }
         if (sh > 0 && lit > 0) seeds_mixed++;
     }
+    if (dc.point) check_point(b, &dc, &cl, seed);
     izb_closed_free(&cl);
 
     /* (d) a rigid motion: update vs fresh set_scene; a spot light where a closed mesh moves to */
@@ -214,9 +301,12 @@ int main(void)
               seeds_cull_changed, n);
         CHECK(seeds_own_differs * 20 >= n, "ids changed the brute force's mask in only %d of %ld seeds",
               seeds_own_differs, n);
+        CHECK(seeds_point * 10 >= n && seeds_point_mixed * 2 >= seeds_point,
+              "(e) point lights on %d of %ld seeds, %d with both shadow and light", seeds_point, n, seeds_point_mixed);
     }
     if (getenv("IZB_DIFF_VERBOSE"))
-        printf("%ld seeds, %ld comparisons, %d mixed, %d cull changed, %d own differs, %d failed checks\n", n,
-               comparisons, seeds_mixed, seeds_cull_changed, seeds_own_differs, test_failed_ - failed0);
+        printf("%ld seeds, %ld comparisons, %d mixed, %d cull changed, %d own differs, %d point (%d mixed), %d failed "
+               "checks\n", n, comparisons, seeds_mixed, seeds_cull_changed, seeds_own_differs, seeds_point,
+               seeds_point_mixed, test_failed_ - failed0);
     return test_done();
 }
