@@ -13,6 +13,8 @@
  *      a frame, izb_update_scene to the moved triangles, a frame — equal to a fresh izb_set_scene of
  *      them on CUDA and to the CPU backend's frame of them (the first frame equal too); on most
  *      seeds the light is a spot where a closed mesh moves to, so auto culling's decision changes.
+ *  (d) on the seeds with a point light (differential_gen.h), its six faces combined
+ *      (izb_shade_arrays_faces) with the case's settings for one cull x ids pair by seed.
  * On a mismatch: the seed, the config and the first differing pixels; IZB_DIFF_SEED=K replays one
  * seed (here or in core_differential), IZB_DIFF_SEEDS=N runs N seeds (default DEFAULT_SEEDS, sized
  * for the SIMT emulator in CI: see docs/testing.md) from IZB_DIFF_SEED_BASE (default 0), so that a
@@ -40,7 +42,7 @@ typedef struct pair {
 
 /* what the seeds exercised (a comparison of all-lit masks would prove little) */
 static long frames_compared;
-static int seeds_mixed, seeds_light_inside, seeds_ids_differs, seeds_update_cull_changed;
+static int seeds_mixed, seeds_light_inside, seeds_ids_differs, seeds_update_cull_changed, seeds_point;
 
 /* a and b byte for byte; on a mismatch the seed, the config and the first differing pixels */
 static bool same_mask(uint64_t seed, const char *what, const char *an, const uint8_t *a, const char *bn,
@@ -181,6 +183,23 @@ static void run_seed(const pair *p, uint64_t seed)
         }
     }
 
+    /* (d) a point light's faces combined (the scene is still g) */
+    if (dc.point) {
+        const int q = (int)(seed % 4);
+        const izb_settings s = {.kernel = dc.pt_kernel[q], .binning = dc.pt_binning[q],
+                                .cull = q & 1 ? IZB_CULL_OFF : IZB_CULL_AUTO, .bias = dc.bias};
+        const uint32_t *ids = q & 2 ? dc.ids : NULL;
+        static uint8_t scratch[MAX_W * MAX_H];
+        snprintf(what, sizeof what, "(d) point light (%s position) kernel%d %s cull %s%s, %d tris", lname, s.kernel,
+                 izb_binning_names[s.binning], izb_cull_names[s.cull], ids ? " ids" : "", g->nt);
+        memset(gm, 77, (size_t)npix);
+        const bool cok = izb_shade_arrays_faces(p->cpu, dc.faces, dc.nfaces, &s, dc.depth, ids, cm, scratch, NULL);
+        const bool gok = izb_shade_arrays_faces(p->gpu, dc.faces, dc.nfaces, &s, dc.depth, ids, gm, scratch, NULL);
+        CHECK(cok && gok, "seed %llu: %s: shade failed (cpu %d, cuda %d)", (unsigned long long)seed, what, cok, gok);
+        if (cok && gok) same_mask(seed, what, "cuda", gm, "cpu", cm, W, H);
+        seeds_point++;
+    }
+
     /* (c) update after the rigid motion vs a fresh set_scene on CUDA and vs the CPU */
     static uint8_t mu[MAX_W * MAX_H], mf[MAX_W * MAX_H], mc[MAX_W * MAX_H];
     for (int c = IZB_CULL_AUTO; c <= IZB_CULL_OFF; c += IZB_CULL_OFF - IZB_CULL_AUTO) {
@@ -237,9 +256,9 @@ int main(void)
     printf(
         "seeds %ld..%ld in %.1f s: %ld frames compared; seeds with shadowed and lit points %d, with the spot "
         "light inside a closed mesh %d, where ids change the mask %d, where auto culling changed with the "
-        "motion %d\n",
+        "motion %d, with a point light %d\n",
         first, first + n - 1, now_s() - t0, frames_compared, seeds_mixed, seeds_light_inside,
-        seeds_ids_differs, seeds_update_cull_changed);
+        seeds_ids_differs, seeds_update_cull_changed, seeds_point);
     if (n >= 20) { /* the seeds must exercise what they compare */
         CHECK(seeds_mixed * 2 >= n, "only %d of %ld seeds have both shadowed and lit points", seeds_mixed, n);
         CHECK(seeds_ids_differs * 20 >= n, "ids changed the mask in only %d of %ld seeds", seeds_ids_differs,
@@ -248,6 +267,7 @@ int main(void)
               seeds_light_inside, n);
         CHECK(seeds_update_cull_changed * 10 >= n,
               "auto culling changed with the motion in only %d of %ld seeds", seeds_update_cull_changed, n);
+        CHECK(seeds_point * 10 >= n, "a point light on only %d of %ld seeds", seeds_point, n);
     }
     return test_done();
 }
