@@ -14,6 +14,7 @@
 #include "izb_soft.h"
 #include "file_out.h"
 #include "fps_log.h"
+#include "light_list.h"
 #include "gl_census.h"
 #include "gl_context.h"
 #include "izb.h"
@@ -42,12 +43,9 @@ typedef struct app {
     izb_stats stats;
     bool izb_ran; /* the last frame drawn ran the IZB: stats are its (else an older frame's) */
     camera cam;
-    /* the lights (view.h): olights as given (options_lights, then changed by T, - = N, Insert and
-     * Delete), lights as drawn (reset_view makes them from olights; L steers lights.l[picked]) */
-    options_light olights[IZB_MAX_LIGHTS];
-    int olight_count;
-    light_set lights;
-    int picked;
+    /* the lights (light_list.h): as given (options_lights, then T, - = N, Insert and Delete) and as
+     * drawn (reset_view makes them from what was given; L steers lights.set.l[lights.picked]) */
+    light_list lights;
     izb_stats light_stats[IZB_MAX_LIGHTS]; /* the last frame's, each light's */
     controls ctl;
     fps_log log;
@@ -167,12 +165,11 @@ static void reset_view(app *a)
     a->cam.yaw = o->has_cam_yaw ? o->cam_yaw : s->cam_yaw;
     a->cam.pitch = o->has_cam_pitch ? o->cam_pitch : s->cam_pitch;
 
-    a->lights.count = a->olight_count;
-    for (int i = 0; i < a->olight_count; i++) {
-        a->lights.l[i] = make_light(&a->olights[i], s);
-        a->lights.intensity[i] = a->olights[i].has_light_intensity ? a->olights[i].light_intensity : 1.0f;
+    light_list *ll = &a->lights;
+    for (int i = 0; i < ll->set.count; i++) {
+        ll->set.l[i] = make_light(&ll->given[i], s);
+        ll->set.intensity[i] = ll->given[i].has_light_intensity ? ll->given[i].light_intensity : 1.0f;
     }
-    if (a->picked >= a->lights.count) a->picked = a->lights.count - 1;
 }
 
 /* Big buffers (shadow maps, llvmpipe's textures, the IZB arrays at large sizes) come and go with
@@ -206,7 +203,7 @@ static int app_init(app *a, int argc, char **argv)
         break;
     }
     const app_options *o = &a->opt;
-    a->olight_count = options_lights(o, a->olights);
+    a->lights.set.count = options_lights(o, a->lights.given);
     a->view = o->view;
     a->alpha_test = !o->alpha_test_off;
     a->settings = (izb_settings){.kernel = o->kernel,
@@ -298,8 +295,8 @@ static int app_init(app *a, int argc, char **argv)
  * so that T and Home keep them; a step past either end stays there, with a line saying so. */
 static void light_size_keys(app *a, unsigned t)
 {
-    options_light *o = &a->olights[a->picked];
-    light *l = &a->lights.l[a->picked];
+    options_light *o = &a->lights.given[a->lights.picked];
+    light *l = &a->lights.set.l[a->lights.picked];
     float d = o->light_angle;
     int m = o->light_samples > 0 ? o->light_samples : IZB_SOFT_DEFAULT_SAMPLES;
     if (t & CONTROL_LIGHT_WIDER) {
@@ -326,39 +323,13 @@ static void light_size_keys(app *a, unsigned t)
  * what happened, or why nothing did. */
 static void light_list_keys(app *a, unsigned t)
 {
-    int n = a->olight_count;
-    if (t & CONTROL_LIGHT_NEXT) a->picked = (a->picked + 1) % n;
-    if (t & CONTROL_LIGHT_ADD) {
-        if (n >= IZB_MAX_LIGHTS) {
-            printf("izb-shadows: already %d lights, the most there can be\n", IZB_MAX_LIGHTS);
-            return;
-        }
-        options_light o = a->olights[a->picked];
-        const light *l = &a->lights.l[a->picked];
-        o.has_light_dir = o.has_light_pos = true; /* where the picked light is now, not where it began */
-        memcpy(o.light_dir, l->dir, sizeof o.light_dir);
-        memcpy(o.light_pos, l->pos, sizeof o.light_pos);
-        a->olights[n] = o;
-        a->lights.l[n] = *l;
-        a->lights.intensity[n] = a->lights.intensity[a->picked];
-        a->picked = n;
-        a->olight_count = a->lights.count = n + 1;
-    }
-    if (t & CONTROL_LIGHT_REMOVE) {
-        if (n <= 1) {
-            printf("izb-shadows: the last light stays\n");
-            return;
-        }
-        for (int i = a->picked; i + 1 < n; i++) {
-            a->olights[i] = a->olights[i + 1];
-            a->lights.l[i] = a->lights.l[i + 1];
-            a->lights.intensity[i] = a->lights.intensity[i + 1];
-        }
-        a->olight_count = a->lights.count = n - 1;
-        if (a->picked >= n - 1) a->picked = n - 2;
-    }
-    printf("izb-shadows: %d light%s, light %d picked (%s)\n", a->lights.count, a->lights.count > 1 ? "s" : "",
-           a->picked + 1, light_type_names[a->lights.l[a->picked].type]);
+    light_list *l = &a->lights;
+    if (t & CONTROL_LIGHT_NEXT) light_list_next(l);
+    if ((t & CONTROL_LIGHT_ADD) && !light_list_add(l))
+        printf("izb-shadows: already %d lights, the most there can be\n", IZB_MAX_LIGHTS);
+    if ((t & CONTROL_LIGHT_REMOVE) && !light_list_remove(l)) printf("izb-shadows: the last light stays\n");
+    printf("izb-shadows: %d light%s, light %d picked (%s)\n", l->set.count, l->set.count > 1 ? "s" : "",
+           l->picked + 1, light_type_names[l->set.l[l->picked].type]);
 }
 
 static void apply_toggles(app *a, unsigned t)
@@ -377,10 +348,11 @@ static void apply_toggles(app *a, unsigned t)
     if (t & CONTROL_ALPHA) toggle_alpha(a);
     if (t & (CONTROL_LIGHT_WIDER | CONTROL_LIGHT_NARROWER | CONTROL_LIGHT_SAMPLES)) light_size_keys(a, t);
     if (t & CONTROL_LIGHT_TYPE) { /* the picked light: directional -> spot -> point, the scene's pose */
-        options_light *o = &a->olights[a->picked];
-        o->light = (light_type)((a->lights.l[a->picked].type + 1) % LIGHT_TYPE_COUNT);
+        const int p = a->lights.picked;
+        options_light *o = &a->lights.given[p];
+        o->light = (light_type)((a->lights.set.l[p].type + 1) % LIGHT_TYPE_COUNT);
         o->has_light_dir = o->has_light_pos = false;
-        a->lights.l[a->picked] = make_light(o, &a->scn);
+        a->lights.set.l[p] = make_light(o, &a->scn);
     }
     if (t & (CONTROL_LIGHT_NEXT | CONTROL_LIGHT_ADD | CONTROL_LIGHT_REMOVE)) light_list_keys(a, t);
     if (t & CONTROL_VSYNC) gl_context_set_vsync(&a->gl, !a->gl.vsync);
@@ -393,7 +365,7 @@ static void apply_toggles(app *a, unsigned t)
         printf("izb-shadows: %s\n", msg);
     }
     if (t & CONTROL_QUIT) a->quit = true;
-    session_keys(&a->ses, t, now_s(), a->r, &a->cam, &a->lights.l[0]);
+    session_keys(&a->ses, t, now_s(), a->r, &a->cam, &a->lights.set.l[0]);
     if (t & ~(CONTROL_HELP | CONTROL_QUIT | CONTROL_HUD | CONTROL_LOG | CONTROL_RECORD | CONTROL_SCREENSHOT)) {
         izb_settings r = izb_settings_resolve(*s);
         char unit[16] = "auto";
@@ -404,7 +376,7 @@ static void apply_toggles(app *a, unsigned t)
         printf("izb-shadows: kernel %s, %s binning, unit %s, culling %s, ground %s, %s light, vsync %s, "
                "%s view\n",
                izb_kernel_name(r.kernel), izb_binning_name(r.binning), unit, izb_cull_name(r.cull),
-               a->ground ? "on" : "off", light_type_names[a->lights.l[a->picked].type], a->gl.vsync ? "on" : "off",
+               a->ground ? "on" : "off", light_type_names[a->lights.set.l[a->lights.picked].type], a->gl.vsync ? "on" : "off",
                render_view_names[a->view]);
     }
 }
@@ -464,13 +436,13 @@ static void app_input(app *a)
     /* every press since the last frame, in order: K four times toggles four times */
     for (unsigned toggle; (toggle = controls_next(&a->ctl)) != 0;)
         apply_toggles(a, toggle);
-    controls_update(&a->ctl, dt > 0.25f ? 0.25f : dt, &a->cam, &a->lights.l[a->picked]);
+    controls_update(&a->ctl, dt > 0.25f ? 0.25f : dt, &a->cam, &a->lights.set.l[a->lights.picked]);
     if (a->opt.switch_every > 0 && a->frame > 0 && a->frame % a->opt.switch_every == 0 &&
         a->frame != a->switch_frame) {
         a->switch_frame = a->frame;
         scripted_switch(a);
     }
-    session_replay(&a->ses, dt, &a->cam, &a->lights.l[0]); /* paths carry light 0 (camera_path.h) */
+    session_replay(&a->ses, dt, &a->cam, &a->lights.set.l[0]); /* paths carry light 0 (camera_path.h) */
     if (interrupted || gl_context_should_close(&a->gl)) a->quit = true;
 }
 
@@ -636,7 +608,7 @@ static bool fall_back_to_cpu(app *a, const char *what)
 static bool render_once(app *a)
 {
     return render_frame(a->r, &(render_frame_desc){.cam = &a->cam,
-                                                   .lights = &a->lights,
+                                                   .lights = &a->lights.set,
                                                    .light_stats = a->light_stats,
                                                    .backend = a->izb,
                                                    .settings = &a->settings,
@@ -679,8 +651,8 @@ static void app_end_frame(app *a)
                                           .width = render_width(a->r),
                                           .height = render_height(a->r),
                                           .cam = &a->cam,
-                                          .light = &a->lights.l[0],
-                                          .lights = &a->lights,
+                                          .light = &a->lights.set.l[0],
+                                          .lights = &a->lights.set,
                                           .light_stats = a->izb_ran ? a->light_stats : NULL,
                                           .view = a->view,
                                           .cull = izb_settings_resolve(a->settings).cull,
@@ -690,7 +662,7 @@ static void app_end_frame(app *a)
                                           .settings = &a->settings});
     if (a->frame_times) a->frame_times[a->frame] = a->frame_ms;
     a->frame++;
-    session_record(&a->ses, t, &a->cam, &a->lights.l[0]);
+    session_record(&a->ses, t, &a->cam, &a->lights.set.l[0]);
     if (a->ses.path_done && a->gl.headless && a->opt.frames == 0) a->quit = true; /* the path ended */
     if (a->ses.path_done && !a->gl.headless) a->ses.playing = a->ses.path_done = false;
     if (a->gl.window && t - a->title_t >= 0.5) update_title(a);
@@ -719,9 +691,9 @@ static session_hud_info hud_info(app *a, double fps, double now)
                               .backend = izb_name(a->izb),
                               .vsync = a->gl.vsync,
                               .settings = a->settings,
-                              .light = &a->lights.l[a->picked],
-                              .lights = &a->lights,
-                              .picked = a->picked,
+                              .light = &a->lights.set.l[a->lights.picked],
+                              .lights = &a->lights.set,
+                              .picked = a->lights.picked,
                               .light_stats = a->izb_ran ? a->light_stats : NULL,
                               .width = render_width(a->r),
                               .height = render_height(a->r),
