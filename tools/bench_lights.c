@@ -5,14 +5,17 @@
  * Interleaving keeps a busy machine's slow moments fair to every case.
  *
  *   bench-lights [--scene SPEC] [--size WxH] [--lights N] [--frames N] [--warmup N] [--threads N]
+ *                [--mixed]
  *
- * The lights are the scene's directional light and N - 1 others around it: directional lights
- * turned about the vertical, and spot lights above the scene aimed at its middle, alternating (no
- * point lights: a point light is six passes, which would make "one light" mean different work).
+ * The lights are the scene's directional light and N - 1 copies of it turned about the vertical
+ * (the same elevation: lights of about the same cost); --mixed makes every other one a spot light
+ * above the scene aimed at its middle (no point lights: a point light is six passes, which would
+ * make "one light" mean different work).
  * Reports, for the whole frame (wall clock of render_frame plus glFinish) and for the IZB alone
- * (the sum of the lights' izb_stats.total_ms), min and median over the timed rounds of: one light,
- * N lights, the sum of the N lights each alone; and the ratios N lights / one light and N lights /
- * sum alone (1.0: no cost beyond the passes themselves). */
+ * (the sum of the lights' izb_stats.total_ms), min and median over the timed rounds of: light 0
+ * alone, N lights, the sum of the N lights each alone; and the ratios N lights / light 0, N lights
+ * / the mean light (the sum / N: the lights differ in cost, light 0 is not the typical one), and N
+ * lights / the sum (1.0: no cost beyond the passes themselves). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,12 +50,12 @@ static void usage(void)
 
 /* light i of the set: 0 the scene's sun; odd ones directional, turned about y by 360 i / n; even
  * ones spots above the scene, on a circle, aimed at its middle */
-static light bench_light(const scene *s, int i, int n)
+static light bench_light(const scene *s, int i, int n, bool mixed)
 {
     light l = {.type = LIGHT_DIRECTIONAL, .dir = {s->light_dir[0], s->light_dir[1], s->light_dir[2]}};
     if (i == 0) return l;
     const float a = 6.2831853f * (float)i / (float)n, c = cosf(a), sn = sinf(a);
-    if (i % 2 == 1) {
+    if (!mixed || i % 2 == 1) {
         l.dir[0] = c * s->light_dir[0] - sn * s->light_dir[2];
         l.dir[2] = sn * s->light_dir[0] + c * s->light_dir[2];
         return l;
@@ -87,8 +90,13 @@ int main(int argc, char **argv)
 {
     const char *spec = "builtin:default";
     int W = 1280, H = 720, n = IZB_MAX_LIGHTS, frames = 5, warmup = 1, threads = 0;
+    bool mixed = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "--mixed") == 0) {
+            mixed = true;
+            continue;
+        }
         if (!v) usage();
         if (strcmp(a, "--scene") == 0)
             spec = v;
@@ -127,7 +135,7 @@ int main(int argc, char **argv)
     camera cam = {.pos = {s.cam_pos[0], s.cam_pos[1], s.cam_pos[2]}, .yaw = s.cam_yaw, .pitch = s.cam_pitch};
     camera_fit_clip(&cam, s.bounds_min, s.bounds_max);
     light_set all = {.count = n};
-    for (int i = 0; i < n; i++) all.l[i] = bench_light(&s, i, n), all.intensity[i] = 1.0f / (float)n;
+    for (int i = 0; i < n; i++) all.l[i] = bench_light(&s, i, n, mixed), all.intensity[i] = 1.0f / (float)n;
     const light_set one = light_set_one(&all.l[0]);
 
     static double w1[MAX_ROUNDS], wn[MAX_ROUNDS], ws[MAX_ROUNDS], z1[MAX_ROUNDS], zn[MAX_ROUNDS], zs[MAX_ROUNDS];
@@ -159,20 +167,24 @@ int main(int argc, char **argv)
         fclose(la);
         load[strcspn(load, "\n")] = '\0';
     }
-    printf("bench-lights: %s, %dx%d, CPU backend, threads %d (0: all), %d lights, %d rounds after %d warm-up; "
+    printf("bench-lights: %s, %dx%d, CPU backend, threads %d (0: all), %d %s lights, %d rounds after %d warm-up; "
            "load average %s\n",
-           spec, W, H, threads, n, k, warmup, load);
-    printf("| ms | one light | %d lights | %d lights each alone, summed | %d lights / one | %d lights / summed |\n",
-           n, n, n, n);
-    printf("| --- | --- | --- | --- | --- | --- |\n");
-    printf("| frame, min | %.2f | %.2f | %.2f | %.2f | %.3f |\n", sw1.min, swn.min, sws.min, swn.min / sw1.min,
-           swn.min / sws.min);
-    printf("| frame, median | %.2f | %.2f | %.2f | %.2f | %.3f |\n", sw1.median, swn.median, sws.median,
-           swn.median / sw1.median, swn.median / sws.median);
-    printf("| IZB, min | %.2f | %.2f | %.2f | %.2f | %.3f |\n", sz1.min, szn.min, szs.min, szn.min / sz1.min,
-           szn.min / szs.min);
-    printf("| IZB, median | %.2f | %.2f | %.2f | %.2f | %.3f |\n", sz1.median, szn.median, szs.median,
-           szn.median / sz1.median, szn.median / szs.median);
+           spec, W, H, threads, n, mixed ? "mixed (directional, spot)" : "directional", k, warmup, load);
+    /* "one light" two ways: light 0 alone, and the mean light (the sum of each alone / n) */
+    printf("| ms | light 0 alone | %d lights | %d lights each alone, summed | %d lights / light 0 | %d lights / mean "
+           "light | %d lights / summed |\n",
+           n, n, n, n, n);
+    printf("| --- | --- | --- | --- | --- | --- | --- |\n");
+    const struct {
+        const char *what;
+        double one, all, sum;
+    } rows[4] = {{"frame, min", sw1.min, swn.min, sws.min},
+                 {"frame, median", sw1.median, swn.median, sws.median},
+                 {"IZB, min", sz1.min, szn.min, szs.min},
+                 {"IZB, median", sz1.median, szn.median, szs.median}};
+    for (int i = 0; i < 4; i++)
+        printf("| %s | %.2f | %.2f | %.2f | %.2f | %.2f | %.3f |\n", rows[i].what, rows[i].one, rows[i].all,
+               rows[i].sum, rows[i].all / rows[i].one, rows[i].all / (rows[i].sum / n), rows[i].all / rows[i].sum);
     izb_destroy(b);
     render_destroy(r);
     scene_free(&s);
