@@ -87,7 +87,8 @@ void render_lights_free(render *r);
 /* Light i's (>= 1) layer set to `value` everywhere. */
 void render_fill_light_mask(render *r, int which, uint8_t value);
 /* Every light's IZB pass (zero intensity: none, its mask filled lit): light 0 by the one-light path
- * into tex_mask, the others into their layers. sum: the frame's numbers (one light: its own);
+ * into tex_mask, last (the backend's debug data and the frame's grid are light 0's), the others
+ * into their layers. sum: the frame's numbers (one light: its own);
  * per_light[i] each light's (zero where skipped); either may be NULL. False when the backend fails. */
 bool render_izb_lights(render *r, const camera *c, const light_set *ls, izb_backend *b, const izb_settings *s,
                        izb_stats *sum, izb_stats per_light[IZB_MAX_LIGHTS]);

@@ -76,6 +76,9 @@ static void add_light_stats(izb_stats *sum, const izb_stats *l)
     sum->points += l->points;
     sum->tris_after_cull += l->tris_after_cull;
     sum->overflows += l->overflows;
+    sum->soft_tests_global += l->soft_tests_global;
+    sum->soft_tests += l->soft_tests;
+    sum->soft_pairs += l->soft_pairs;
     sum->frame_bytes = l->frame_bytes > sum->frame_bytes ? l->frame_bytes : sum->frame_bytes;
 }
 
@@ -85,17 +88,23 @@ bool render_izb_lights(render *r, const camera *c, const light_set *ls, izb_back
     izb_stats total = {0};
     bool first = true, ok = true;
     r->transfer_ms = 0.0f;
-    for (int i = 0; i < ls->count && ok; i++) {
+    /* lights 1.. first, light 0 last: what the backend keeps of its last pass (the points and cells
+     * views, the grid and bbox of the frame's numbers) is light 0's, as with one light */
+    for (int k = 0; k < ls->count && ok; k++) {
+        const int i = (k + 1) % ls->count;
         izb_stats st = {0};
         if (ls->intensity[i] <= 0.0f) { /* adds nothing: no pass; its mask says lit */
             render_fill_light_mask(r, i, 255);
         } else {
             izb_recon fr[LIGHT_CUBE_FACES];
             const int n = izb_frame_make_faces(c, &ls->l[i], r->bounds_min, r->bounds_max, r->width, r->height, fr);
-            if (i == 0) /* the one-light path, unchanged */
+            if (i == 0) { /* the one-light path, unchanged (it sets transfer_ms: keep the others') */
+                const float others = r->transfer_ms;
                 ok = n == 1 ? render_shade_izb(r, b, fr, s, &st) : render_shade_izb_faces(r, b, fr, n, s, &st);
-            else
+                r->transfer_ms += others;
+            } else {
                 ok = render_shade_izb_layer(r, b, fr, n, s, &st, i);
+            }
             if (first) { /* one light: the frame's numbers are its own, bit for bit */
                 total = st;
                 first = false;
