@@ -60,6 +60,22 @@ vec3 albedo(vec3 p, vec3 n)
     return mix(c, vec3(0.80, 0.78, 0.74), 0.25 * max(n.y, 0.0));
 }
 
+// light i's N.L times its spot cone at this fragment (n: the normal turned to the camera)
+float light_term(int i, vec3 n)
+{
+    vec3 l;
+    float spot = 1.0;
+    if (u_light_type[i] >= 1) {
+        vec3 d = normalize(v_world - u_light_pos[i]);
+        l = -d;
+        if (u_light_type[i] == 1) // a point light shines every way: no cone
+            spot = smoothstep(u_cos_outer[i], u_cos_inner[i], dot(d, u_light_dir[i]));
+    } else {
+        l = -u_light_dir[i];
+    }
+    return max(dot(n, l), 0.0) * spot;
+}
+
 void main()
 {
     if (alpha_cut(u_first + uint(gl_PrimitiveID), v_uv)) discard;
@@ -68,27 +84,13 @@ void main()
     if (dot(n, u_cam_pos - v_world) < 0.0)
         n = -n;
 
-    // the sum over lights of N.L x cone x visibility x intensity; one light at intensity 1 is
-    // exactly the one-light term (0 + x * 1)
-    float direct = 0.0;
-    float lit = 1.0; // light 0's visibility: the overlay and difference views show light 0
-    for (int i = 0; i < u_light_count; i++) {
-        vec3 l;
-        float spot = 1.0;
-        if (u_light_type[i] >= 1) {
-            vec3 d = normalize(v_world - u_light_pos[i]);
-            l = -d;
-            if (u_light_type[i] == 1) // a point light shines every way: no cone
-                spot = smoothstep(u_cos_outer[i], u_cos_inner[i], dot(d, u_light_dir[i]));
-        } else {
-            l = -u_light_dir[i];
-        }
-        float vis = i == 0 ? texelFetch(u_mask, ivec2(gl_FragCoord.xy), 0).r
-                           : texelFetch(u_masks, ivec3(ivec2(gl_FragCoord.xy), i - 1), 0).r;
-        if (i == 0) lit = vis;
-        float ndl = max(dot(n, l), 0.0);
-        direct += ndl * spot * vis * u_intensity[i];
-    }
+    // the sum over lights of N.L x cone x visibility x intensity. Light 0 outside the loop, as the
+    // one light was: a one-light frame does no more than before (the loop runs no iteration) and is
+    // bit for bit the same image (x * 1.0 is exact)
+    float lit = texelFetch(u_mask, ivec2(gl_FragCoord.xy), 0).r; // the overlay and difference views: light 0
+    float direct = light_term(0, n) * lit * u_intensity[0];
+    for (int i = 1; i < u_light_count; i++)
+        direct += light_term(i, n) * texelFetch(u_masks, ivec3(ivec2(gl_FragCoord.xy), i - 1), 0).r * u_intensity[i];
 
     vec3 a = albedo(v_world, n);
     if (u_material >= 1) {
