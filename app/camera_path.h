@@ -6,7 +6,12 @@
  *   t  cam_x cam_y cam_z  yaw pitch  light_type  dir_x dir_y dir_z  pos_x pos_y pos_z
  * Each field's type and range is a row of camera_path_fields (camera_path.c): the loader checks
  * every field against its row, the tests are generated from the rows and docs/usage.md lists
- * them. Beyond the rows: t strictly increasing, the light direction not all zero. */
+ * them. Beyond the rows: t strictly increasing, the light direction not all zero.
+ *
+ * Several lights (view.h light_set): a path carries light 0 only, the light a path has always
+ * meant; the other lights stay where the command line and the keys put them. Why: a pose line of
+ * fixed fields keeps every path recorded so far valid and its fields tested from one table; a
+ * light list per pose would be a new format version for a demo tool. */
 #ifndef CAMERA_PATH_H
 #define CAMERA_PATH_H
 

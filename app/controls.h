@@ -36,6 +36,10 @@ enum {
     CONTROL_LIGHT_WIDER = 1u << 16,    /* =: angular size x1.5 (from 0: the sun's 0.53 degrees), at most 20 */
     CONTROL_LIGHT_NARROWER = 1u << 17, /* -: angular size / 1.5; below 0.5 degrees: 0, hard shadows */
     CONTROL_LIGHT_SAMPLES = 1u << 18,  /* N: light samples 16 -> 32 -> 64 -> 128 -> 256 -> 16 */
+    /* several lights (view.h light_set) */
+    CONTROL_LIGHT_NEXT = 1u << 19,   /* J: pick the next light: the one L steers and T, - = N change */
+    CONTROL_LIGHT_ADD = 1u << 25,    /* Insert: add a light (a copy of the picked one), pick it */
+    CONTROL_LIGHT_REMOVE = 1u << 26, /* Delete: remove the picked light (not the last) */
     /* the demo tools (app/session.c) */
     CONTROL_HUD = 1u << 20,        /* H: HUD on/off */
     CONTROL_LOG = 1u << 21,        /* F: start/stop an FPS log */

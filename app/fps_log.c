@@ -31,8 +31,10 @@ bool fps_log_open(fps_log *l, const char *path, bool force, char *err, size_t er
           "unit_size,grid_w,grid_h,width_px,height_px,cam_x,cam_y,cam_z,cam_yaw_deg,cam_pitch_deg,cam_dir_x,"
           "cam_dir_y,cam_dir_z,light_type,"
           "light_dir_x,light_dir_y,light_dir_z,light_pos_x,light_pos_y,light_pos_z,cone_deg,view,culling,"
-          "shadow_mode,sm_size_px,sm_ms\n",
+          "shadow_mode,sm_size_px,sm_ms,lights",
           l->f);
+    for (int i = 1; i <= IZB_MAX_LIGHTS; i++) fprintf(l->f, ",light%d_izb_ms", i);
+    fputc('\n', l->f);
     errno = 0;
     if (fflush(l->f) != 0 || ferror(l->f)) {
         snprintf(err, err_size, "--log '%s': cannot write: %s", path, errno ? strerror(errno) : "write error");
@@ -97,7 +99,7 @@ void fps_log_write(fps_log *l, const fps_log_row *r)
     float fwd[3];
     camera_forward(c, fwd);
     fprintf(l->f,
-            ",%.5f,%.5f,%.5f,%.3f,%.3f,%.5f,%.5f,%.5f,%s,%.5f,%.5f,%.5f,%.5f,%.5f,%.5f,%.2f,%s,%s,%s,%s,%s\n",
+            ",%.5f,%.5f,%.5f,%.3f,%.3f,%.5f,%.5f,%.5f,%s,%.5f,%.5f,%.5f,%.5f,%.5f,%.5f,%.2f,%s,%s,%s,%s,%s",
             (double)c->pos[0], (double)c->pos[1], (double)c->pos[2], (double)c->yaw, (double)c->pitch,
             (double)fwd[0], (double)fwd[1], (double)fwd[2],
             (unsigned)li->type < LIGHT_TYPE_COUNT ? light_type_names[li->type] : "?", (double)li->dir[0],
@@ -106,6 +108,14 @@ void fps_log_write(fps_log *l, const fps_log_row *r)
             (unsigned)r->view < RENDER_VIEW_COUNT ? render_view_names[r->view] : "?", izb_cull_name(r->cull),
             mode, num(b[9], map_ran, "%.0f", r->sm_size),
             num(b[10], sm_timed, "%.4f", (double)r->gl.shadow_map_ms));
+    /* each light's IZB time: blank where that light had no pass this frame */
+    const int count = r->lights ? r->lights->count : 1;
+    fprintf(l->f, ",%d", count);
+    for (int i = 0; i < IZB_MAX_LIGHTS; i++) {
+        const bool ran = izb_ran && r->light_stats && i < count && (!r->lights || r->lights->intensity[i] > 0.0f);
+        fprintf(l->f, ",%s", num(b[11], ran, "%.4f", ran ? (double)r->light_stats[i].total_ms : 0.0));
+    }
+    fputc('\n', l->f);
     errno = 0;
     if (fflush(l->f) != 0 || ferror(l->f)) {
         fprintf(stderr, "izb-shadows: log '%s': cannot write frame %ld: %s; logging stopped after %ld rows\n",

@@ -22,7 +22,9 @@ typedef struct fps_log_row {
     int unit_setting; /* requested unit size, 0 = auto */
     int width, height;
     const camera *cam;
-    const light *light;
+    const light *light;       /* light 0: the light columns */
+    const light_set *lights;  /* NULL: one light (light); its count is the lights column */
+    const izb_stats *light_stats; /* [IZB_MAX_LIGHTS] each light's IZB pass (light<i>_izb_ms); NULL: the IZB did not run */
     render_view view; /* what was shown */
     izb_cull cull;    /* back-face culling mode (0: auto) */
     const char *shadow_mode; /* shadow_mode_names[]: izb, map, diff, none (NULL: izb) */
@@ -44,6 +46,9 @@ typedef struct fps_log {
  * one-line reason naming the file. Written in place (not through file_out): every row is on disk
  * as soon as the frame ends, so Ctrl-C or a crash loses nothing already logged. */
 bool fps_log_open(fps_log *l, const char *path, bool force, char *err, size_t err_size);
+/* The last columns (after sm_ms; a one-light log has them too): lights, the frame's light count, and
+ * light1_izb_ms .. light8_izb_ms, each light's IZB time (empty where the light is not there, its
+ * intensity is 0 so its pass was skipped, or the IZB did not run). izb_total_ms is their sum. */
 /* Append one row and flush it whole (one write: a row never straddles two flushes). No-op when the
  * log is not open or has failed. The first row that cannot be written is said at once on stderr,
  * naming the file, the frame and the reason; what reached the file of that row is cut off (the file

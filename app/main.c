@@ -14,6 +14,7 @@
 #include "izb_soft.h"
 #include "file_out.h"
 #include "fps_log.h"
+#include "light_list.h"
 #include "gl_census.h"
 #include "gl_context.h"
 #include "izb.h"
@@ -42,7 +43,10 @@ typedef struct app {
     izb_stats stats;
     bool izb_ran; /* the last frame drawn ran the IZB: stats are its (else an older frame's) */
     camera cam;
-    light light;
+    /* the lights (light_list.h): as given (options_lights, then T, - = N, Insert and Delete) and as
+     * drawn (reset_view makes them from what was given; L steers lights.set.l[lights.picked]) */
+    light_list lights;
+    izb_stats light_stats[IZB_MAX_LIGHTS]; /* the last frame's, each light's */
     controls ctl;
     fps_log log;
     render_view view;
@@ -130,15 +134,9 @@ static int failf(int rc, const char *fmt, ...)
     return rc;
 }
 
-static void reset_view(app *a)
+/* one light from the options' description and the scene's suggestions */
+static light make_light(const options_light *o, const scene *s)
 {
-    const app_options *o = &a->opt;
-    const scene *s = &a->scn;
-    a->cam = (camera){0};
-    memcpy(a->cam.pos, o->has_cam_pos ? o->cam_pos : s->cam_pos, sizeof a->cam.pos);
-    a->cam.yaw = o->has_cam_yaw ? o->cam_yaw : s->cam_yaw;
-    a->cam.pitch = o->has_cam_pitch ? o->cam_pitch : s->cam_pitch;
-
     light l = {.type = o->light,
                .cone_deg = o->cone_deg > 0.0f ? o->cone_deg : 60.0f,
                .angle_deg = o->light_angle,
@@ -155,7 +153,23 @@ static void reset_view(app *a)
     float n = sqrtf(l.dir[0] * l.dir[0] + l.dir[1] * l.dir[1] + l.dir[2] * l.dir[2]);
     for (int k = 0; k < 3; k++)
         l.dir[k] = n > 1e-12f ? l.dir[k] / n : (k == 1 ? -1.0f : 0.0f);
-    a->light = l;
+    return l;
+}
+
+static void reset_view(app *a)
+{
+    const app_options *o = &a->opt;
+    const scene *s = &a->scn;
+    a->cam = (camera){0};
+    memcpy(a->cam.pos, o->has_cam_pos ? o->cam_pos : s->cam_pos, sizeof a->cam.pos);
+    a->cam.yaw = o->has_cam_yaw ? o->cam_yaw : s->cam_yaw;
+    a->cam.pitch = o->has_cam_pitch ? o->cam_pitch : s->cam_pitch;
+
+    light_list *ll = &a->lights;
+    for (int i = 0; i < ll->set.count; i++) {
+        ll->set.l[i] = make_light(&ll->given[i], s);
+        ll->set.intensity[i] = ll->given[i].has_light_intensity ? ll->given[i].light_intensity : 1.0f;
+    }
 }
 
 /* Big buffers (shadow maps, llvmpipe's textures, the IZB arrays at large sizes) come and go with
@@ -189,6 +203,7 @@ static int app_init(app *a, int argc, char **argv)
         break;
     }
     const app_options *o = &a->opt;
+    a->lights.set.count = options_lights(o, a->lights.given);
     a->view = o->view;
     a->alpha_test = !o->alpha_test_off;
     a->settings = (izb_settings){.kernel = o->kernel,
@@ -280,8 +295,10 @@ static int app_init(app *a, int argc, char **argv)
  * so that T and Home keep them; a step past either end stays there, with a line saying so. */
 static void light_size_keys(app *a, unsigned t)
 {
-    float d = a->opt.light_angle;
-    int m = a->opt.light_samples > 0 ? a->opt.light_samples : IZB_SOFT_DEFAULT_SAMPLES;
+    options_light *o = &a->lights.given[a->lights.picked];
+    light *l = &a->lights.set.l[a->lights.picked];
+    float d = o->light_angle;
+    int m = o->light_samples > 0 ? o->light_samples : IZB_SOFT_DEFAULT_SAMPLES;
     if (t & CONTROL_LIGHT_WIDER) {
         if (d >= IZB_SOFT_MAX_ANGLE_DEG)
             printf("izb-shadows: the light's angular size stays at its maximum, %g degrees\n",
@@ -290,15 +307,29 @@ static void light_size_keys(app *a, unsigned t)
     }
     if (t & CONTROL_LIGHT_NARROWER) d = d / 1.5f < 0.5f ? 0.0f : d / 1.5f;
     if (t & CONTROL_LIGHT_SAMPLES) m = m >= 256 ? 16 : 2 * m;
-    a->opt.light_angle = a->light.angle_deg = d;
-    a->opt.light_samples = a->light.samples = m;
-    if (d > 0.0f && a->light.type != LIGHT_DIRECTIONAL)
+    o->light_angle = l->angle_deg = d;
+    o->light_samples = l->samples = m;
+    if (d > 0.0f && l->type != LIGHT_DIRECTIONAL)
         printf("izb-shadows: light angular size %.2f degrees, %d samples: for the directional light (T) only so far\n",
                (double)d, m);
     else if (d > 0.0f)
         printf("izb-shadows: light angular size %.2f degrees, %d samples (soft shadows: CPU backend)\n", (double)d, m);
     else
         printf("izb-shadows: light angular size 0: hard shadows\n");
+}
+
+/* J: pick the next light (the one L, T, - = N change); Insert: add a light, a copy of the picked
+ * one as it is now, and pick it; Delete: remove the picked light (not the last one). A line says
+ * what happened, or why nothing did. */
+static void light_list_keys(app *a, unsigned t)
+{
+    light_list *l = &a->lights;
+    if (t & CONTROL_LIGHT_NEXT) light_list_next(l);
+    if ((t & CONTROL_LIGHT_ADD) && !light_list_add(l))
+        printf("izb-shadows: already %d lights, the most there can be\n", IZB_MAX_LIGHTS);
+    if ((t & CONTROL_LIGHT_REMOVE) && !light_list_remove(l)) printf("izb-shadows: the last light stays\n");
+    printf("izb-shadows: %d light%s, light %d picked (%s)\n", l->set.count, l->set.count > 1 ? "s" : "",
+           l->picked + 1, light_type_names[l->set.l[l->picked].type]);
 }
 
 static void apply_toggles(app *a, unsigned t)
@@ -316,12 +347,14 @@ static void apply_toggles(app *a, unsigned t)
     if (t & CONTROL_UP) next_up(a);
     if (t & CONTROL_ALPHA) toggle_alpha(a);
     if (t & (CONTROL_LIGHT_WIDER | CONTROL_LIGHT_NARROWER | CONTROL_LIGHT_SAMPLES)) light_size_keys(a, t);
-    if (t & CONTROL_LIGHT_TYPE) {
-        a->opt.light = (light_type)((a->light.type + 1) % LIGHT_TYPE_COUNT); /* directional -> spot -> point */
-        camera keep = a->cam;
-        reset_view(a);
-        a->cam = keep;
+    if (t & CONTROL_LIGHT_TYPE) { /* the picked light: directional -> spot -> point, the scene's pose */
+        const int p = a->lights.picked;
+        options_light *o = &a->lights.given[p];
+        o->light = (light_type)((a->lights.set.l[p].type + 1) % LIGHT_TYPE_COUNT);
+        o->has_light_dir = o->has_light_pos = false;
+        a->lights.set.l[p] = make_light(o, &a->scn);
     }
+    if (t & (CONTROL_LIGHT_NEXT | CONTROL_LIGHT_ADD | CONTROL_LIGHT_REMOVE)) light_list_keys(a, t);
     if (t & CONTROL_VSYNC) gl_context_set_vsync(&a->gl, !a->gl.vsync);
     if (t & CONTROL_VIEW) a->view = (render_view)((a->view + 1) % RENDER_VIEW_COUNT);
     if (t & CONTROL_RESET) reset_view(a);
@@ -332,7 +365,7 @@ static void apply_toggles(app *a, unsigned t)
         printf("izb-shadows: %s\n", msg);
     }
     if (t & CONTROL_QUIT) a->quit = true;
-    session_keys(&a->ses, t, now_s(), a->r, &a->cam, &a->light);
+    session_keys(&a->ses, t, now_s(), a->r, &a->cam, &a->lights.set.l[0]);
     if (t & ~(CONTROL_HELP | CONTROL_QUIT | CONTROL_HUD | CONTROL_LOG | CONTROL_RECORD | CONTROL_SCREENSHOT)) {
         izb_settings r = izb_settings_resolve(*s);
         char unit[16] = "auto";
@@ -343,7 +376,7 @@ static void apply_toggles(app *a, unsigned t)
         printf("izb-shadows: kernel %s, %s binning, unit %s, culling %s, ground %s, %s light, vsync %s, "
                "%s view\n",
                izb_kernel_name(r.kernel), izb_binning_name(r.binning), unit, izb_cull_name(r.cull),
-               a->ground ? "on" : "off", light_type_names[a->light.type], a->gl.vsync ? "on" : "off",
+               a->ground ? "on" : "off", light_type_names[a->lights.set.l[a->lights.picked].type], a->gl.vsync ? "on" : "off",
                render_view_names[a->view]);
     }
 }
@@ -403,13 +436,13 @@ static void app_input(app *a)
     /* every press since the last frame, in order: K four times toggles four times */
     for (unsigned toggle; (toggle = controls_next(&a->ctl)) != 0;)
         apply_toggles(a, toggle);
-    controls_update(&a->ctl, dt > 0.25f ? 0.25f : dt, &a->cam, &a->light);
+    controls_update(&a->ctl, dt > 0.25f ? 0.25f : dt, &a->cam, &a->lights.set.l[a->lights.picked]);
     if (a->opt.switch_every > 0 && a->frame > 0 && a->frame % a->opt.switch_every == 0 &&
         a->frame != a->switch_frame) {
         a->switch_frame = a->frame;
         scripted_switch(a);
     }
-    session_replay(&a->ses, dt, &a->cam, &a->light);
+    session_replay(&a->ses, dt, &a->cam, &a->lights.set.l[0]); /* paths carry light 0 (camera_path.h) */
     if (interrupted || gl_context_should_close(&a->gl)) a->quit = true;
 }
 
@@ -575,7 +608,8 @@ static bool fall_back_to_cpu(app *a, const char *what)
 static bool render_once(app *a)
 {
     return render_frame(a->r, &(render_frame_desc){.cam = &a->cam,
-                                                   .light = &a->light,
+                                                   .lights = &a->lights.set,
+                                                   .light_stats = a->light_stats,
                                                    .backend = a->izb,
                                                    .settings = &a->settings,
                                                    .stats = &a->stats,
@@ -617,7 +651,9 @@ static void app_end_frame(app *a)
                                           .width = render_width(a->r),
                                           .height = render_height(a->r),
                                           .cam = &a->cam,
-                                          .light = &a->light,
+                                          .light = &a->lights.set.l[0],
+                                          .lights = &a->lights.set,
+                                          .light_stats = a->izb_ran ? a->light_stats : NULL,
                                           .view = a->view,
                                           .cull = izb_settings_resolve(a->settings).cull,
                                           .shadow_mode = shadow_mode_names[render_shadow_mode(a->r)],
@@ -626,7 +662,7 @@ static void app_end_frame(app *a)
                                           .settings = &a->settings});
     if (a->frame_times) a->frame_times[a->frame] = a->frame_ms;
     a->frame++;
-    session_record(&a->ses, t, &a->cam, &a->light);
+    session_record(&a->ses, t, &a->cam, &a->lights.set.l[0]);
     if (a->ses.path_done && a->gl.headless && a->opt.frames == 0) a->quit = true; /* the path ended */
     if (a->ses.path_done && !a->gl.headless) a->ses.playing = a->ses.path_done = false;
     if (a->gl.window && t - a->title_t >= 0.5) update_title(a);
@@ -655,7 +691,10 @@ static session_hud_info hud_info(app *a, double fps, double now)
                               .backend = izb_name(a->izb),
                               .vsync = a->gl.vsync,
                               .settings = a->settings,
-                              .light = &a->light,
+                              .light = &a->lights.set.l[a->lights.picked],
+                              .lights = &a->lights.set,
+                              .picked = a->lights.picked,
+                              .light_stats = a->izb_ran ? a->light_stats : NULL,
                               .width = render_width(a->r),
                               .height = render_height(a->r),
                               .view = a->view,

@@ -116,6 +116,12 @@ const option_spec options_table[] = {
              "0.53): soft shadows, exact for its light samples, on the CPU\n"
              "backend (CUDA frames fall back to it); 0 = hard",
      .deflt = "0"},
+    {"--light-intensity", .kind = OPTION_FLOAT, .arg = "I", DEST(light_intensity), HAS(has_light_intensity),
+     .min = 0, .max = LIGHT_MAX_INTENSITY, .what = "a factor",
+     .help = "the light's colour times I; 0: it adds nothing (its IZB pass\n"
+             "is skipped). Each --light after the first starts another light\n"
+             "(at most " STR(IZB_MAX_LIGHTS) "): --light-* and --cone after it describe that one",
+     .deflt = "1"},
     {"--light-samples", .kind = OPTION_INT, .arg = "M", DEST(light_samples), .min = 16, .max = 256, .pow2 = true,
      .what = "16, 32, 64, 128 or 256", .help = "light samples of a soft shadow", .deflt = STR(IZB_SOFT_DEFAULT_SAMPLES)},
     {"--cam-pos", .kind = OPTION_VEC3, .arg = "x,y,z", DEST(cam_pos), HAS(has_cam_pos), ANY_FLOAT,
@@ -636,6 +642,65 @@ bool options_check_memory(int width, int height, const char *meminfo, char *err,
     return false;
 }
 
+/* the latest light's fields of o */
+static options_light latest_light(const app_options *o)
+{
+    options_light l = {.light = o->light,
+                       .has_light_dir = o->has_light_dir,
+                       .has_light_pos = o->has_light_pos,
+                       .has_light_intensity = o->has_light_intensity,
+                       .cone_deg = o->cone_deg,
+                       .light_angle = o->light_angle,
+                       .light_intensity = o->light_intensity,
+                       .light_samples = o->light_samples};
+    memcpy(l.light_dir, o->light_dir, sizeof l.light_dir);
+    memcpy(l.light_pos, o->light_pos, sizeof l.light_pos);
+    return l;
+}
+
+int options_lights(const app_options *o, options_light out[IZB_MAX_LIGHTS])
+{
+    int n = o->earlier_count < IZB_MAX_LIGHTS - 1 ? o->earlier_count : IZB_MAX_LIGHTS - 1;
+    for (int i = 0; i < n; i++) out[i] = o->earlier[i];
+    out[n] = latest_light(o);
+    return n + 1;
+}
+
+/* one light's rules that no single row checks; `which` counts from 1 for the message */
+static bool light_consistent(const options_light *l, int which, char *err, size_t err_size)
+{
+    if (l->light_angle > 0.0f && l->light != LIGHT_DIRECTIONAL) {
+        if (which == 1)
+            fail(err, err_size, "--light-angle %g: for the directional light only so far (--light %s given)",
+                 (double)l->light_angle, light_type_names[l->light]);
+        else
+            fail(err, err_size, "--light-angle %g: for the directional light only so far (light %d is %s)",
+                 (double)l->light_angle, which, light_type_names[l->light]);
+        return false;
+    }
+    return true;
+}
+
+/* A second --light: the latest light joins the earlier ones and its fields start again. False
+ * with one line when that would be light IZB_MAX_LIGHTS + 1. */
+static bool start_light(app_options *o, char *err, size_t err_size)
+{
+    if (o->earlier_count >= IZB_MAX_LIGHTS - 1) {
+        fail(err, err_size, "--light: at most %d lights", IZB_MAX_LIGHTS);
+        return false;
+    }
+    options_light l = latest_light(o);
+    if (!light_consistent(&l, o->earlier_count + 1, err, err_size)) return false;
+    o->earlier[o->earlier_count++] = l;
+    o->light = LIGHT_DIRECTIONAL;
+    o->has_light_dir = o->has_light_pos = o->has_light_intensity = false;
+    memset(o->light_dir, 0, sizeof o->light_dir);
+    memset(o->light_pos, 0, sizeof o->light_pos);
+    o->cone_deg = o->light_angle = o->light_intensity = 0.0f;
+    o->light_samples = 0;
+    return true;
+}
+
 options_result parse_options(int argc, char **argv, app_options *o, char *err, size_t err_size)
 {
     *o = (app_options){.scene = DEFAULT_SCENE, .width = DEFAULT_WIDTH, .height = DEFAULT_HEIGHT};
@@ -671,15 +736,18 @@ options_result parse_options(int argc, char **argv, app_options *o, char *err, s
             if (i + 1 >= argc) return fail(err, err_size, "option %.*s needs a value", shown, arg);
             val = argv[++i];
         }
+        if (s->dest == offsetof(app_options, light)) { /* --light: the first names light 0, a later one starts another */
+            if (o->light_given && !start_light(o, err, err_size)) return OPTIONS_ERROR;
+            o->light_given = true;
+        }
         if (!take_value(o, s, val, &scene_set, err, err_size)) return OPTIONS_ERROR;
     }
 
     /* before anything is allocated: a size the machine cannot hold would fail deep in the GL or
      * get the process killed */
     if (!options_check_memory(o->width, o->height, NULL, err, err_size)) return OPTIONS_ERROR;
-    if (o->light_angle > 0.0f && o->light != LIGHT_DIRECTIONAL)
-        return fail(err, err_size, "--light-angle %g: for the directional light only so far (--light %s given)",
-                    (double)o->light_angle, light_type_names[o->light]);
+    const options_light last = latest_light(o);
+    if (!light_consistent(&last, o->earlier_count + 1, err, err_size)) return OPTIONS_ERROR;
     if (!check_scene(o->scene, err, err_size)) {
         one_line(err, err_size);
         return OPTIONS_ERROR;

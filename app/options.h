@@ -40,6 +40,19 @@ typedef struct app_options {
     float light_dir[3], light_pos[3], cone_deg;
     float light_angle; /* --light-angle: directional light's angular size, degrees (0 = hard) */
     int light_samples; /* --light-samples: M of a soft shadow; 0 = IZB_SOFT_DEFAULT_SAMPLES */
+    float light_intensity; /* --light-intensity: 0 .. LIGHT_MAX_INTENSITY (1 where not given) */
+    bool has_light_intensity;
+    /* The fields above from --light to light_intensity describe the LATEST light. A second --light
+     * starts a new one: the latest is kept in earlier[] and those fields start again from their
+     * defaults (options_lights lists them all, the first light first). */
+    bool light_given;
+    int earlier_count;
+    struct options_light {
+        light_type light;
+        bool has_light_dir, has_light_pos, has_light_intensity;
+        float light_dir[3], light_pos[3], cone_deg, light_angle, light_intensity;
+        int light_samples;
+    } earlier[IZB_MAX_LIGHTS - 1];
     float cam_pos[3], cam_yaw, cam_pitch;
     bool vsync;
     render_view view;
@@ -135,6 +148,13 @@ unsigned long long options_mem_available(const char *meminfo);
 /* --width x --height against options_memory_budget(meminfo): false with one line naming the sizes,
  * the need and the bound that refuses it. */
 bool options_check_memory(int width, int height, const char *meminfo, char *err, size_t err_size);
+
+/* One light as the command line gave it (app_options' latest-light fields). */
+typedef struct options_light options_light;
+
+/* Every light of the command line into out[IZB_MAX_LIGHTS], the first --light first; the count
+ * (1 .. IZB_MAX_LIGHTS). */
+int options_lights(const app_options *o, options_light out[IZB_MAX_LIGHTS]);
 
 /* Parse argv[1..argc-1] into *o (filled with the defaults first). Strings in *o point into argv. */
 options_result parse_options(int argc, char **argv, app_options *o, char *err, size_t err_size);

@@ -241,6 +241,27 @@ static const char *ms_text(char out[16], float ms, long frame)
     return out;
 }
 
+/* Several lights: "lights 3, 2 picked: IZB 1.20 2.31 off ms" (off: zero intensity, no pass; n/a:
+ * the IZB did not run this frame). Empty for one light: its title and HUD are as they were. */
+static void lights_text(const session_hud_info *i, char *out, size_t out_size)
+{
+    out[0] = '\0';
+    const int count = i->lights ? i->lights->count : 1;
+    if (count <= 1 || out_size == 0) return;
+    size_t n = (size_t)snprintf(out, out_size, "lights %d, %d picked: IZB", count, i->picked + 1);
+    for (int k = 0; k < count && n < out_size; k++) {
+        int w;
+        if (i->lights->intensity[k] <= 0.0f)
+            w = snprintf(out + n, out_size - n, " off");
+        else if (i->light_stats && i->izb)
+            w = snprintf(out + n, out_size - n, " %.2f", (double)i->light_stats[k].total_ms);
+        else
+            w = snprintf(out + n, out_size - n, " n/a");
+        n += w > 0 ? (size_t)w : 0;
+    }
+    if (n < out_size) snprintf(out + n, out_size - n, " ms");
+}
+
 void session_title_text(const session_hud_info *i, char *out, size_t out_size)
 {
     izb_settings st = izb_settings_resolve(i->settings);
@@ -253,9 +274,12 @@ void session_title_text(const session_hud_info *i, char *out, size_t out_size)
         snprintf(counts, sizeof counts, "tris %d | points n/a", i->scene_tris);
     session_shadow_text(shadows, sizeof shadows, i->shadows, i->sm_size,
                         i->gl.shadow_map_frame >= 0 ? i->gl.shadow_map_ms : -1.0f);
-    snprintf(out, out_size, "izb-shadows | %.1f fps %.2f ms | %s kernel%s %s unit %s | %s | %s | shadows: %s",
+    char lights[160];
+    lights_text(i, lights, sizeof lights);
+    snprintf(out, out_size, "izb-shadows | %.1f fps %.2f ms | %s kernel%s %s unit %s | %s | %s | shadows: %s%s%s",
              i->fps, i->frame_ms, i->backend ? i->backend : "none", izb_kernel_name(st.kernel),
-             izb_binning_name(st.binning), unit, counts, render_view_names[i->view], shadows);
+             izb_binning_name(st.binning), unit, counts, render_view_names[i->view], shadows, lights[0] ? " | " : "",
+             lights);
 }
 
 void session_hud_text(const session *s, const session_hud_info *i, char *out, size_t out_size)
@@ -307,6 +331,9 @@ void session_hud_text(const session *s, const session_hud_info *i, char *out, si
             ms_text(t2, i->gl.shade_ms, i->gl.shade_frame), izb_mode ? "IZB: no frame yet" : "IZB off");
         ADD("triangles %d\n", i->scene_tris);
     }
+    char lights[160];
+    lights_text(i, lights, sizeof lights);
+    if (lights[0]) ADD("%s\n", lights);
     if (i->light) {
         const light *l = i->light;
         if (l->type == LIGHT_POINT)

@@ -90,7 +90,10 @@ typedef struct session_hud_info {
     const char *backend;  /* izb_name(); "cpu": no units, the unit size is n/a */
     bool vsync;
     izb_settings settings; /* as asked (zero fields = defaults) */
-    const light *light;
+    const light *light;          /* the picked light (the one L steers) */
+    const light_set *lights;     /* NULL: one light */
+    int picked;                  /* its index in lights */
+    const izb_stats *light_stats; /* [IZB_MAX_LIGHTS] each light's IZB numbers this frame; NULL where it did not run */
     int width, height;
     render_view view;
     bool light_mode;
@@ -106,7 +109,7 @@ typedef struct session_hud_info {
  * is this frame's or says n/a: the IZB's counts and times only where it ran (i->izb). */
 void session_hud_text(const session *s, const session_hud_info *i, char *out, size_t out_size);
 /* The window title: the same numbers in short (fps, backend and settings, triangles, points,
- * view, shadows). */
+ * view, shadows; with several lights their count, the picked one and each one's IZB time). */
 void session_title_text(const session_hud_info *i, char *out, size_t out_size);
 
 /* What draws the shadows, for the HUD and the window title: "IZB", "shadow map 2048: 1.25 ms",

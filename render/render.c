@@ -49,6 +49,8 @@ static void targets_free(render *r)
     free(r->host_mask);
     free(r->host_face_mask);
     r->host_face_mask = NULL;
+    r->host_current = false;
+    render_lights_free(r); /* made again at the new size by the next frame */
     r->host_depth = NULL;
     r->host_ids = NULL;
     r->host_mask = NULL;
@@ -140,6 +142,8 @@ render *render_create(const render_desc *desc, char *err, size_t err_size)
 #define SHADE_UNIFORM(field) r->u_shade.field = glGetUniformLocation(r->prog_shade, "u_" #field)
     SHADE_UNIFORM(view);
     SHADE_UNIFORM(proj);
+    SHADE_UNIFORM(light_count);
+    SHADE_UNIFORM(intensity);
     SHADE_UNIFORM(light_type);
     SHADE_UNIFORM(light_dir);
     SHADE_UNIFORM(light_pos);
@@ -159,6 +163,7 @@ render *render_create(const render_desc *desc, char *err, size_t err_size)
     glProgramUniform1i(r->prog_shade, glGetUniformLocation(r->prog_shade, "u_mask"), 0);
     glProgramUniform1i(r->prog_shade, glGetUniformLocation(r->prog_shade, "u_mask2"), 1);
     glProgramUniform1i(r->prog_shade, glGetUniformLocation(r->prog_shade, "u_base_tex"), 2);
+    glProgramUniform1i(r->prog_shade, glGetUniformLocation(r->prog_shade, "u_masks"), RENDER_MASKS_UNIT);
     glProgramUniform1i(r->prog_debug, glGetUniformLocation(r->prog_debug, "u_depth"), 0);
     glProgramUniform1i(r->prog_debug, glGetUniformLocation(r->prog_debug, "u_mask"), 1);
 
@@ -329,6 +334,7 @@ void render_depth_pass(render *r, const camera *c)
     static const float one = 1.0f;
     static const GLuint no_id[4] = {IZB_NO_ID, 0, 0, 0};
 
+    r->host_current = false; /* a new depth: the IZB reads it back again */
     glBindFramebuffer(GL_FRAMEBUFFER, r->fbo_depth);
     render_cutouts_bind(r); /* kept bound for the frame's later passes (units of their own) */
     gl_timer_begin(&r->timer_depth);
@@ -377,6 +383,39 @@ void render_fill_mask(render *r, uint8_t value)
 
 void render_shade_pass(render *r, const camera *c, const light *l, render_view view)
 {
+    const light_set one = light_set_one(l);
+    char err[256];
+    if (!render_lights_targets(r, 1, err, sizeof err)) fprintf(stderr, "%s\n", err);
+    render_shade_pass_lights(r, c, &one, view);
+}
+
+/* the shading pass's light uniforms for ls (light i at index i of each array) */
+static void light_uniforms(render *r, const light_set *ls)
+{
+    int type[IZB_MAX_LIGHTS];
+    float dir[IZB_MAX_LIGHTS][3], pos[IZB_MAX_LIGHTS][3], cos_outer[IZB_MAX_LIGHTS], cos_inner[IZB_MAX_LIGHTS];
+    const int n = ls->count < 1 ? 1 : ls->count > IZB_MAX_LIGHTS ? IZB_MAX_LIGHTS : ls->count;
+    for (int i = 0; i < n; i++) {
+        const light *l = &ls->l[i];
+        light_direction(l, dir[i]);
+        memcpy(pos[i], l->pos, sizeof pos[i]);
+        float half = 0.5f * (l->cone_deg > 0.0f ? l->cone_deg : 60.0f) * 0.017453292519943295f;
+        cos_outer[i] = cosf(half);
+        cos_inner[i] = cosf(0.85f * half);
+        type[i] = (int)l->type; /* 0 directional, 1 spot, 2 point */
+    }
+    GLuint p = r->prog_shade;
+    glProgramUniform1i(p, r->u_shade.light_count, n);
+    glProgramUniform1iv(p, r->u_shade.light_type, n, type);
+    glProgramUniform3fv(p, r->u_shade.light_dir, n, &dir[0][0]);
+    glProgramUniform3fv(p, r->u_shade.light_pos, n, &pos[0][0]);
+    glProgramUniform1fv(p, r->u_shade.cos_outer, n, cos_outer);
+    glProgramUniform1fv(p, r->u_shade.cos_inner, n, cos_inner);
+    glProgramUniform1fv(p, r->u_shade.intensity, n, ls->intensity);
+}
+
+void render_shade_pass_lights(render *r, const camera *c, const light_set *ls, render_view view)
+{
     float mview[16], proj[16];
     camera_matrices(r, c, mview, proj);
 
@@ -407,18 +446,11 @@ void render_shade_pass(render *r, const camera *c, const light *l, render_view v
     glDrawArrays(GL_TRIANGLES, 0, 3);
 
     if (r->tri_count > 0) {
-        float dir[3];
-        light_direction(l, dir);
-        float half = 0.5f * (l->cone_deg > 0.0f ? l->cone_deg : 60.0f) * 0.017453292519943295f;
         GLuint p = r->prog_shade;
         glUseProgram(p);
         glProgramUniformMatrix4fv(p, r->u_shade.view, 1, GL_FALSE, mview);
         glProgramUniformMatrix4fv(p, r->u_shade.proj, 1, GL_FALSE, proj);
-        glProgramUniform1i(p, r->u_shade.light_type, (int)l->type); /* 0 directional, 1 spot, 2 point */
-        glProgramUniform3fv(p, r->u_shade.light_dir, 1, dir);
-        glProgramUniform3fv(p, r->u_shade.light_pos, 1, l->pos);
-        glProgramUniform1f(p, r->u_shade.cos_outer, cosf(half));
-        glProgramUniform1f(p, r->u_shade.cos_inner, cosf(0.85f * half));
+        light_uniforms(r, ls);
         glProgramUniform3fv(p, r->u_shade.cam_pos, 1, c->pos);
         glProgramUniform3fv(p, r->u_shade.bounds_min, 1, r->bounds_min);
         glProgramUniform3fv(p, r->u_shade.bounds_max, 1, r->bounds_max);
@@ -426,6 +458,7 @@ void render_shade_pass(render *r, const camera *c, const light *l, render_view v
         glProgramUniform1i(p, r->u_shade.diff, diff ? 1 : 0);
         glBindTextureUnit(0, mask);
         glBindTextureUnit(1, diff ? sm_mask : mask);
+        glBindTextureUnit(RENDER_MASKS_UNIT, r->tex_masks);
         /* same gl_Position as the depth pass (invariant): exactly the pixels it covered pass */
         glEnable(GL_DEPTH_TEST);
         glDepthFunc(GL_LEQUAL);
@@ -438,20 +471,34 @@ void render_shade_pass(render *r, const camera *c, const light *l, render_view v
 
 bool render_frame(render *r, const render_frame_desc *f)
 {
+    light_set one;
+    const light_set *ls = f->lights;
+    if (!ls) {
+        one = light_set_one(f->light);
+        ls = &one;
+    }
+    if (ls->count < 1 || ls->count > IZB_MAX_LIGHTS) {
+        fprintf(stderr, "render: %d lights (1 to %d)\n", ls->count, IZB_MAX_LIGHTS);
+        return false;
+    }
+    char err[256];
+    if (!render_lights_targets(r, ls->count, err, sizeof err)) { /* only when the count or size changed */
+        fprintf(stderr, "%s\n", err);
+        return false;
+    }
     bool ok = true;
     render_depth_pass(r, f->cam);
     shadow_mode m = r->shadow_mode;
+    if (f->light_stats) memset(f->light_stats, 0, IZB_MAX_LIGHTS * sizeof *f->light_stats);
     if (f->backend && (m == SHADOW_MODE_IZB || m == SHADOW_MODE_DIFF)) {
-        izb_recon fr[LIGHT_CUBE_FACES];
-        const int count =
-            izb_frame_make_faces(f->cam, f->light, r->bounds_min, r->bounds_max, r->width, r->height, fr);
-        ok = count == 1 ? render_shade_izb(r, f->backend, fr, f->settings, f->stats)
-                        : render_shade_izb_faces(r, f->backend, fr, count, f->settings, f->stats);
+        ok = render_izb_lights(r, f->cam, ls, f->backend, f->settings, f->stats, f->light_stats);
     } else {
-        render_fill_mask(r, 255);
+        for (int i = 0; i < ls->count; i++) render_fill_light_mask(r, i, 255);
     }
-    if (m == SHADOW_MODE_MAP || m == SHADOW_MODE_DIFF) render_shadow_map_pass(r, f->cam, f->light);
-    render_shade_pass(r, f->cam, f->light, f->view);
+    /* the map mode: every light's map (its mask into its layer); the difference view: light 0's */
+    if (m == SHADOW_MODE_MAP || m == SHADOW_MODE_DIFF)
+        render_shadow_map_pass_lights(r, f->cam, ls, m == SHADOW_MODE_MAP ? ls->count : 1);
+    render_shade_pass_lights(r, f->cam, ls, f->view);
     if (f->view == RENDER_VIEW_POINTS || f->view == RENDER_VIEW_CELLS)
         debug_view_draw(r->debug_view, r, f->backend, f->view);
     if (f->hud) hud_draw(r->hud, r->fbo_colour, r->width, r->height);

@@ -55,10 +55,12 @@ typedef struct render_timings {
 /* One whole frame for render_frame(). */
 typedef struct render_frame_desc {
     const camera *cam;
-    const light *light;
+    const light *light;           /* the one light, at intensity 1, where lights is NULL */
+    const light_set *lights;      /* several lights (view.h): one IZB pass and mask each, shaded as a sum */
+    izb_stats *light_stats;       /* out, may be NULL: [IZB_MAX_LIGHTS], each light's IZB numbers (zero: skipped) */
     izb_backend *backend;         /* NULL: no IZB, every pixel lit */
     const izb_settings *settings; /* NULL: defaults */
-    izb_stats *stats;             /* out, may be NULL */
+    izb_stats *stats;             /* out, may be NULL: the frame's IZB numbers, summed over the lights */
     render_view view;
     bool hud; /* draw the text of render_set_hud_text over the image */
 } render_frame_desc;
@@ -109,6 +111,10 @@ void render_fill_mask(render *r, uint8_t value);
 
 /* Pass 3: shade into the colour target. */
 void render_shade_pass(render *r, const camera *c, const light *l, render_view view);
+/* The same for several lights: the sum over ls's lights of each one's diffuse term times its own
+ * mask and intensity (light i > 0: layer i - 1 of the mask array render_frame fills). The overlay,
+ * mask and difference views show light 0's mask. */
+void render_shade_pass_lights(render *r, const camera *c, const light_set *ls, render_view view);
 
 /* Passes 1-3 for one frame. False when the IZB failed. */
 bool render_frame(render *r, const render_frame_desc *f);
@@ -127,6 +133,10 @@ render_timings render_get_timings(render *r);
  * the GPU. */
 void render_read_depth(render *r, float *depth);
 void render_read_mask(render *r, uint8_t *mask);
+/* The mask light `which` (0 .. the last frame's light count - 1) was shaded with: light 0 is
+ * render_read_mask's (the IZB's); light i > 0 its layer (the IZB's, or the shadow map's in the map
+ * mode; 255 where its intensity is 0). All zero for a light the last frame did not have. */
+void render_read_light_mask(render *r, int which, uint8_t *mask);
 /* ids: the depth pass's primitive ids, IZB_NO_ID (0xffffffff) for sky */
 void render_read_ids(render *r, uint32_t *ids);
 void render_read_colour(render *r, uint8_t *rgba);

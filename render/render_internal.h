@@ -18,8 +18,8 @@ struct render {
         GLint view, proj, first;
     } u_depth;
     struct {
-        GLint view, proj, light_type, light_dir, light_pos, cos_outer, cos_inner, cam_pos, bounds_min,
-            bounds_max, show_mask, diff, material, base_colour, first;
+        GLint view, proj, light_count, light_type, light_dir, light_pos, cos_outer, cos_inner, intensity, cam_pos,
+            bounds_min, bounds_max, show_mask, diff, material, base_colour, first;
     } u_shade;
     struct {
         GLint mode, far;
@@ -44,6 +44,13 @@ struct render {
     uint32_t *host_ids;
     uint8_t *host_mask;
     uint8_t *host_face_mask; /* a point light: the mask of the cube face being shaded */
+    bool host_current;       /* host_depth and host_ids hold this frame's depth pass (read back once) */
+
+    /* lights 1.. (render_lights.c): their masks, one GL_R8 layer each of a 2D array texture of
+     * masks_w x masks_h x masks_layers (1x1x1 while there is one light), made when the light count
+     * or the size changes, never per frame */
+    GLuint tex_masks;
+    int masks_w, masks_h, masks_layers;
 
     gl_timer timer_depth, timer_shade;
     float transfer_ms;
@@ -71,6 +78,24 @@ struct render {
 };
 
 #define RENDER_ALPHA_UNIT 5 /* alpha_test.frag: layout(binding = 5, 6, 7) */
+#define RENDER_MASKS_UNIT 3 /* shade.frag's u_masks */
+
+/* render_lights.c: the mask array for `count` lights at the targets' size (made again only when
+ * either changed). False with a reason (out of memory). */
+bool render_lights_targets(render *r, int count, char *err, size_t err_size);
+void render_lights_free(render *r);
+/* Light i's (>= 1) layer set to `value` everywhere. */
+void render_fill_light_mask(render *r, int which, uint8_t value);
+/* Every light's IZB pass (zero intensity: none, its mask filled lit): light 0 by the one-light path
+ * into tex_mask, last (the backend's debug data and the frame's grid are light 0's), the others
+ * into their layers. sum: the frame's numbers (one light: its own);
+ * per_light[i] each light's (zero where skipped); either may be NULL. False when the backend fails. */
+bool render_izb_lights(render *r, const camera *c, const light_set *ls, izb_backend *b, const izb_settings *s,
+                       izb_stats *sum, izb_stats per_light[IZB_MAX_LIGHTS]);
+/* render_izb.c: light i's (>= 1) IZB mask through host memory into its layer (the depth pass read
+ * back once a frame: r->host_current). */
+bool render_shade_izb_layer(render *r, izb_backend *b, const izb_recon *frames, int count, const izb_settings *s,
+                            izb_stats *stats, int which);
 
 /* the cut-outs' buffers freed (alpha test off) */
 void render_cutouts_free(render *r);

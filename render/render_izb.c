@@ -27,15 +27,22 @@ static bool frame_fits(const render *r, const izb_recon *f)
     return false;
 }
 
+/* depth and ids into host memory (every light of the frame reads them from there) */
+static void read_back(render *r)
+{
+    size_t pixels = (size_t)r->width * (size_t)r->height;
+    glGetTextureImage(r->tex_depth, 0, GL_RED, GL_FLOAT, (GLsizei)(pixels * sizeof(float)), r->host_depth);
+    glGetTextureImage(r->tex_ids, 0, GL_RED_INTEGER, GL_UNSIGNED_INT, (GLsizei)(pixels * sizeof(uint32_t)),
+                      r->host_ids);
+    r->host_current = true;
+}
+
 /* The array path: read back depth and ids, shade `count` frames into host_mask, upload it. */
 static bool shade_through_host(render *r, izb_backend *b, const izb_recon *frames, int count,
                                const izb_settings *s, izb_stats *stats)
 {
-    size_t pixels = (size_t)r->width * (size_t)r->height;
     double t0 = now_ms();
-    glGetTextureImage(r->tex_depth, 0, GL_RED, GL_FLOAT, (GLsizei)(pixels * sizeof(float)), r->host_depth);
-    glGetTextureImage(r->tex_ids, 0, GL_RED_INTEGER, GL_UNSIGNED_INT, (GLsizei)(pixels * sizeof(uint32_t)),
-                      r->host_ids);
+    read_back(r);
     double t1 = now_ms();
     bool ok = izb_shade_arrays_faces(b, frames, count, s, r->host_depth, r->host_ids, r->host_mask,
                                      r->host_face_mask, stats);
@@ -71,4 +78,26 @@ bool render_shade_izb(render *r, izb_backend *b, const izb_recon *f, const izb_s
         return false;
     }
     return shade_through_host(r, b, f, 1, s, stats);
+}
+
+bool render_shade_izb_layer(render *r, izb_backend *b, const izb_recon *frames, int count, const izb_settings *s,
+                            izb_stats *stats, int which)
+{
+    for (int i = 0; i < count; i++)
+        if (!frame_fits(r, &frames[i])) return false;
+    if (which < 1 || which > r->masks_layers) {
+        fprintf(stderr, "render: light %d has no mask layer (%d made)\n", which, r->masks_layers);
+        return false;
+    }
+    double t0 = now_ms();
+    if (!r->host_current) read_back(r);
+    double t1 = now_ms();
+    bool ok = izb_shade_arrays_faces(b, frames, count, s, r->host_depth, r->host_ids, r->host_mask,
+                                     r->host_face_mask, stats);
+    double t2 = now_ms();
+    if (ok)
+        glTextureSubImage3D(r->tex_masks, 0, 0, 0, which - 1, r->width, r->height, 1, GL_RED, GL_UNSIGNED_BYTE,
+                            r->host_mask);
+    r->transfer_ms += (float)((t1 - t0) + (now_ms() - t2));
+    return ok;
 }

@@ -371,19 +371,12 @@ static void map_and_mask(render *r, const float view[16], const float proj[16], 
     }
 }
 
-bool render_shadow_map_pass(render *r, const camera *c, const light *l)
+/* light l's map and mask into the mask target (cleared to lit first) */
+static void light_map_and_mask(render *r, const float view[16], const float proj[16], const light *l)
 {
     shadow_map *sm = r->sm;
-    if (!sm || !sm->fbo_map || !sm->fbo_mask || sm->mask_w != r->width || sm->mask_h != r->height)
-        return false;
-    float view[16], proj[16];
-    /* the same calls as render.c's camera_matrices: gl_Position must match the depth pass */
-    camera_view(c, view);
-    camera_proj(c, (float)r->width / (float)r->height, proj);
     float dir[3];
     light_direction(l, dir);
-
-    gl_timer_begin(&sm->timer);
     static const float lit[4] = {1.0f, 1.0f, 1.0f, 1.0f}; /* sky pixels keep it */
     glClearNamedFramebufferfv(sm->fbo_mask, GL_COLOR, 0, lit);
     float lgl[16], lizb[16];
@@ -395,6 +388,38 @@ bool render_shadow_map_pass(render *r, const camera *c, const light *l)
     } else {
         light_matrices(l, r->bounds_min, r->bounds_max, lizb, lgl);
         map_and_mask(r, view, proj, lizb, lgl, l->type == LIGHT_SPOT ? IZB_LIGHT_SPOT : 0, dir, l->pos, false);
+    }
+}
+
+static bool map_usable(const render *r)
+{
+    const shadow_map *sm = r->sm;
+    return sm && sm->fbo_map && sm->fbo_mask && sm->mask_w == r->width && sm->mask_h == r->height;
+}
+
+bool render_shadow_map_pass(render *r, const camera *c, const light *l)
+{
+    const light_set one = light_set_one(l);
+    return render_shadow_map_pass_lights(r, c, &one, 1);
+}
+
+bool render_shadow_map_pass_lights(render *r, const camera *c, const light_set *ls, int count)
+{
+    if (!map_usable(r)) return false;
+    shadow_map *sm = r->sm;
+    float view[16], proj[16];
+    /* the same calls as render.c's camera_matrices: gl_Position must match the depth pass */
+    camera_view(c, view);
+    camera_proj(c, (float)r->width / (float)r->height, proj);
+    gl_timer_begin(&sm->timer);
+    /* light 0 last: the mask target keeps its mask (the difference view, read-backs); each later
+     * light's mask is copied into its layer of the renderer's mask array */
+    for (int i = count - 1; i >= 0; i--) {
+        if (i > 0 && ls->intensity[i] <= 0.0f) continue; /* adds nothing: render_frame filled its layer */
+        light_map_and_mask(r, view, proj, &ls->l[i]);
+        if (i > 0)
+            glCopyImageSubData(sm->tex_mask, GL_TEXTURE_2D, 0, 0, 0, 0, r->tex_masks, GL_TEXTURE_2D_ARRAY, 0, 0, 0,
+                               i - 1, r->width, r->height, 1);
     }
     gl_timer_end(&sm->timer);
     return true;

@@ -67,6 +67,12 @@ shadow_map_desc render_shadow_map_settings(const render *r);
  * GL timer query: render_get_timings().shadow_map_ms. */
 bool render_shadow_map_pass(render *r, const camera *c, const light *l);
 
+/* The same for the first `count` lights of ls (at most ls->count), one timer bracket for all:
+ * light 0's mask stays in the mask target (render_read_shadow_map_mask, the difference view);
+ * light i > 0's is copied into layer i - 1 of the renderer's mask array (render_lights.c), which
+ * must have that many layers. A light of zero intensity other than light 0 is skipped. */
+bool render_shadow_map_pass_lights(render *r, const camera *c, const light_set *ls, int count);
+
 /* The demo's keys: next_mode cycles izb -> map -> diff -> none (M); step -1 halves, +1 doubles the
  * map (keys [ and ]), refusing to go below SHADOW_MAP_MIN_SIZE or above the GL limit. Writes one
  * line into msg: the new state, or why it did not change (then returns false). */

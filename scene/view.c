@@ -12,6 +12,12 @@ static const float DEG = 0.017453292519943295f;
 
 const char *const light_type_names[LIGHT_TYPE_COUNT] = {"directional", "spot", "point"};
 
+light_set light_set_one(const light *l)
+{
+    light_set s = {.count = 1, .l = {*l}, .intensity = {1.0f}};
+    return s;
+}
+
 /* centre and radius of the bounds' bounding sphere (radius at least a small positive value) */
 static float bounds_sphere(const float bmin[3], const float bmax[3], vec3 centre)
 {

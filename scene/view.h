@@ -39,6 +39,22 @@ typedef struct light {
     int samples;
 } light;
 
+/* Several lights (issue 21): up to IZB_MAX_LIGHTS, each with its own IZB pass and mask, shaded as a
+ * sum of each light's diffuse term times its own visibility. Light 0 is the one light of a
+ * one-light run: a set of one at intensity 1 draws bit for bit what the single light did. */
+#define IZB_MAX_LIGHTS 8
+typedef struct light_set {
+    int count;                       /* 1 .. IZB_MAX_LIGHTS */
+    light l[IZB_MAX_LIGHTS];
+    /* multiplies the light's colour, 0 .. LIGHT_MAX_INTENSITY; 0: the light contributes nothing
+     * and its IZB pass is skipped (kept in the set so it can be turned up again) */
+    float intensity[IZB_MAX_LIGHTS];
+} light_set;
+#define LIGHT_MAX_INTENSITY 100.0f
+
+/* A set of the one light l at intensity 1. */
+light_set light_set_one(const light *l);
+
 void camera_forward(const camera *c, float out[3]);
 /* Whether dir can be a light's direction: finite and not (nearly) zero. --light-dir and camera
  * path files refuse what fails this, with the same rule. */

@@ -8,13 +8,20 @@ in vec3 v_world;
 in vec3 v_normal;
 in vec2 v_uv;
 
+// Several lights (view.h light_set, up to 8): each one's diffuse term times its own mask, summed.
+// Light 0's mask is u_mask (the texture CUDA's interop writes); lights 1.. read layer i-1 of
+// u_masks, one GL_R8 layer per light (render_lights.c says why an array).
+#define MAX_LIGHTS 8
 uniform sampler2D u_mask;      // GL_R8, one texel per pixel, row 0 at the bottom
-uniform int u_light_type;      // 0 directional, 1 spot, 2 point
-uniform vec3 u_light_dir;      // direction the light travels, normalised
-uniform vec3 u_light_pos;      // spot and point position
-uniform float u_cos_outer;     // spot: cos(half cone); beyond it spot = 0, at the very angle where the
-                               // mask's round cone ends (izb_spot_outside): shading, not shadow
-uniform float u_cos_inner;     // spot: where the falloff starts
+uniform sampler2DArray u_masks; // lights 1..: their masks, layer i-1
+uniform int u_light_count;     // 1 .. MAX_LIGHTS
+uniform int u_light_type[MAX_LIGHTS];  // 0 directional, 1 spot, 2 point
+uniform vec3 u_light_dir[MAX_LIGHTS];  // direction the light travels, normalised
+uniform vec3 u_light_pos[MAX_LIGHTS];  // spot and point position
+uniform float u_cos_outer[MAX_LIGHTS]; // spot: cos(half cone); beyond it spot = 0, at the very angle where
+                               // the mask's round cone ends (izb_spot_outside): shading, not shadow
+uniform float u_cos_inner[MAX_LIGHTS]; // spot: where the falloff starts
+uniform float u_intensity[MAX_LIGHTS]; // the light's colour times this; 0: it adds nothing
 uniform vec3 u_cam_pos;
 uniform vec3 u_bounds_min;
 uniform vec3 u_bounds_max;
@@ -53,6 +60,22 @@ vec3 albedo(vec3 p, vec3 n)
     return mix(c, vec3(0.80, 0.78, 0.74), 0.25 * max(n.y, 0.0));
 }
 
+// light i's N.L times its spot cone at this fragment (n: the normal turned to the camera)
+float light_term(int i, vec3 n)
+{
+    vec3 l;
+    float spot = 1.0;
+    if (u_light_type[i] >= 1) {
+        vec3 d = normalize(v_world - u_light_pos[i]);
+        l = -d;
+        if (u_light_type[i] == 1) // a point light shines every way: no cone
+            spot = smoothstep(u_cos_outer[i], u_cos_inner[i], dot(d, u_light_dir[i]));
+    } else {
+        l = -u_light_dir[i];
+    }
+    return max(dot(n, l), 0.0) * spot;
+}
+
 void main()
 {
     if (alpha_cut(u_first + uint(gl_PrimitiveID), v_uv)) discard;
@@ -61,18 +84,13 @@ void main()
     if (dot(n, u_cam_pos - v_world) < 0.0)
         n = -n;
 
-    vec3 l;
-    float spot = 1.0;
-    if (u_light_type >= 1) {
-        vec3 d = normalize(v_world - u_light_pos);
-        l = -d;
-        if (u_light_type == 1) // a point light shines every way: no cone
-            spot = smoothstep(u_cos_outer, u_cos_inner, dot(d, u_light_dir));
-    } else {
-        l = -u_light_dir;
-    }
-    float lit = texelFetch(u_mask, ivec2(gl_FragCoord.xy), 0).r;
-    float ndl = max(dot(n, l), 0.0);
+    // the sum over lights of N.L x cone x visibility x intensity. Light 0 outside the loop, as the
+    // one light was: a one-light frame does no more than before (the loop runs no iteration) and is
+    // bit for bit the same image (x * 1.0 is exact)
+    float lit = texelFetch(u_mask, ivec2(gl_FragCoord.xy), 0).r; // the overlay and difference views: light 0
+    float direct = light_term(0, n) * lit * u_intensity[0];
+    for (int i = 1; i < u_light_count; i++)
+        direct += light_term(i, n) * texelFetch(u_masks, ivec3(ivec2(gl_FragCoord.xy), i - 1), 0).r * u_intensity[i];
 
     vec3 a = albedo(v_world, n);
     if (u_material >= 1) {
@@ -81,7 +99,7 @@ void main()
             a *= texture(u_base_tex, vec2(v_uv.x, 1.0 - v_uv.y)).rgb;
     }
     vec3 ambient = a * mix(AMBIENT_GROUND, AMBIENT_SKY, 0.5 + 0.5 * n.y);
-    vec3 c = ambient + a * LIGHT_COLOUR * (ndl * spot * lit);
+    vec3 c = ambient + a * LIGHT_COLOUR * direct;
     if (u_show_mask == 1 && lit < 0.5)
         c = mix(c, vec3(0.9, 0.1, 0.1), 0.5);
     if (u_diff == 1) {

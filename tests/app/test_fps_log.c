@@ -25,6 +25,10 @@
 
 static char dir[] = "/tmp/izb-fpslog-XXXXXX";
 
+/* three lights, the second at intensity 0 (no IZB pass: its column empty), each with its own time */
+static const light_set three = {.count = 3, .intensity = {1.0f, 0.0f, 0.5f}};
+static izb_stats three_stats[IZB_MAX_LIGHTS] = {{.total_ms = 4.5f}, {.total_ms = 99.0f}, {.total_ms = 8.0f}};
+
 static fps_log_row make_row(long frame, const camera *c, const light *l)
 {
     izb_stats z;
@@ -57,7 +61,9 @@ static fps_log_row make_row(long frame, const camera *c, const light *l)
         .cull = IZB_CULL_OFF,
         .shadow_mode = "diff", /* both passes ran: every field has a value */
         .sm_size = 1024,
-        .scene_tris = 5000};
+        .scene_tris = 5000,
+        .lights = &three,
+        .light_stats = three_stats};
 }
 
 /* Every column of row f against what make_row put in, by name; a column this table does not know
@@ -113,6 +119,15 @@ static void check_every_column(const csv_table *t, long f, const camera *cam, co
         {"shadow_mode", 0, "diff", 0},
         {"sm_size_px", 1024, NULL, 0},
         {"sm_ms", 3.25, NULL, 1e-3},
+        {"lights", 3, NULL, 0},
+        {"light1_izb_ms", 4.5, NULL, 1e-3},
+        {"light2_izb_ms", 0, "", 0}, /* intensity 0: no pass */
+        {"light3_izb_ms", 8.0, NULL, 1e-3},
+        {"light4_izb_ms", 0, "", 0}, /* no such light */
+        {"light5_izb_ms", 0, "", 0},
+        {"light6_izb_ms", 0, "", 0},
+        {"light7_izb_ms", 0, "", 0},
+        {"light8_izb_ms", 0, "", 0},
     };
     int n = 0;
     while (want[n].name)
@@ -174,7 +189,7 @@ int main(void)
                                            "binning", "unit_size", "grid_w", "grid_h", "cam_x", "cam_y",
                                            "cam_z", "cam_dir_x", "cam_dir_y", "cam_dir_z", "light_type",
                                            "light_dir_x", "light_dir_y", "light_dir_z", "light_pos_x",
-                                           "light_pos_y", "light_pos_z", "view", "culling", "shadow_mode", NULL};
+                                           "light_pos_y", "light_pos_z", "view", "culling", "shadow_mode", "lights", NULL};
     for (int c = 0; c < t.cols; c++) {
         const char *h = t.header[c];
         size_t n = strlen(h);
@@ -249,7 +264,8 @@ int main(void)
         CHECK(map ? csv_num(&t, m, "sm_size_px") == 2048 : csv_str(&t, m, "sm_size_px")[0] == '\0',
               "mode %s: sm_size_px '%s' (%s): no map drawn, no size", modes[m], csv_str(&t, m, "sm_size_px"),
               map ? "2048" : "empty");
-        static const char *const izb_cols[] = {"reconstruct_ms", "raster_ms", "izb_total_ms", "points", "grid_w", NULL};
+        static const char *const izb_cols[] = {"reconstruct_ms", "raster_ms", "izb_total_ms", "points", "grid_w",
+                                               "light1_izb_ms", "light3_izb_ms", NULL};
         for (int k = 0; izb_cols[k]; k++)
             CHECK(izb == (csv_str(&t, m, izb_cols[k])[0] != '\0'), "mode %s: %s '%s' (%s)", modes[m], izb_cols[k],
                   csv_str(&t, m, izb_cols[k]), izb ? "a number" : "empty");

@@ -162,6 +162,35 @@ int main(void)
     session_hud_text(&s, &u, text, sizeof text);
     CHECK(strstr(text, "vsync off"), "vsync off: %s", text);
 
+    /* several lights: the count, the picked one (from 1) and each light's IZB time, "off" for one at
+     * intensity 0, n/a where the IZB did not run; one light: no such line (the HUD of before) */
+    CHECK(!strstr(text, "lights "), "one light: no light list: %s", text);
+    for (int k = 0; k < 3; k++) {
+        const int n = 2 + k * 3, picked = (k * 5) % n; /* 2, 5, 8 lights */
+        light_set ls = {.count = n};
+        izb_stats per[IZB_MAX_LIGHTS];
+        memset(per, 0, sizeof per);
+        char want[256];
+        int w = snprintf(want, sizeof want, "lights %d, %d picked: IZB", n, picked + 1);
+        for (int i = 0; i < n; i++) {
+            ls.l[i] = LIGHT;
+            ls.intensity[i] = i % 3 == 1 ? 0.0f : 1.0f;
+            per[i].total_ms = 1.5f + 2.25f * (float)i;
+            w += ls.intensity[i] > 0.0f ? snprintf(want + w, sizeof want - (size_t)w, " %.2f", (double)per[i].total_ms)
+                                        : snprintf(want + w, sizeof want - (size_t)w, " off");
+        }
+        snprintf(want + w, sizeof want - (size_t)w, " ms");
+        session_hud_info m = info_for(SHADOW_MODE_IZB, &z);
+        m.lights = &ls, m.picked = picked, m.light_stats = per;
+        session_hud_text(&s, &m, text, sizeof text);
+        CHECK(strstr(text, want), "HUD of %d lights has '%s': %s", n, want, text);
+        session_title_text(&m, text, sizeof text);
+        CHECK(strstr(text, want), "title of %d lights has '%s': %s", n, want, text);
+        m.izb = NULL, m.light_stats = NULL, m.shadows = SHADOW_MODE_MAP;
+        session_hud_text(&s, &m, text, sizeof text);
+        CHECK(strstr(text, "IZB n/a") && !strstr(text, "1.50"), "%d lights, no IZB: n/a: %s", n, text);
+    }
+
     /* F1 or ?: the key list on the HUD, every key of the table, until pressed again; printed on
      * the terminal when shown, not again when hidden */
     char keys[4096], printed[8192];

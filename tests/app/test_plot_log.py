@@ -2,7 +2,7 @@
 """test_plot_log.py — scripts/plot-log on the logs the program really writes (suite gl: the logs
 come from headless runs; exit 77 without a GL 4.5 context or without gnuplot).
 
- - one log per shadow mode (izb, map, diff, none) and one that mixes them (--switch-every 1 cycles
+ - one log per shadow mode (izb, map, diff, none), one of three lights, and one that mixes them (--switch-every 1 cycles
    the M key among others): exit 0, a whole PNG (signature, IHDR, IEND, pixels that decode to the
    declared size and are not one flat colour); the summary has figures for exactly the passes
    whose cells are filled in the log, and they are min/median/p95 of those cells only (a blank cell
@@ -203,6 +203,20 @@ def main():
             expect.update({"sm_ms": want["sm"], "depth_pass_ms": True, "shading_ms": True})
             print("%s-only log:" % m)
             check_plot(plot_log, m, log, expect)
+        # several lights (the third at intensity 0): the same plot, and a time per light that ran
+        log = os.path.join(tmp, "lights.csv")
+        r = run(base + ["--frames", "4", "--light", "spot", "--light", "directional", "--light-dir", "1,-1,0",
+                        "--light", "point", "--light-intensity", "0", "--log", log])
+        if check(r.returncode == 0, "izb-shadows with 3 lights: exit %d: %s" % (r.returncode, r.stderr[-300:])):
+            with open(log, newline="") as f:
+                rows = list(csv.DictReader(f))
+            check(all(x["lights"] == "3" and x["light1_izb_ms"] and x["light2_izb_ms"] and not x["light3_izb_ms"]
+                      and not x["light4_izb_ms"] for x in rows),
+                  "3 lights: lights 3, times for lights 1 and 2, none for the dark light 3 or a 4th")
+            print("log of 3 lights:")
+            expect = {p: True for p in IZB_STAGES}
+            expect.update({"sm_ms": False, "depth_pass_ms": True, "shading_ms": True})
+            check_plot(plot_log, "lights", log, expect)
         # every N frames the next of the keys K, B, U, C, V, T, M, ], [ and a resize: M walks the modes
         log = os.path.join(tmp, "mixed.csv")
         r = run(base + ["--frames", "40", "--switch-every", "1", "--log", log])

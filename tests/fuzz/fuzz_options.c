@@ -11,6 +11,7 @@
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "fuzz_check.h"
 #include "options.h"
@@ -231,6 +232,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (r == OPTIONS_ERROR) FUZZ_ASSERT(fuzz_one_line(err), "error message '%s'", err);
     if (r == OPTIONS_OK) {
         check_fields(&o, &def);
+        /* several lights (a --light given again): each earlier light holds what the rows allow too,
+         * checked as the latest light's fields of a copy */
+        options_light lights[IZB_MAX_LIGHTS];
+        const int count = options_lights(&o, lights);
+        FUZZ_ASSERT(count >= 1 && count <= IZB_MAX_LIGHTS, "%d lights accepted", count);
+        for (int i = 0; i + 1 < count; i++) {
+            static app_options c;
+            c = o;
+            const options_light *l = &lights[i];
+            c.light = l->light;
+            c.has_light_dir = l->has_light_dir, c.has_light_pos = l->has_light_pos;
+            c.has_light_intensity = l->has_light_intensity;
+            memcpy(c.light_dir, l->light_dir, sizeof c.light_dir);
+            memcpy(c.light_pos, l->light_pos, sizeof c.light_pos);
+            c.cone_deg = l->cone_deg, c.light_angle = l->light_angle, c.light_intensity = l->light_intensity;
+            c.light_samples = l->light_samples;
+            check_fields(&c, &def);
+        }
         FUZZ_ASSERT(o.scene && *o.scene, "scene");
         FUZZ_ASSERT(!o.headless || o.frames > 0 || (o.path && !o.path_loop), "headless runs end: frames %ld",
                     o.frames);

@@ -10,7 +10,11 @@
  *    answers the same question (same bias offset), so what is left is float rounding at
  *    silhouette edges and contacts;
  *  - the GL depth agrees with the oracle's primary rays (independent depth);
- *  - the shaded image is darker in shadow than in light, and sky where depth is 0.
+ *  - the shaded image is darker in shadow than in light, and sky where depth is 0;
+ *  - a frame of two lights (render_frame's light set: light 0 through this backend's one-light
+ *    path, light 1 through its host arrays into the mask array) gives each light's mask equal to
+ *    a CPU backend's frame of the same two lights, bit for bit (run with "cuda": CUDA against the
+ *    CPU; with "cpu": the CPU backend's set path against a second CPU backend).
  * Run with "cuda" it checks the CUDA-GL interop path instead (skipped without a CUDA device).
  * Skipped (77) without a GL 4.5 context or without Embree. */
 #undef NDEBUG
@@ -160,6 +164,33 @@ static void resize_round(render *r, izb_backend *b, const scene *s, const camera
 }
 #endif
 
+#if IZB_HAVE_EMBREE
+/* Two lights through backend b and through a fresh CPU backend: each light's mask bit for bit. */
+static void two_lights(render *r, izb_backend *b, const scene *s, const camera *cam_in, const light *l0,
+                       const light *l1)
+{
+    const light_set ls = {.count = 2, .l = {*l0, *l1}, .intensity = {1.0f, 1.0f}};
+    camera cam = *cam_in;
+    camera_fit_clip(&cam, s->bounds_min, s->bounds_max);
+    static uint8_t got[2][W * H], want[2][W * H];
+    CHECK(render_frame(r, &(render_frame_desc){.cam = &cam, .lights = &ls, .backend = b}), "two lights: %s",
+          izb_name(b));
+    for (int i = 0; i < 2; i++) render_read_light_mask(r, i, got[i]);
+    izb_backend *cpu = izb_create(&(izb_desc){.backend = IZB_BACKEND_CPU, .quiet = true});
+    CHECK(cpu && izb_set_scene(cpu, s->xyz, s->tri_count), "a CPU backend with the scene");
+    if (!cpu) return;
+    CHECK(render_frame(r, &(render_frame_desc){.cam = &cam, .lights = &ls, .backend = cpu}), "two lights: cpu");
+    for (int i = 0; i < 2; i++) render_read_light_mask(r, i, want[i]);
+    izb_destroy(cpu);
+    for (int i = 0; i < 2; i++) {
+        size_t d = 0, shadowed = 0;
+        for (int p = 0; p < W * H; p++) d += got[i][p] != want[i][p], shadowed += want[i][p] == 0;
+        CHECK(d == 0 && shadowed > 0, "two lights: light %d's mask from %s differs from the CPU's on %zu pixels "
+              "(%zu shadowed)", i, izb_name(b), d, shadowed);
+    }
+}
+#endif
+
 int main(int argc, char **argv)
 {
 #if !IZB_HAVE_EMBREE
@@ -196,6 +227,7 @@ int main(int argc, char **argv)
     for (int k = 0; k < 3; k++)
         near_cam.pos[k] = c[k] - dist * fwd[k];
     run(r, b, o, &s, &near_cam, &dir, "close directional");
+    two_lights(r, b, &s, &cam, &spot, &dir);
     resize_round(r, b, &s, &cam, &dir);
 
     frame_fixture_free(&fx);
