@@ -51,9 +51,6 @@ static void embree_error(void *user, enum RTCError code, const char *str);
 /* the filter of every ray: a hit on the ray's own triangle, or on one in its plane, does not count
  * (oracle_skip_self), nor one where a cut-out's alpha test cuts its triangle away */
 static void hit_filter(const struct RTCFilterFunctionNArguments *args);
-/* does cut-out set c keep triangle prim at Embree's barycentrics (bu, bv)? Sets *near_edge when the
- * hit's texel coordinates lie within the band of a texel edge. */
-static bool cut_keeps(const izb_cutout_set *c, unsigned prim, float bu, float bv, bool *near_edge);
 /* does triangle b lie in triangle a's plane (oracle_skip_self)? */
 static bool in_plane(const float *a, const float *b);
 /* the primary ray of pixel (px, py), as oracle_depth traces it; returns the depth per unit t */
@@ -86,7 +83,7 @@ static void hit_filter(const struct RTCFilterFunctionNArguments *args)
             args->valid[i] = 0;
         else if (o->cut.cut_count > 0) {
             const float *h = (const float *)args->hit;
-            if (!cut_keeps(&o->cut, prim, h[3 * n + i], h[4 * n + i], &sc->near_edge)) args->valid[i] = 0;
+            if (!oracle_cut_keeps(&o->cut, prim, h[3 * n + i], h[4 * n + i], &sc->near_edge)) args->valid[i] = 0;
         }
     }
 }
@@ -102,7 +99,7 @@ static void hit_filter(const struct RTCFilterFunctionNArguments *args)
  * ulps of the UV's magnitude. A texel edge is where that can flip the verdict, so a candidate hit
  * within ORACLE_TEXEL_EDGE of a texel plus 2^-17 of the coordinate's magnitude (64 ulps) of an edge
  * marks its ray unsure (oracle_shadow_unsure): a mismatch there is rounding, not a wrong rule. */
-static bool cut_keeps(const izb_cutout_set *c, unsigned prim, float bu, float bv, bool *near_edge)
+bool oracle_cut_keeps(const izb_cutout_set *c, unsigned prim, float bu, float bv, bool *near_edge)
 {
     if (prim >= (unsigned)c->tri_count) return true;
     const uint32_t k = c->tex[prim];
@@ -113,7 +110,7 @@ static bool cut_keeps(const izb_cutout_set *c, unsigned prim, float bu, float bv
     const float v = (float)(b0 * uv[1] + (double)bu * uv[3] + (double)bv * uv[5]);
     const izb_alpha_tex *t = &c->textures[k];
     const float s[2] = {u * (float)t->width, v * (float)t->height}; /* izb_alpha_wrap's coordinates */
-    for (int a = 0; a < 2; a++)
+    for (int a = 0; near_edge && a < 2; a++)
         if (fabsf(s[a] - rintf(s[a])) <= ORACLE_TEXEL_EDGE + fabsf(s[a]) * 0x1p-17f) *near_edge = true;
     return izb_alpha_keeps(c->pool, t, u, v);
 }

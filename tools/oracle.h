@@ -40,6 +40,11 @@ bool oracle_set_cutouts(oracle *o, const izb_cutouts *c);
  * ray fell within ORACLE_TEXEL_EDGE of a texel edge (its verdict may differ from the IZB's by float
  * rounding of the barycentrics, tools/oracle.c), else 0. */
 #define ORACLE_TEXEL_EDGE (1.0f / 1024.0f) /* of a texel */
+/* The filter's test, for other Embree users (bench-cpu's rays): does cut-out set c (izb_cutouts.h)
+ * keep triangle prim at Embree's barycentrics (u, v)? Opaque and unknown triangles: true. Sets
+ * *near_edge (not NULL) as oracle_shadow_unsure explains. */
+struct izb_cutout_set;
+bool oracle_cut_keeps(const struct izb_cutout_set *c, unsigned prim, float u, float v, bool *near_edge);
 void oracle_shadow_unsure(oracle *o, const izb_recon *f, const camera *c, const light *l, const float *depth,
                           uint8_t *mask, uint8_t *unsure);
 
