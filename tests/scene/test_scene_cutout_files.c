@@ -4,7 +4,8 @@
  * at 0.5, repeating); glTF quads with alphaMode MASK and alphaCutoff 0.3 and a sampler that clamps
  * u and mirrors v, with BLEND (cast as a mask at 0.5), with OPAQUE, and with alphaCutoff 7 (one
  * warning, clamped to 1); the factor's alpha (times the texture's; alone, untextured, as a 1x1
- * image); an OBJ whose map_d names another image (one warning, opaque). Each is
+ * image); an OBJ whose map_d names its own (grey) image, which is the cut; one whose map_d image
+ * is missing (one warning, opaque). Each is
  * loaded and turned into the IZB's cut-outs (scene_cutouts_make), whose images, cutoffs, wraps and
  * cut triangles are checked. */
 #include <stdbool.h>
@@ -40,6 +41,17 @@ static void write_image(const char *name)
     for (int i = 0; i < 16; i++) {
         uint8_t *p = t + 18 + 4 * i;
         p[0] = 40, p[1] = 160, p[2] = 60, p[3] = (i % 4) < 2 ? 0 : 255;
+    }
+    put(name, t, sizeof t);
+}
+
+/* 4x4 grey TGA (BGRA, alpha 255 everywhere), rows from the bottom: rows 0-1 black, 2-3 white */
+static void write_grey_image(const char *name)
+{
+    uint8_t t[18 + 64] = {0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 0, 4, 0, 32, 8};
+    for (int i = 0; i < 16; i++) {
+        uint8_t *p = t + 18 + 4 * i;
+        p[0] = p[1] = p[2] = i / 4 < 2 ? 0 : 255, p[3] = 255;
     }
     put(name, t, sizeof t);
 }
@@ -109,13 +121,16 @@ int main(void)
 {
     CHECK(mkdtemp(dir) != NULL, "mkdtemp");
     write_image("leaf.tga");
-    write_image("other.tga");
+    write_grey_image("other.tga");
     put_text("card.obj", "mtllib card.mtl\nv 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nvt 0 0\nvt 1 0\nvt 1 1\nvt 0 1\n"
                          "usemtl leaf\nf 1/1 2/2 3/3\nf 1/1 3/3 4/4\n");
     put_text("card.mtl", "newmtl leaf\nKd 1 1 1\nmap_Kd leaf.tga\nmap_d leaf.tga\n");
     put_text("other.obj", "mtllib other.mtl\nv 0 0 0\nv 1 0 0\nv 1 1 0\nvt 0 0\nvt 1 0\nvt 1 1\n"
                           "usemtl leaf\nf 1/1 2/2 3/3\n");
     put_text("other.mtl", "newmtl leaf\nKd 1 1 1\nmap_Kd leaf.tga\nmap_d other.tga\n");
+    put_text("gone.obj", "mtllib gone.mtl\nv 0 0 0\nv 1 0 0\nv 1 1 0\nvt 0 0\nvt 1 0\nvt 1 1\n"
+                         "usemtl leaf\nf 1/1 2/2 3/3\n");
+    put_text("gone.mtl", "newmtl leaf\nKd 1 1 1\nmap_Kd leaf.tga\nmap_d nothere.tga\n");
     write_gltf("mask.gltf", ",\"alphaMode\":\"MASK\",\"alphaCutoff\":0.3",
                "\"samplers\":[{\"wrapS\":33071,\"wrapT\":33648}],");
     write_gltf("blend.gltf", ",\"alphaMode\":\"BLEND\"", NULL);
@@ -185,12 +200,28 @@ int main(void)
         scene_cutouts_free(&c);
         scene_free(&s);
     }
+    /* map_d of its own image (grey, no alpha below 255): its grey is the cut, flipped to v up */
     if (load("other.obj", &s, &c, &lines)) {
-        CHECK(lines == 1 && c.cut_tris == 0, "map_d of another image: %d lines, %d cut", lines, c.cut_tris);
+        CHECK(lines == 0 && c.cut_tris == 1 && c.image_count == 1, "map_d of another image: %d lines, %d cut",
+              lines, c.cut_tris);
+        if (c.image_count == 1) {
+            const izb_alpha_image *im = &c.images[0];
+            int wrong = 0;
+            for (int y = 0; im->width == 4 && im->height == 4 && y < 4; y++)
+                for (int x = 0; x < 4; x++) wrong += im->alpha[y * 4 + x] != (y < 2 ? 0 : 255); /* v < 0.5 black */
+            CHECK(im->width == 4 && im->height == 4 && wrong == 0 && im->cutoff == 0.5f,
+                  "map_d's own image: %dx%d, %d texels wrong", im->width, im->height, wrong);
+        }
         scene_cutouts_free(&c);
         scene_free(&s);
     }
-    const char *files[] = {"leaf.tga", "other.tga", "card.obj", "card.mtl", "other.obj", "other.mtl",
+    /* bad input: a map_d image that is not there: one line (the texture's), opaque */
+    if (load("gone.obj", &s, &c, &lines)) {
+        CHECK(lines == 1 && c.cut_tris == 0, "missing map_d image: %d lines, %d cut", lines, c.cut_tris);
+        scene_cutouts_free(&c);
+        scene_free(&s);
+    }
+    const char *files[] = {"leaf.tga", "other.tga", "card.obj", "card.mtl", "other.obj", "other.mtl", "gone.obj", "gone.mtl",
                            "mask.gltf", "blend.gltf", "opaque.gltf", "cutoff7.gltf", "plain.gltf"};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         char path[512];
