@@ -292,6 +292,7 @@ static void own_map_d(const struct aiMaterial *m, const char *tex, char out[1024
 {
     struct aiString d;
     out[0] = '\0';
+    if (aiGetMaterialString(m, AI_MATKEY_GLTF_ALPHAMODE, &d) == aiReturn_SUCCESS) return; /* glTF: no map_d */
     if (aiGetMaterialTextureCount(m, aiTextureType_OPACITY) > 0 &&
         aiGetMaterialTexture(m, aiTextureType_OPACITY, 0, &d, NULL, NULL, NULL, NULL, NULL, NULL) == aiReturn_SUCCESS &&
         d.length > 0 && !(tex[0] && strcmp(d.data, tex) == 0))
