@@ -26,8 +26,8 @@ enum { W = 96, H = 96 };
 
 typedef struct asset {
     const char *file;
-    int side;     /* the cut-out image's width and height */
-    float cutoff; /* as the file gives it */
+    int side;      /* the cut-out image's width and height */
+    float cutoff;  /* as the file gives it */
     izb_wrap wrap; /* both axes */
 } asset;
 
@@ -58,15 +58,17 @@ static void check_asset(const char *dir, const asset *a, izb_backend *b)
     const izb_alpha_image *im = &c.images[0];
     CHECK(im->width == a->side && im->height == a->side && im->cutoff == a->cutoff && im->wrap_u == a->wrap &&
               im->wrap_v == a->wrap,
-          "%s: image %dx%d cutoff %g wraps %d %d", a->file, im->width, im->height, (double)im->cutoff, im->wrap_u,
-          im->wrap_v);
+          "%s: image %dx%d cutoff %g wraps %d %d", a->file, im->width, im->height, (double)im->cutoff,
+          im->wrap_u, im->wrap_v);
     const uint8_t threshold = izb_alpha_threshold(im->cutoff);
     long kept = 0;
-    for (int i = 0; i < im->width * im->height; i++) kept += im->alpha[i] >= threshold;
+    for (int i = 0; i < im->width * im->height; i++)
+        kept += im->alpha[i] >= threshold;
     const double kept_frac = (double)kept / (double)(im->width * im->height);
 
     /* ground points from 6 m straight above (constant view depth: the plane y ~ 0), light straight down */
-    const camera cam = {.pos = {0.0f, 6.0f, 0.0f}, .pitch = -89.9f, .fovy = 45.0f, .near = 0.1f, .far = 20.0f};
+    const camera cam = {
+        .pos = {0.0f, 6.0f, 0.0f}, .pitch = -89.9f, .fovy = 45.0f, .near = 0.1f, .far = 20.0f};
     const light l = {.type = LIGHT_DIRECTIONAL, .dir = {0.0f, -1.0f, 0.0f}};
     izb_recon f = izb_frame_make(&cam, &l, s.bounds_min, s.bounds_max, W, H);
     f.bias = izb_settings_resolve((izb_settings){0}).bias;
@@ -78,7 +80,8 @@ static void check_asset(const char *dir, const asset *a, izb_backend *b)
     float ground[4 * 9];
     int ng = 0;
     for (int t = 0; t < s.tri_count; t++)
-        if (c.image_of[t] == IZB_OPAQUE && ng < 4) memcpy(ground + 9 * ng++, s.xyz + 9 * t, 9 * sizeof(float));
+        if (c.image_of[t] == IZB_OPAQUE && ng < 4)
+            memcpy(ground + 9 * ng++, s.xyz + 9 * t, 9 * sizeof(float));
     ray_cast_depth(&cam, &f, ground, ng, depth, NULL);
     const izb_cutouts cv = scene_cutouts_view(&c);
     izb_cutout_set set;
@@ -101,12 +104,13 @@ static void check_asset(const char *dir, const asset *a, izb_backend *b)
     const double frac = footprint ? (double)shadow / (double)footprint : 0.0;
     CHECK(differ == 0, "%s: the IZB differs from the brute force on %ld pixels", a->file, differ);
     CHECK(footprint > W * H / 10 && fabs(frac - kept_frac) < 0.05,
-          "%s: %ld of the card's %ld shadow pixels stay shadowed (%.3f), the image keeps %.3f", a->file, shadow,
-          footprint, frac, kept_frac);
+          "%s: %ld of the card's %ld shadow pixels stay shadowed (%.3f), the image keeps %.3f", a->file,
+          shadow, footprint, frac, kept_frac);
     CHECK(kept_frac > 0.1 && kept_frac < 0.9, "%s: the image keeps %.3f of its texels: it has holes", a->file,
           kept_frac);
-    printf("%s: %d triangles, image %dx%d cutoff %g, keeps %.3f; shadow %ld of footprint %ld (%.3f)\n", a->file,
-           s.tri_count, im->width, im->height, (double)im->cutoff, kept_frac, shadow, footprint, frac);
+    printf("%s: %d triangles, image %dx%d cutoff %g, keeps %.3f; shadow %ld of footprint %ld (%.3f)\n",
+           a->file, s.tri_count, im->width, im->height, (double)im->cutoff, kept_frac, shadow, footprint,
+           frac);
     izb_cutout_set_free(&set);
     izb_closed_free(&cl);
     scene_cutouts_free(&c);
@@ -121,7 +125,8 @@ int main(int argc, char **argv)
     }
     izb_backend *b = izb_create(&(izb_desc){.backend = IZB_BACKEND_CPU, .quiet = true});
     CHECK(b != NULL, "CPU backend");
-    for (size_t i = 0; b && i < sizeof ASSETS / sizeof ASSETS[0]; i++) check_asset(argv[1], &ASSETS[i], b);
+    for (size_t i = 0; b && i < sizeof ASSETS / sizeof ASSETS[0]; i++)
+        check_asset(argv[1], &ASSETS[i], b);
     izb_destroy(b);
     return test_done();
 }

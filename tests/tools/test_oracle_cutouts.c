@@ -54,45 +54,60 @@ static void test_hand_quad(void)
     for (int q = 0; q < QUADS; q++) {
         float xyz[18], uv[12];
         double cuv[4][2];
-        for (int k = 0; k < 4; k++) cuv[k][0] = rnd_in(-2, 3), cuv[k][1] = rnd_in(-2, 3);
+        for (int k = 0; k < 4; k++)
+            cuv[k][0] = rnd_in(-2, 3), cuv[k][1] = rnd_in(-2, 3);
         for (int t = 0; t < 2; t++)
             for (int k = 0; k < 3; k++) {
                 const int c = TRI[t][k];
-                xyz[9 * t + 3 * k] = (float)CX[c], xyz[9 * t + 3 * k + 1] = 1.0f, xyz[9 * t + 3 * k + 2] = (float)CZ[c];
+                xyz[9 * t + 3 * k] = (float)CX[c], xyz[9 * t + 3 * k + 1] = 1.0f,
+                                xyz[9 * t + 3 * k + 2] = (float)CZ[c];
                 uv[6 * t + 2 * k] = (float)cuv[c][0], uv[6 * t + 2 * k + 1] = (float)cuv[c][1];
                 cuv[c][0] = uv[6 * t + 2 * k], cuv[c][1] = uv[6 * t + 2 * k + 1]; /* as stored */
             }
         uint8_t alpha[SIDE * SIDE];
-        for (int i = 0; i < SIDE * SIDE; i++) alpha[i] = (uint8_t)(rnd() * 256);
-        const izb_alpha_image im = {.alpha = alpha, .width = SIDE, .height = SIDE, .wrap_u = (int)(rnd() * 3),
-                                    .wrap_v = (int)(rnd() * 3), .cutoff = (float)rnd()};
+        for (int i = 0; i < SIDE * SIDE; i++)
+            alpha[i] = (uint8_t)(rnd() * 256);
+        const izb_alpha_image im = {.alpha = alpha,
+                                    .width = SIDE,
+                                    .height = SIDE,
+                                    .wrap_u = (int)(rnd() * 3),
+                                    .wrap_v = (int)(rnd() * 3),
+                                    .cutoff = (float)rnd()};
         uint32_t image_of[2] = {0, 0};
-        const izb_cutouts c = {.images = &im, .image_count = 1, .uv = uv, .image_of = image_of, .tri_count = 2};
+        const izb_cutouts c = {
+            .images = &im, .image_count = 1, .uv = uv, .image_of = image_of, .tri_count = 2};
         oracle *o = oracle_create(xyz, 2);
         CHECK(o && oracle_set_cutouts(o, &c), "quad %d: oracle with cut-outs", q);
         if (!o) continue;
-        const izb_alpha_tex tex = {.offset = 0, .width = SIDE, .height = SIDE, .wrap_u = (uint8_t)im.wrap_u,
-                                   .wrap_v = (uint8_t)im.wrap_v, .threshold = izb_alpha_threshold(im.cutoff)};
+        const izb_alpha_tex tex = {.offset = 0,
+                                   .width = SIDE,
+                                   .height = SIDE,
+                                   .wrap_u = (uint8_t)im.wrap_u,
+                                   .wrap_v = (uint8_t)im.wrap_v,
+                                   .threshold = izb_alpha_threshold(im.cutoff)};
         for (int r = 0; r < RAYS; r++) {
             const double x = rnd_in(-0.999, 0.999), z = rnd_in(-0.999, 0.999);
             const int t = x > z ? 0 : 1; /* the diagonal (-1,-1)-(1,1) splits the quad */
             if (fabs(x - z) < 1e-6) continue;
             double w[3], a[3][2];
-            for (int k = 0; k < 3; k++) a[k][0] = CX[TRI[t][k]], a[k][1] = CZ[TRI[t][k]];
+            for (int k = 0; k < 3; k++)
+                a[k][0] = CX[TRI[t][k]], a[k][1] = CZ[TRI[t][k]];
             bary(a[0], a[1], a[2], x, z, w);
             double u = 0, v = 0;
-            for (int k = 0; k < 3; k++) u += w[k] * cuv[TRI[t][k]][0], v += w[k] * cuv[TRI[t][k]][1];
+            for (int k = 0; k < 3; k++)
+                u += w[k] * cuv[TRI[t][k]][0], v += w[k] * cuv[TRI[t][k]][1];
             if (edge_dist(u, SIDE) < 1.0 / 256 || edge_dist(v, SIDE) < 1.0 / 256) continue;
             const bool want = izb_alpha_keeps(alpha, &tex, (float)u, (float)v);
-            const oracle_ray ray = {.org = {(float)x, 0.0f, (float)z}, .dir = {0, 1, 0}, .tnear = 0.0f, .tfar = 10.0f};
+            const oracle_ray ray = {
+                .org = {(float)x, 0.0f, (float)z}, .dir = {0, 1, 0}, .tnear = 0.0f, .tfar = 10.0f};
             float th;
             const long hit = oracle_ray_first_hit(o, &ray, -1, &th);
             checked++;
             kept += want, cut += !want;
             if ((hit >= 0) != want || (want && hit != t)) {
                 if (wrong++ < 5)
-                    fprintf(stderr, "quad %d: (%.6f, %.6f) uv (%.6f, %.6f): want %s, oracle hit %ld\n", q, x, z, u,
-                            v, want ? "hit" : "none", hit);
+                    fprintf(stderr, "quad %d: (%.6f, %.6f) uv (%.6f, %.6f): want %s, oracle hit %ld\n", q, x,
+                            z, u, v, want ? "hit" : "none", hit);
             }
         }
         oracle_destroy(o);
@@ -106,7 +121,8 @@ static void test_foliage_vs_izb(void)
     char err[512];
     scene s;
     scene_cutouts sc;
-    if (!scene_load("builtin:foliage:300", &s, err, sizeof err) || !scene_cutouts_make(&s, &sc, err, sizeof err)) {
+    if (!scene_load("builtin:foliage:300", &s, err, sizeof err) ||
+        !scene_cutouts_make(&s, &sc, err, sizeof err)) {
         CHECK(0, "%s", err);
         return;
     }
@@ -120,8 +136,9 @@ static void test_foliage_vs_izb(void)
     uint8_t *truth = test_xcalloc((size_t)W * H, 1), *opaque = test_xcalloc((size_t)W * H, 1);
     uint8_t *unsure = test_xcalloc((size_t)W * H, 1), *mask = test_xcalloc((size_t)W * H, 1);
     /* the scene's camera, and one under the bushes looking across the ground */
-    const camera cams[2] = {{.pos = {s.cam_pos[0], s.cam_pos[1], s.cam_pos[2]}, .yaw = s.cam_yaw, .pitch = s.cam_pitch},
-                            {.pos = {0.6f, 2.0f, 3.0f}, .yaw = -15.0f, .pitch = -40.0f}};
+    const camera cams[2] = {
+        {.pos = {s.cam_pos[0], s.cam_pos[1], s.cam_pos[2]}, .yaw = s.cam_yaw, .pitch = s.cam_pitch},
+        {.pos = {0.6f, 2.0f, 3.0f}, .yaw = -15.0f, .pitch = -40.0f}};
     for (int v = 0; o && b && v < 2; v++) {
         camera cam = cams[v];
         camera_fit_clip(&cam, s.bounds_min, s.bounds_max);
@@ -138,18 +155,20 @@ static void test_foliage_vs_izb(void)
             if ((mask[i] != 0) != (truth[i] != 0)) unsure[i] ? wrong_unsure++ : wrong++;
         }
         CHECK(covered > W * H / 4 && (double)wrong <= 1e-4 * (double)covered,
-              "view %d: IZB vs filtered truth: %ld of %ld covered pixels differ (+%ld near a texel edge)", v, wrong,
-              covered, wrong_unsure);
+              "view %d: IZB vs filtered truth: %ld of %ld covered pixels differ (+%ld near a texel edge)", v,
+              wrong, covered, wrong_unsure);
         CHECK(flagged < covered / 50, "view %d: %ld of %ld pixels unsure", v, flagged, covered);
         /* the same truth without the alpha test: the view must depend on it */
         oracle_set_cutouts(o, NULL);
         oracle_shadow(o, &f, &cam, &l, depth, opaque);
         oracle_set_cutouts(o, &cv);
         long differ = 0;
-        for (int i = 0; i < W * H; i++) differ += depth[i] > 0.0f && (opaque[i] != 0) != (truth[i] != 0);
-        CHECK(differ > covered / 100, "view %d: the opaque truth differs on only %ld of %ld pixels", v, differ, covered);
-        printf("view %d: %ld covered, IZB differs on %ld (+%ld unsure, %ld flagged), opaque truth on %ld\n", v,
-               covered, wrong, wrong_unsure, flagged, differ);
+        for (int i = 0; i < W * H; i++)
+            differ += depth[i] > 0.0f && (opaque[i] != 0) != (truth[i] != 0);
+        CHECK(differ > covered / 100, "view %d: the opaque truth differs on only %ld of %ld pixels", v,
+              differ, covered);
+        printf("view %d: %ld covered, IZB differs on %ld (+%ld unsure, %ld flagged), opaque truth on %ld\n",
+               v, covered, wrong, wrong_unsure, flagged, differ);
     }
     free(depth), free(truth), free(opaque), free(unsure), free(mask);
     izb_destroy(b);
@@ -165,5 +184,8 @@ int main(void)
     return test_done();
 }
 #else
-int main(void) { TEST_SKIP("built without Embree"); }
+int main(void)
+{
+    TEST_SKIP("built without Embree");
+}
 #endif
