@@ -3,8 +3,11 @@
  * shadow mask with the IZB (CPU backend always, CUDA when a device answers) and with shadow maps
  * of 1K .. 16K texels a side (as far as this GL allows), and compares each with the ground truth:
  * one Embree occlusion ray per covered pixel from the point the same GL depth reconstructs
- * (oracle_shadow). Prints a Markdown table (or CSV) on stdout; with --out DIR also writes the
- * shaded images, the truth mask and per-method difference images as PNG. */
+ * (oracle_shadow). Cut-outs (alpha-tested materials, builtin:foliage): the IZB, the GL passes and
+ * the truth (an Embree filter) all apply izb_alpha.h's test, and the last column counts the
+ * mismatches the truth marks as near a texel edge (oracle_shadow_unsure). Prints a Markdown table
+ * (or CSV) on stdout; with --out DIR also writes the shaded images, the truth mask and per-method
+ * difference images as PNG. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
