@@ -28,6 +28,9 @@ typedef struct scene_material {
     scene_alpha alpha;    /* SCENE_ALPHA_OPAQUE (zero) unless the file cuts */
     float alpha_cutoff;   /* mask: alpha < cutoff is cut away, in [0, 1] */
     int wrap_u, wrap_v;   /* the texture's wrap per axis: izb_wrap (core/izb_alpha.h), 0 = repeat */
+    int alpha_texture;    /* OBJ map_d of its own image: its index in scene.textures + 1, read as the
+                           * image's alpha where any texel has one below 255, else its grey (first
+                           * channel); 0: the base colour's alpha (so zeroed materials need nothing) */
 } scene_material;
 
 /* Triangles [first, first + count) use materials[material]. Ranges do not overlap; triangles in

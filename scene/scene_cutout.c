@@ -45,13 +45,24 @@ bool scene_cutouts_make(const scene *s, scene_cutouts *out, char *err, size_t er
         image_of_material[m] = -1;
         if (mat->alpha == SCENE_ALPHA_OPAQUE) continue;
         const scene_texture *tx = texture_of(s, mat);
+        const scene_texture *own = mat->alpha_texture > 0 && mat->alpha_texture <= s->texture_count &&
+                                           s->textures[mat->alpha_texture - 1].rgba
+                                       ? &s->textures[mat->alpha_texture - 1]
+                                       : NULL;
+        /* an OBJ map_d of its own image: its alpha where it has any below 255, else its grey */
+        int channel = 3;
+        if (own) {
+            tx = own, channel = 0;
+            for (size_t k = 0; k < (size_t)own->width * (size_t)own->height && channel == 0; k++)
+                if (own->rgba[4 * k + 3] < 255) channel = 3;
+        }
         const int w = tx ? tx->width : 1, h = tx ? tx->height : 1, i = out->image_count;
         const float factor = mat->base_colour[3] >= 0.0f && mat->base_colour[3] <= 1.0f ? mat->base_colour[3] : 1.0f;
         uint8_t *a = malloc((size_t)w * (size_t)h);
         if (!a) goto oom;
         for (int y = 0; y < h; y++)
             for (int x = 0; x < w; x++) {
-                const float t = tx ? tx->rgba[4 * ((size_t)(h - 1 - y) * w + x) + 3] : 255.0f;
+                const float t = tx ? tx->rgba[4 * ((size_t)(h - 1 - y) * w + x) + channel] : 255.0f;
                 a[(size_t)y * w + x] = (uint8_t)lrintf(t * factor);
             }
         out->alpha[i] = a;

@@ -44,11 +44,14 @@ static FILE *open_beside(const char *model_path, const char *name, char *tried, 
 static void texture_name_type(const struct aiMaterial *m, char out[1024], enum aiTextureType *type);
 static void texture_name(const struct aiMaterial *m, char out[1024]);
 /* The material's cut-out (issue 18): glTF alphaMode MASK with alphaCutoff (default 0.5) or BLEND,
- * OBJ map_d naming the map_Kd image (its alpha channel); the wraps of its base-colour texture (type)
- * as the file gives them (glTF samplers; OBJ repeats). Bad values: one warning line naming the
- * material, a defined result (cutoff clamped, NaN 0.5; a map_d of another image: opaque). */
+ * OBJ map_d naming the map_Kd image (its alpha channel) or its own image (map_d: its index in
+ * s->textures, -1 when unreadable, which texture_for has warned about: opaque); the wraps of its
+ * base-colour texture (type) as the file gives them (glTF samplers; OBJ repeats). Bad values: one
+ * warning line naming the material, a defined result (cutoff clamped, NaN 0.5). */
 static void material_alpha(const struct aiMaterial *m, const char *path, unsigned index, const char *tex,
-                           enum aiTextureType type, scene_material *out);
+                           enum aiTextureType type, int map_d, scene_material *out);
+/* OBJ map_d's image name when it names another image than tex (map_Kd's), else "" */
+static void own_map_d(const struct aiMaterial *m, const char *tex, char out[1024]);
 /* Decode the image `name` refers to: embedded ("*N", or an embedded image's file name) or a file
  * relative to the model's folder. False with the reason in why. */
 static bool decode_texture(const struct aiScene *ai, const char *model_path, const char *name, scene_texture *t,
@@ -233,9 +236,10 @@ bool scene_materials_load(const struct aiScene *ai, const char *path, scene *s, 
 {
     unsigned n = ai->mNumMaterials;
     if (n == 0) return true;
-    texture_cache cache = {.keys = calloc(n, sizeof *cache.keys)};
+    texture_cache cache = {.keys = calloc(2 * (size_t)n, sizeof *cache.keys)};
     s->materials = calloc(n, sizeof *s->materials);
-    s->textures = calloc(n, sizeof *s->textures); /* at most one image per material */
+    /* at most two images per material: the base colour's and an OBJ map_d's own */
+    s->textures = calloc(2 * (size_t)n, sizeof *s->textures);
     if (!cache.keys || !s->materials || !s->textures) {
         free(cache.keys);
         return scene_errorf(err, err_size, "scene '%s': out of memory for %u materials", path, n);
@@ -257,7 +261,10 @@ bool scene_materials_load(const struct aiScene *ai, const char *path, scene *s, 
         enum aiTextureType type = aiTextureType_DIFFUSE;
         texture_name_type(m, name, &type);
         if (name[0]) out->texture = texture_for(ai, path, name, s, &cache);
-        material_alpha(m, path, i, name, type, out);
+        char d[1024];
+        own_map_d(m, name, d);
+        const int map_d = d[0] ? texture_for(ai, path, d, s, &cache) : -1;
+        material_alpha(m, path, i, name, type, map_d, out);
     }
     free(cache.keys);
     return true;
@@ -281,8 +288,19 @@ static int wrap_of(int mode)
                                                                                               : IZB_WRAP_REPEAT;
 }
 
+static void own_map_d(const struct aiMaterial *m, const char *tex, char out[1024])
+{
+    struct aiString d;
+    out[0] = '\0';
+    if (aiGetMaterialString(m, AI_MATKEY_GLTF_ALPHAMODE, &d) == aiReturn_SUCCESS) return; /* glTF: no map_d */
+    if (aiGetMaterialTextureCount(m, aiTextureType_OPACITY) > 0 &&
+        aiGetMaterialTexture(m, aiTextureType_OPACITY, 0, &d, NULL, NULL, NULL, NULL, NULL, NULL) == aiReturn_SUCCESS &&
+        d.length > 0 && !(tex[0] && strcmp(d.data, tex) == 0))
+        snprintf(out, 1024, "%s", d.data);
+}
+
 static void material_alpha(const struct aiMaterial *m, const char *path, unsigned index, const char *tex,
-                           enum aiTextureType type, scene_material *out)
+                           enum aiTextureType type, int map_d, scene_material *out)
 {
     struct aiString mode, opacity;
     float cutoff = 0.5f;
@@ -299,10 +317,10 @@ static void material_alpha(const struct aiMaterial *m, const char *path, unsigne
                opacity.length > 0) {
         if (tex[0] && strcmp(opacity.data, tex) == 0) {
             out->alpha = SCENE_ALPHA_MASK; /* OBJ map_d: the map_Kd image's alpha, cut at 0.5 */
-        } else {
-            fprintf(stderr, "scene '%s': material %u: map_d names another image than map_Kd: not read yet, "
-                            "drawn opaque\n", path, index);
-        }
+        } else if (map_d >= 0) {
+            out->alpha = SCENE_ALPHA_MASK; /* OBJ map_d of its own image, cut at 0.5 */
+            out->alpha_texture = map_d + 1;
+        } /* else its image could not be read: texture_for said so, the material stays opaque */
     }
     if (has_cutoff && !(cutoff >= 0.0f && cutoff <= 1.0f)) {
         fprintf(stderr, "scene '%s': material %u: alphaCutoff %g outside [0, 1]: %s\n", path, index, (double)cutoff,

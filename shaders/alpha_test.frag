@@ -48,3 +48,10 @@ bool alpha_cut(uint tri, vec2 uv)
     uint img = texelFetch(u_alpha_tris, int(tri)).r;
     return img != 0xffffffffu && !alpha_keeps(img, uv);
 }
+
+// Is scene triangle tri a cut-out: a sheet (leaf card, fence panel) with no inside, lit from
+// either side (the truth and the IZB skip a point's own sheet by the bias, whatever its winding)?
+bool alpha_sheet(uint tri)
+{
+    return u_alpha_on != 0 && texelFetch(u_alpha_tris, int(tri)).r != 0xffffffffu;
+}

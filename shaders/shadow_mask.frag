@@ -31,6 +31,7 @@ uniform float u_texel;         // 1 / map size
 uniform uint u_first;          // the draw's first scene triangle (cut-outs)
 
 bool alpha_cut(uint tri, vec2 uv); // alpha_test.frag: the depth pass's cut, for the same pixels
+bool alpha_sheet(uint tri);        // alpha_test.frag: a cut-out triangle, lit from either side
 
 layout(location = 0) out float o_lit;
 
@@ -59,6 +60,12 @@ void main()
         p += to_light * u_bias;
     }
     float c = dot(n, to_light);
+    if (c < 0.0 && alpha_sheet(u_first + uint(gl_PrimitiveID))) {
+        // A cut-out is a sheet with no inside: its side away from the light is a receiver like
+        // any other (the truth skips the sheet itself by the bias), so its normal faces the light.
+        n = -n;
+        c = -c;
+    }
     if (c <= 0.0) {
         // Facing away from the light: in shadow for closed objects (every built-in one is), which
         // is what the truth says; the usual shadow-map practice, and it keeps the normal offset

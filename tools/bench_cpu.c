@@ -45,6 +45,7 @@
 #include "izb_soft.h"
 #include "oracle.h"
 #include "scene.h"
+#include "scene_cutout.h"
 #include "stats.h"
 #include "view.h"
 
@@ -75,6 +76,7 @@ typedef struct bench_opts {
 /* one bench case: the scene, its view and the buffers every measurement shares */
 typedef struct bench_case {
     const scene *s;
+    const izb_cutouts *cut; /* the scene's cut-outs (NULL: none): the IZB and Embree's filter alpha-test */
     int W, H;
     camera cam;
     light l;
@@ -334,7 +336,8 @@ static int run_static(const bench_opts *o, bench_case *bc, int threads, csv_out 
     char *fa = malloc(floor_bytes), *fb = malloc(floor_bytes);
     float checksum = 0.0f; /* the transform floor's sum: stored through a pointer, so it must be computed */
     series m[M_COUNT];
-    bool ok = b && bvh && fa && fb && izb_set_scene(b, bc->s->xyz, bc->s->tri_count);
+    bool ok = b && bvh && fa && fb && izb_set_scene(b, bc->s->xyz, bc->s->tri_count) &&
+              izb_set_cutouts(b, bc->cut) && bench_bvh_set_cutouts(bvh, bc->cut);
     for (int k = 0; k < M_COUNT; k++)
         ok = (m[k] = (series){malloc(sizeof(double) * (size_t)o->frames), 0}).v && ok;
     if (!ok) {
@@ -595,7 +598,13 @@ int main(int argc, char **argv)
             return 1;
         }
         oracle *orc = oracle_create(s.xyz, s.tri_count);
-        if (!orc) return 1;
+        scene_cutouts cut;
+        if (!orc || !scene_cutouts_make(&s, &cut, err, sizeof err)) return 1;
+        /* cut-outs: the depth sees through cut-away texels (as GL's), the IZB and the rays alpha-test */
+        const izb_cutouts cv = scene_cutouts_view(&cut);
+        const izb_cutouts *cp = cut.cut_tris > 0 ? &cv : NULL;
+        if (!oracle_set_cutouts(orc, cp)) return 1;
+        if (cp) fprintf(stderr, "bench-cpu: %s: %d cut-out triangles alpha-tested by the IZB and by Embree's filter\n", s.name, cut.cut_tris);
         for (int zi = 0; zi < o.size_count && !rc; zi++)
             for (int li = 0; li < LIGHT_TYPE_COUNT && !rc; li++) {
                 if (!o.lights[li]) continue;
@@ -604,11 +613,13 @@ int main(int argc, char **argv)
                     fprintf(stderr, "bench-cpu: out of memory\n");
                     return 1;
                 }
+                bc.cut = cp;
                 for (int ti = 0; ti < o.thread_count && !rc; ti++)
                     rc = run_static(&o, &bc, o.threads[ti], &csv);
                 case_free(&bc);
             }
         oracle_destroy(orc);
+        scene_cutouts_free(&cut);
         scene_free(&s);
     }
     if (csv.fp && (fclose(csv.fp) != 0 || csv.failed)) {

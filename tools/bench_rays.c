@@ -8,6 +8,7 @@
 
 #include <embree3/rtcore.h>
 
+#include "izb_cutouts.h"
 #include "oracle.h"
 
 struct bench_bvh {
@@ -16,7 +17,31 @@ struct bench_bvh {
     RTCGeometry geom;
     float *vb; /* Embree's vertex buffer: 3 floats per vertex, 3 vertices per triangle */
     int tri_count;
+    izb_cutout_set cut; /* bench_bvh_set_cutouts; cut_count 0: no filter */
 };
+
+/* occlusion filter: a hit the alpha test cuts away does not count */
+static void cut_filter(const struct RTCFilterFunctionNArguments *args)
+{
+    const bench_bvh *b = args->geometryUserPtr;
+    const float *h = (const float *)args->hit; /* SOA: Ng_x, Ng_y, Ng_z, u, v, primID, ... N each */
+    const unsigned n = args->N;
+    for (unsigned i = 0; i < n; i++)
+        if (args->valid[i] && !oracle_cut_keeps(&b->cut, ((const unsigned *)h)[5 * n + i], h[3 * n + i],
+                                                h[4 * n + i], NULL))
+            args->valid[i] = 0;
+}
+
+bool bench_bvh_set_cutouts(bench_bvh *b, const izb_cutouts *c)
+{
+    izb_cutout_set_free(&b->cut);
+    const bool ok = !c || izb_cutout_set_build(&b->cut, c, b->tri_count, "bench-cpu");
+    rtcSetGeometryUserData(b->geom, b);
+    rtcSetGeometryOccludedFilterFunction(b->geom, b->cut.cut_count > 0 ? cut_filter : NULL);
+    rtcCommitGeometry(b->geom);
+    rtcCommitScene(b->scene);
+    return ok;
+}
 
 bench_bvh *bench_bvh_create(const float *xyz, int tri_count, bool refit, int threads)
 {
@@ -68,6 +93,7 @@ void bench_bvh_destroy(bench_bvh *b)
     if (b->geom) rtcReleaseGeometry(b->geom);
     if (b->scene) rtcReleaseScene(b->scene);
     rtcReleaseDevice(b->device);
+    izb_cutout_set_free(&b->cut);
     free(b);
 }
 

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "izb.h"
 #include "view.h"
 
 typedef struct bench_bvh bench_bvh;
@@ -20,6 +21,10 @@ bench_bvh *bench_bvh_create(const float *xyz, int tri_count, bool refit, int thr
 /* New vertex positions (same count): copy them in and commit (refit or rebuild). */
 void bench_bvh_update(bench_bvh *b, const float *xyz);
 void bench_bvh_destroy(bench_bvh *b);
+/* Cut-outs (izb_set_cutouts' form): an occlusion filter drops hits that the alpha test cuts away
+ * (oracle_cut_keeps, the truth's test), as the IZB does. NULL: opaque again. False (a message) when
+ * c does not fit the triangles or memory runs out. */
+bool bench_bvh_set_cutouts(bench_bvh *b, const izb_cutouts *c);
 
 /* One shadow ray per pixel, structure of arrays, pixel order; valid[i] == 0 for sky / unlit. */
 typedef struct bench_rays {

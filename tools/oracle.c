@@ -21,11 +21,14 @@
 
 #include <embree3/rtcore.h>
 
+#include "izb_cutouts.h"
+
 struct oracle {
     RTCDevice device;
     RTCScene scene;
     bool skip_self;   /* oracle_skip_self: the point's own triangle (or plane) never occludes it */
     const float *xyz; /* Embree's vertex buffer, 9 floats per triangle (for in_plane) */
+    izb_cutout_set cut; /* oracle_set_cutouts: cut_count 0 = every triangle opaque */
 };
 
 /* An occlusion query that knows the triangle its ray starts on (Embree passes the context to
@@ -33,6 +36,7 @@ struct oracle {
 typedef struct self_context {
     struct RTCIntersectContext ctx; /* first: the filter casts back */
     unsigned self;
+    bool near_edge; /* a cut-out candidate hit fell within ORACLE_TEXEL_EDGE of a texel edge */
 } self_context;
 
 /* Camera frame in double: view matrix m (world -> view, column-major, as camera_view gives it),
@@ -44,8 +48,9 @@ typedef struct cam_frame {
 } cam_frame;
 
 static void embree_error(void *user, enum RTCError code, const char *str);
-/* occlusion filter: a hit on the ray's own triangle, or on one in its plane, does not count */
-static void skip_self(const struct RTCFilterFunctionNArguments *args);
+/* the filter of every ray: a hit on the ray's own triangle, or on one in its plane, does not count
+ * (oracle_skip_self), nor one where a cut-out's alpha test cuts its triangle away */
+static void hit_filter(const struct RTCFilterFunctionNArguments *args);
 /* does triangle b lie in triangle a's plane (oracle_skip_self)? */
 static bool in_plane(const float *a, const float *b);
 /* the primary ray of pixel (px, py), as oracle_depth traces it; returns the depth per unit t */
@@ -64,18 +69,62 @@ static void embree_error(void *user, enum RTCError code, const char *str)
     fprintf(stderr, "oracle: embree error %d: %s\n", (int)code, str ? str : "");
 }
 
-static void skip_self(const struct RTCFilterFunctionNArguments *args)
+static void hit_filter(const struct RTCFilterFunctionNArguments *args)
 {
-    const self_context *sc = (const self_context *)args->context;
+    self_context *sc = (self_context *)args->context;
     const oracle *o = args->geometryUserPtr;
-    if (sc->self == RTC_INVALID_GEOMETRY_ID) return;
-    for (unsigned i = 0; i < args->N; i++) {
+    const unsigned n = args->N;
+    for (unsigned i = 0; i < n; i++) {
+        if (!args->valid[i]) continue;
         /* RTCHitN_primID is C++ only: the SOA hit is Ng_x, Ng_y, Ng_z, u, v, primID, ... N each */
-        const unsigned prim = ((const unsigned *)args->hit)[5 * args->N + i];
-        if (args->valid[i] &&
+        const unsigned prim = ((const unsigned *)args->hit)[5 * n + i];
+        if (sc->self != RTC_INVALID_GEOMETRY_ID &&
             (prim == sc->self || in_plane(o->xyz + 9 * (size_t)sc->self, o->xyz + 9 * (size_t)prim)))
             args->valid[i] = 0;
+        else if (o->cut.cut_count > 0) {
+            const float *h = (const float *)args->hit;
+            if (!oracle_cut_keeps(&o->cut, prim, h[3 * n + i], h[4 * n + i], &sc->near_edge)) args->valid[i] = 0;
+        }
     }
+}
+
+/* Why Embree's barycentrics name the IZB's texel. Embree's hit is (1 - u - v) V0 + u V1 + v V2, the
+ * point where the ray meets the triangle, in world barycentrics. The IZB's (izb_alpha_uv) are the
+ * edge values of the point's light image-plane position over their sum: the world barycentrics of
+ * where the light ray through the point meets the triangle (izb_alpha.h, 1.). The oracle's shadow
+ * ray is that light ray (same point, toward the light; the bias offset only moves its start along
+ * it), so both are the barycentrics of one point, and the UV and texel rule after them are
+ * izb_alpha.h's (izb_alpha_keeps). They differ by float rounding only: Embree's watertight test
+ * in world space, the IZB's edge functions in light clip space from a float point, each a few
+ * ulps of the UV's magnitude. A texel edge is where that can flip the verdict, so a candidate hit
+ * within ORACLE_TEXEL_EDGE of a texel plus 2^-17 of the coordinate's magnitude (64 ulps) of an edge
+ * marks its ray unsure (oracle_shadow_unsure): a mismatch there is rounding, not a wrong rule. */
+bool oracle_cut_keeps(const izb_cutout_set *c, unsigned prim, float bu, float bv, bool *near_edge)
+{
+    if (prim >= (unsigned)c->tri_count) return true;
+    const uint32_t k = c->tex[prim];
+    if (k == IZB_OPAQUE) return true;
+    const float *uv = c->uv + 6 * (size_t)prim;
+    const double b0 = 1.0 - (double)bu - (double)bv;
+    const float u = (float)(b0 * uv[0] + (double)bu * uv[2] + (double)bv * uv[4]);
+    const float v = (float)(b0 * uv[1] + (double)bu * uv[3] + (double)bv * uv[5]);
+    const izb_alpha_tex *t = &c->textures[k];
+    const float s[2] = {u * (float)t->width, v * (float)t->height}; /* izb_alpha_wrap's coordinates */
+    for (int a = 0; near_edge && a < 2; a++)
+        if (fabsf(s[a] - rintf(s[a])) <= ORACLE_TEXEL_EDGE + fabsf(s[a]) * 0x1p-17f) *near_edge = true;
+    return izb_alpha_keeps(c->pool, t, u, v);
+}
+
+bool oracle_set_cutouts(oracle *o, const izb_cutouts *c)
+{
+    izb_cutout_set_free(&o->cut);
+    if (!c) return true;
+    const int n = o->xyz ? c->tri_count : 0; /* an empty scene: cut-outs for no triangle */
+    if (!o->xyz && c->tri_count != 0) {
+        fprintf(stderr, "oracle: cut-outs for %d triangles, the scene has none: opaque\n", c->tri_count);
+        return false;
+    }
+    return izb_cutout_set_build(&o->cut, c, n, "oracle");
 }
 
 /* Every vertex of b within 1e-6 of the largest coordinate magnitude of the two (where float
@@ -172,8 +221,8 @@ oracle *oracle_create(const float *xyz, int tri_count)
         rtcSetGeometryUserData(geom, o);
         for (size_t i = 0; i < 3 * (size_t)tri_count; i++)
             ib[i] = (unsigned)i;
-        rtcSetGeometryOccludedFilterFunction(geom, skip_self);
-        rtcSetGeometryIntersectFilterFunction(geom, skip_self);
+        rtcSetGeometryOccludedFilterFunction(geom, hit_filter);
+        rtcSetGeometryIntersectFilterFunction(geom, hit_filter);
         rtcCommitGeometry(geom);
         rtcAttachGeometry(o->scene, geom);
         rtcReleaseGeometry(geom);
@@ -194,6 +243,7 @@ void oracle_destroy(oracle *o)
         rtcReleaseScene(o->scene);
     if (o->device)
         rtcReleaseDevice(o->device);
+    izb_cutout_set_free(&o->cut);
     free(o);
 }
 
@@ -246,6 +296,7 @@ void oracle_depth_ids(oracle *o, const camera *c, int width, int height, float *
         self_context sc; /* the filters read it: nothing to skip */
         rtcInitIntersectContext(&sc.ctx);
         sc.self = RTC_INVALID_GEOMETRY_ID;
+        sc.near_edge = false;
         for (int px = 0; px < width; px++) {
             struct RTCRayHit rh;
             const double along = primary_ray(&cf, origin, px, py, width, height, &rh);
@@ -320,6 +371,12 @@ int oracle_pixel_ray(const oracle_ray_setup *rs, int px, int py, float depth, or
 void oracle_shadow(oracle *o, const izb_recon *f, const camera *c, const light *l, const float *depth,
                    uint8_t *mask)
 {
+    oracle_shadow_unsure(o, f, c, l, depth, mask, NULL);
+}
+
+void oracle_shadow_unsure(oracle *o, const izb_recon *f, const camera *c, const light *l, const float *depth,
+                          uint8_t *mask, uint8_t *unsure)
+{
     const int width = f->width, height = f->height;
     const oracle_ray_setup rs = oracle_ray_setup_make(f, c, l);
     /* skip_self: the camera's primary rays find the triangle each pixel lies on */
@@ -335,6 +392,7 @@ void oracle_shadow(oracle *o, const izb_recon *f, const camera *c, const light *
             const size_t i = (size_t)py * width + px;
             oracle_ray r;
             const int kind = oracle_pixel_ray(&rs, px, py, depth[i], &r);
+            if (unsure) unsure[i] = 0;
             if (kind != ORACLE_PIXEL_RAY) {
                 mask[i] = kind == ORACLE_PIXEL_SKY ? 255 : 0;
                 continue;
@@ -353,8 +411,10 @@ void oracle_shadow(oracle *o, const izb_recon *f, const camera *c, const light *
                 rtcIntersect1(o->scene, &sc.ctx, &rh);
                 sc.self = rh.hit.geomID != RTC_INVALID_GEOMETRY_ID ? rh.hit.primID : RTC_INVALID_GEOMETRY_ID;
             }
+            sc.near_edge = false; /* (the primary ray's verdicts are not this pixel's shadow) */
             rtcOccluded1(o->scene, &sc.ctx, &ray);
             mask[i] = ray.tfar < 0.0f ? 0 : 255; /* Embree sets tfar = -inf when occluded */
+            if (unsure) unsure[i] = sc.near_edge;
         }
     }
 }
@@ -368,6 +428,7 @@ long oracle_pixel_prim(oracle *o, const camera *c, int width, int height, int px
     self_context sc;
     rtcInitIntersectContext(&sc.ctx);
     sc.self = RTC_INVALID_GEOMETRY_ID;
+    sc.near_edge = false;
     struct RTCRayHit rh;
     primary_ray(&cf, origin, px, py, width, height, &rh);
     rtcIntersect1(o->scene, &sc.ctx, &rh);
@@ -379,6 +440,7 @@ long oracle_ray_first_hit(oracle *o, const oracle_ray *r, long skip, float *t)
     self_context sc;
     rtcInitIntersectContext(&sc.ctx);
     sc.self = skip >= 0 ? (unsigned)skip : RTC_INVALID_GEOMETRY_ID;
+    sc.near_edge = false;
     struct RTCRayHit rh;
     memset(&rh, 0, sizeof rh);
     rh.ray.org_x = r->org[0], rh.ray.org_y = r->org[1], rh.ray.org_z = r->org[2];

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "izb.h"
 #include "view.h"
 
 typedef struct oracle oracle;
@@ -28,6 +29,24 @@ void oracle_depth_ids(oracle *o, const camera *c, int width, int height, float *
  * from the same depth values the IZB gets. */
 void oracle_shadow(oracle *o, const izb_recon *f, const camera *c, const light *l, const float *depth,
                    uint8_t *mask);
+
+/* The scene's cut-outs (izb_set_cutouts' form, issue 18): a candidate hit on a cut-out triangle
+ * counts only where core/izb_alpha.h's test keeps it at the hit's barycentrics (an Embree filter
+ * on occlusion and primary rays alike, so oracle_depth sees through cut-away texels as the GL
+ * depth pass does). NULL: every triangle opaque again. False (with a message, opaque) when c does
+ * not fit the scene or memory runs out. */
+bool oracle_set_cutouts(oracle *o, const izb_cutouts *c);
+/* oracle_shadow, and per pixel in unsure (not NULL) 1 where a cut-out candidate hit of its shadow
+ * ray fell within ORACLE_TEXEL_EDGE of a texel edge (its verdict may differ from the IZB's by float
+ * rounding of the barycentrics, tools/oracle.c), else 0. */
+#define ORACLE_TEXEL_EDGE (1.0f / 1024.0f) /* of a texel */
+/* The filter's test, for other Embree users (bench-cpu's rays): does cut-out set c (izb_cutouts.h)
+ * keep triangle prim at Embree's barycentrics (u, v)? Opaque and unknown triangles: true. Sets
+ * *near_edge (not NULL) as oracle_shadow_unsure explains. */
+struct izb_cutout_set;
+bool oracle_cut_keeps(const struct izb_cutout_set *c, unsigned prim, float u, float v, bool *near_edge);
+void oracle_shadow_unsure(oracle *o, const izb_recon *f, const camera *c, const light *l, const float *depth,
+                          uint8_t *mask, uint8_t *unsure);
 
 /* skip = true: a point is never occluded by the triangle it lies on (the one the camera's primary
  * ray hits at its pixel; Embree filter), nor by a triangle in that triangle's plane (every vertex

@@ -3,8 +3,11 @@
  * shadow mask with the IZB (CPU backend always, CUDA when a device answers) and with shadow maps
  * of 1K .. 16K texels a side (as far as this GL allows), and compares each with the ground truth:
  * one Embree occlusion ray per covered pixel from the point the same GL depth reconstructs
- * (oracle_shadow). Prints a Markdown table (or CSV) on stdout; with --out DIR also writes the
- * shaded images, the truth mask and per-method difference images as PNG. */
+ * (oracle_shadow). Cut-outs (alpha-tested materials, builtin:foliage): the IZB, the GL passes and
+ * the truth (an Embree filter) all apply izb_alpha.h's test, and the last column counts the
+ * mismatches the truth marks as near a texel edge (oracle_shadow_unsure). Prints a Markdown table
+ * (or CSV) on stdout; with --out DIR also writes the shaded images, the truth mask and per-method
+ * difference images as PNG. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +21,7 @@
 #include "quality_lib.h"
 #include "render.h"
 #include "scene.h"
+#include "scene_cutout.h"
 #include "screenshot.h"
 #include "shadow_map.h"
 
@@ -38,8 +42,10 @@ typedef struct quality_run {
     render *r;
     izb_backend *backends[2];
     int backend_count;
+    bool no_cut[2]; /* this scene has cut-outs the backend cannot alpha-test (CUDA so far): skipped */
     float *depth;
     uint8_t *truth, *mask, *rgb;
+    uint8_t *unsure; /* the truth's pixels near a cut-out texel edge (oracle_shadow_unsure) */
     long n;
 } quality_run;
 
@@ -125,12 +131,13 @@ static int parse(int argc, char **argv, quality_opts *o)
 
 static void print_row(const quality_run *q, const char *view, const char *method, const quality_counts *c)
 {
+    const long unsure = quality_count_unsure(q->depth, q->mask, q->truth, q->unsure, q->n);
     if (q->opt.csv)
-        printf("%s,%s,%ld,%ld,%ld,%ld,%.4f,%ld,%ld\n", view, method, c->covered, c->truth_shadow,
-               c->test_shadow, c->mismatched, quality_mismatch_pct(c), c->false_shadow, c->false_light);
+        printf("%s,%s,%ld,%ld,%ld,%ld,%.4f,%ld,%ld,%ld\n", view, method, c->covered, c->truth_shadow,
+               c->test_shadow, c->mismatched, quality_mismatch_pct(c), c->false_shadow, c->false_light, unsure);
     else
-        printf("| %s | %s | %ld | %ld | %ld | %.4f%% | %ld | %ld |\n", view, method, c->covered,
-               c->truth_shadow, c->mismatched, quality_mismatch_pct(c), c->false_shadow, c->false_light);
+        printf("| %s | %s | %ld | %ld | %ld | %.4f%% | %ld | %ld | %ld |\n", view, method, c->covered,
+               c->truth_shadow, c->mismatched, quality_mismatch_pct(c), c->false_shadow, c->false_light, unsure);
     fflush(stdout);
 }
 
@@ -188,7 +195,8 @@ int main(int argc, char **argv)
     q.truth = malloc((size_t)q.n);
     q.mask = malloc((size_t)q.n);
     q.rgb = malloc((size_t)q.n * 3);
-    if (!q.r || !q.depth || !q.truth || !q.mask || !q.rgb) {
+    q.unsure = malloc((size_t)q.n);
+    if (!q.r || !q.depth || !q.truth || !q.mask || !q.rgb || !q.unsure) {
         fprintf(stderr, "izb-quality: %s\n", q.r ? "out of memory" : err);
         return EXIT_RUNTIME;
     }
@@ -212,12 +220,13 @@ int main(int argc, char **argv)
 
     if (o->csv)
         printf("view,method,covered_px,truth_shadow_px,method_shadow_px,mismatched_px,mismatched_pct,"
-               "false_shadow_px,false_light_px\n");
+               "false_shadow_px,false_light_px,mismatched_near_texel_edge_px\n");
     else
         printf("| view | method | covered px | in shadow (truth) | mismatched | of covered | false shadow | "
-               "false light |\n| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+               "false light | of them near a texel edge |\n| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
 
     scene s = {0};
+    scene_cutouts cut = {0};
     const char *loaded = NULL;
     oracle *orc = NULL;
     for (int v = 0; v < quality_view_count && rc == 0; v++) {
@@ -225,6 +234,7 @@ int main(int argc, char **argv)
         if (o->only && !strstr(qv->name, o->only)) continue;
         if (!loaded || strcmp(loaded, qv->scene) != 0) {
             oracle_destroy(orc);
+            scene_cutouts_free(&cut);
             scene_free(&s);
             orc = NULL;
             loaded = NULL;
@@ -240,6 +250,27 @@ int main(int argc, char **argv)
                 fprintf(stderr, "izb-quality: scene %s: cannot set up the IZB or the oracle\n", qv->scene);
                 break;
             }
+            /* cut-outs (alpha-tested materials) for the IZB, the GL passes and the truth alike */
+            if (!scene_cutouts_make(&s, &cut, err, sizeof err)) {
+                fprintf(stderr, "izb-quality: %s\n", err);
+                rc = EXIT_RUNTIME;
+                break;
+            }
+            const izb_cutouts cv = scene_cutouts_view(&cut);
+            const izb_cutouts *cp = cut.cut_tris > 0 ? &cv : NULL;
+            for (int b = 0; b < q.backend_count; b++) { /* the CPU backend (0) must cut; another is skipped */
+                q.no_cut[b] = !izb_set_cutouts(q.backends[b], cp);
+                if (q.no_cut[b] && b == 0) rc = EXIT_RUNTIME;
+            }
+            if (!render_set_cutouts(q.r, cp ? &cut : NULL, err, sizeof err)) {
+                fprintf(stderr, "izb-quality: %s\n", err);
+                rc = EXIT_RUNTIME;
+            }
+            if (!oracle_set_cutouts(orc, cp)) rc = EXIT_RUNTIME;
+            if (rc) {
+                fprintf(stderr, "izb-quality: scene %s: cannot set up its cut-outs\n", qv->scene);
+                break;
+            }
             loaded = qv->scene;
         }
         camera cam;
@@ -249,6 +280,7 @@ int main(int argc, char **argv)
 
         /* the IZB; the first backend's frame gives the depth every method is judged on */
         for (int b = 0; b < q.backend_count && rc == 0; b++) {
+            if (q.no_cut[b]) continue; /* izb_set_cutouts said why */
             render_set_shadow_mode(q.r, SHADOW_MODE_IZB, err, sizeof err);
             if (!render_frame(q.r,
                               &(render_frame_desc){.cam = &cam, .light = &l, .backend = q.backends[b]})) {
@@ -260,7 +292,7 @@ int main(int argc, char **argv)
             if (b == 0) {
                 render_read_depth(q.r, q.depth);
                 izb_recon f = izb_frame_make(&cam, &l, s.bounds_min, s.bounds_max, o->width, o->height);
-                oracle_shadow(orc, &f, &cam, &l, q.depth, q.truth);
+                oracle_shadow_unsure(orc, &f, &cam, &l, q.depth, q.truth, q.unsure);
                 quality_mask_image(q.depth, q.truth, q.n, q.rgb);
                 if (!save_rgb(&q, qv->name, "truth")) rc = EXIT_RUNTIME;
             }
@@ -294,6 +326,7 @@ int main(int argc, char **argv)
     }
 
     oracle_destroy(orc);
+    scene_cutouts_free(&cut);
     scene_free(&s);
     for (int b = 0; b < q.backend_count; b++)
         izb_destroy(q.backends[b]);
@@ -303,6 +336,7 @@ int main(int argc, char **argv)
     free(q.truth);
     free(q.mask);
     free(q.rgb);
+    free(q.unsure);
     if (!file_out_stdout_ok(err, sizeof err)) { /* the table is the result: a lost one is a failure */
         fprintf(stderr, "izb-quality: %s\n", err);
         if (rc == 0) rc = EXIT_RUNTIME;

@@ -14,6 +14,11 @@ const quality_view quality_views[] = {
     {"tesseract", "builtin:tesseract", "tesseract (thesis fig. 6.4), directional light"},
     {"grass", "builtin:grass:200k", "200K-triangle grass, directional light"},
     {"room-point", "builtin:room", "room, point light under the ceiling (6 cube faces)"},
+    /* cut-outs (issue 18): alpha-tested leaf cards and fence panels; the truth applies the same
+     * alpha test in an Embree filter (oracle_set_cutouts) */
+    {"foliage-far", "builtin:foliage", "cut-out leaf cards and fences from 13 m away"},
+    {"foliage-near", "builtin:foliage", "cut-out leaf cards seen from under a bush, 1 m away"},
+    {"fence-grazing", "builtin:foliage", "a cut-out fence's shadow, light 8 deg above the ground"},
 };
 const int quality_view_count = (int)(sizeof quality_views / sizeof quality_views[0]);
 
@@ -33,6 +38,15 @@ quality_counts quality_count(const float *depth, const uint8_t *test, const uint
         c.test_shadow += test[i] == 0;
     }
     return c;
+}
+
+long quality_count_unsure(const float *depth, const uint8_t *test, const uint8_t *truth, const uint8_t *unsure,
+                          long n)
+{
+    long u = 0;
+    for (long i = 0; i < n; i++)
+        u += depth[i] > 0.0f && depth[i] <= 3.0e38f && unsure[i] && (test[i] != 0) != (truth[i] != 0);
+    return u;
 }
 
 double quality_mismatch_pct(const quality_counts *c)
@@ -82,7 +96,11 @@ void quality_view_setup(const quality_view *v, const scene *s, camera *cam, ligh
     *cam = (camera){
         .pos = {s->cam_pos[0], s->cam_pos[1], s->cam_pos[2]}, .yaw = s->cam_yaw, .pitch = s->cam_pitch};
     *l = scene_light(s);
-    if (strcmp(v->name, "default-spot") == 0) {
+    if (strcmp(v->name, "foliage-far") == 0) {
+        /* the whole garden from 13 m, filling the frame */
+        cam->pos[0] = 0.0f, cam->pos[1] = 7.0f, cam->pos[2] = 11.0f;
+        cam->yaw = 0.0f, cam->pitch = -32.0f;
+    } else if (strcmp(v->name, "default-spot") == 0) {
         l->type = LIGHT_SPOT;
         for (int k = 0; k < 3; k++) /* as izb-shadows does: the spot looks at the scene's centre */
             l->dir[k] = 0.5f * (s->bounds_min[k] + s->bounds_max[k]) - s->light_pos[k];
@@ -101,6 +119,20 @@ void quality_view_setup(const quality_view *v, const scene *s, camera *cam, ligh
             cam->pos[k] = target[k] - 0.5f * fwd[k];
     } else if (strcmp(v->name, "room-point") == 0) {
         l->type = LIGHT_POINT; /* at the scene's light position, inside the room */
+    } else if (strcmp(v->name, "foliage-near") == 0) {
+        /* a bush's cards (builtin:foliage's first bushes lie near x = 0..1, z = 0..1.5) and their
+         * shadows on the ground, from 2 m up */
+        cam->pos[0] = 0.6f, cam->pos[1] = 2.0f, cam->pos[2] = 3.0f;
+        cam->yaw = -15.0f, cam->pitch = -40.0f;
+    } else if (strcmp(v->name, "fence-grazing") == 0) {
+        /* the back fence (z = -5, holes in a repeating texture) lit from behind it, 8 degrees above
+         * the ground: its shadow stretches ~11 m toward +z, the holes long ellipses on the ground.
+         * The camera stands behind the fence, on its lit side, and looks over it along the light
+         * (the fence's far side faces away from the light: no shadow ray defines its shading). */
+        const float e = 8.0f * 0.017453292519943295f, az = 10.0f * 0.017453292519943295f;
+        l->dir[0] = cosf(e) * sinf(az), l->dir[1] = -sinf(e), l->dir[2] = cosf(e) * cosf(az);
+        cam->pos[0] = -1.0f, cam->pos[1] = 2.4f, cam->pos[2] = -6.6f;
+        cam->yaw = 170.0f, cam->pitch = -24.0f;
     } else if (strcmp(v->name, "grazing") == 0) {
         /* the scene light's azimuth, 5 degrees above the horizon */
         float h = sqrtf(l->dir[0] * l->dir[0] + l->dir[2] * l->dir[2]);

@@ -21,6 +21,10 @@ typedef struct quality_counts {
 
 /* Count over n pixels (depth: linear view depth, 0 = sky). Uses mask_compare (tools/oracle.h). */
 quality_counts quality_count(const float *depth, const uint8_t *test, const uint8_t *truth, long n);
+/* Of the covered pixels where test and truth differ, how many the truth marked unsure (a cut-out
+ * hit within a hair of a texel edge: oracle_shadow_unsure). */
+long quality_count_unsure(const float *depth, const uint8_t *test, const uint8_t *truth, const uint8_t *unsure,
+                          long n);
 /* mismatched as a percentage of covered (0 when nothing is covered) */
 double quality_mismatch_pct(const quality_counts *c);
 

@@ -4,7 +4,7 @@
  * alternately with the cut-outs and without (izb_set_cutouts NULL), kernel 1 and 2; min and median
  * of the raster stage and the IZB total. Not a test:
  *   meson test -C BUILD --benchmark cutouts -v   (IZB_BENCH_CARDS=N, IZB_BENCH_SIZE=WxH,
- *   IZB_BENCH_RUNS=R, IZB_BENCH_THREADS=T) */
+ *   IZB_BENCH_RUNS=R, IZB_BENCH_THREADS=T; IZB_BENCH_ONLY=cut or opaque runs one side, for perf) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +25,8 @@ int main(void)
 {
     const long cards = env_long("IZB_BENCH_CARDS", 100000), runs = env_long("IZB_BENCH_RUNS", 15);
     int W = 1280, H = 720;
+    const char *only_s = getenv("IZB_BENCH_ONLY"); /* "cut" or "opaque": run that side only (perf) */
+    const int only = only_s ? strcmp(only_s, "cut") == 0 : -1;
     const char *sz = getenv("IZB_BENCH_SIZE");
     if (sz && sscanf(sz, "%dx%d", &W, &H) != 2) W = 1280, H = 720;
     char err[512];
@@ -48,6 +50,7 @@ int main(void)
     int shadowed[2] = {0, 0};
     for (long r = -1; r < runs; r++) /* run -1 warms up */
         for (int cut = 0; cut < 2; cut++) {
+            if (only >= 0 && cut != only) continue; /* IZB_BENCH_ONLY: profile one side */
             izb_set_cutouts(b, cut ? &v : NULL);
             for (int k = 0; k < 2; k++) {
                 izb_stats st;
@@ -65,6 +68,7 @@ int main(void)
            s.tri_count, c.cut_tris, W, H, runs, shadowed[0], shadowed[1]);
     for (int k = 0; k < 2; k++)
         for (int cut = 0; cut < 2; cut++) {
+            if (only >= 0 && cut != only) continue;
             const stats_summary rs = stats_summarize(t[cut][k][0], (size_t)runs), ts = stats_summarize(t[cut][k][1], (size_t)runs);
             printf("kernel%d %-8s raster min %7.2f median %7.2f ms   IZB total min %7.2f median %7.2f ms\n", k + 1,
                    cut ? "cut-outs" : "opaque", rs.min, rs.median, ts.min, ts.median);

@@ -4,7 +4,8 @@
  * at 0.5, repeating); glTF quads with alphaMode MASK and alphaCutoff 0.3 and a sampler that clamps
  * u and mirrors v, with BLEND (cast as a mask at 0.5), with OPAQUE, and with alphaCutoff 7 (one
  * warning, clamped to 1); the factor's alpha (times the texture's; alone, untextured, as a 1x1
- * image); an OBJ whose map_d names another image (one warning, opaque). Each is
+ * image); an OBJ whose map_d names its own (grey) image, which is the cut; one whose map_d image
+ * is missing (one warning, opaque). Each is
  * loaded and turned into the IZB's cut-outs (scene_cutouts_make), whose images, cutoffs, wraps and
  * cut triangles are checked. */
 #include <stdbool.h>
@@ -44,6 +45,17 @@ static void write_image(const char *name)
     put(name, t, sizeof t);
 }
 
+/* 4x4 grey TGA (BGRA, alpha 255 everywhere), rows from the bottom: rows 0-1 black, 2-3 white */
+static void write_grey_image(const char *name)
+{
+    uint8_t t[18 + 64] = {0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 0, 4, 0, 32, 8};
+    for (int i = 0; i < 16; i++) {
+        uint8_t *p = t + 18 + 4 * i;
+        p[0] = p[1] = p[2] = i / 4 < 2 ? 0 : 255, p[3] = 255;
+    }
+    put(name, t, sizeof t);
+}
+
 static const char B64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 static void base64(const uint8_t *in, size_t n, char *out)
 {
@@ -56,6 +68,19 @@ static void base64(const uint8_t *in, size_t n, char *out)
     }
     out[o] = '\0';
 }
+
+/* w x h BGRA TGA, rows from the bottom, alpha 255 but texel (0, 0) 0 (1x1: all 0) */
+static void write_tga(const char *name, int w, int h)
+{
+    uint8_t t[18 + 4 * 64] = {0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, (uint8_t)w, 0, (uint8_t)h, 0, 32, 8};
+    for (int i = 0; i < w * h && i < 64; i++) {
+        uint8_t *p = t + 18 + 4 * i;
+        p[0] = 40, p[1] = 160, p[2] = 60, p[3] = i == 0 ? 0 : 255;
+    }
+    put(name, t, 18 + 4 * (size_t)(w * h));
+}
+
+static const char *gltf_image = "leaf.tga"; /* the image write_gltf_tex's texture names */
 
 /* a glTF quad (positions, uvs, indices in one data-URI buffer) with the material's extra JSON */
 static void write_gltf_tex(const char *name, const char *material, const char *sampler, bool textured);
@@ -76,7 +101,7 @@ static void write_gltf_tex(const char *name, const char *material, const char *s
              "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0,\"TEXCOORD_0\":1},\"indices\":2,"
              "\"material\":0}]}],"
              "\"materials\":[{\"pbrMetallicRoughness\":{%s}%s}],"
-             "\"textures\":[{\"source\":0%s}],\"images\":[{\"uri\":\"leaf.tga\"}],%s"
+             "\"textures\":[{\"source\":0%s}],\"images\":[{\"uri\":\"%s\"}],%s"
              "\"buffers\":[{\"byteLength\":92,\"uri\":\"data:application/octet-stream;base64,%s\"}],"
              "\"bufferViews\":[{\"buffer\":0,\"byteOffset\":0,\"byteLength\":48},"
              "{\"buffer\":0,\"byteOffset\":48,\"byteLength\":32},{\"buffer\":0,\"byteOffset\":80,\"byteLength\":12}],"
@@ -85,7 +110,7 @@ static void write_gltf_tex(const char *name, const char *material, const char *s
              "{\"bufferView\":2,\"componentType\":5123,\"count\":6,\"type\":\"SCALAR\"}]}",
              textured ? "\"baseColorTexture\":{\"index\":0},\"baseColorFactor\":[1,1,1,0.5]"
                       : "\"baseColorFactor\":[1,1,1,0.2]",
-             material, sampler ? ",\"sampler\":0" : "", sampler ? sampler : "", b64);
+             material, sampler ? ",\"sampler\":0" : "", gltf_image, sampler ? sampler : "", b64);
     put_text(name, json);
 }
 
@@ -109,19 +134,32 @@ int main(void)
 {
     CHECK(mkdtemp(dir) != NULL, "mkdtemp");
     write_image("leaf.tga");
-    write_image("other.tga");
+    write_grey_image("other.tga");
     put_text("card.obj", "mtllib card.mtl\nv 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nvt 0 0\nvt 1 0\nvt 1 1\nvt 0 1\n"
                          "usemtl leaf\nf 1/1 2/2 3/3\nf 1/1 3/3 4/4\n");
     put_text("card.mtl", "newmtl leaf\nKd 1 1 1\nmap_Kd leaf.tga\nmap_d leaf.tga\n");
     put_text("other.obj", "mtllib other.mtl\nv 0 0 0\nv 1 0 0\nv 1 1 0\nvt 0 0\nvt 1 0\nvt 1 1\n"
                           "usemtl leaf\nf 1/1 2/2 3/3\n");
     put_text("other.mtl", "newmtl leaf\nKd 1 1 1\nmap_Kd leaf.tga\nmap_d other.tga\n");
+    put_text("gone.obj", "mtllib gone.mtl\nv 0 0 0\nv 1 0 0\nv 1 1 0\nvt 0 0\nvt 1 0\nvt 1 1\n"
+                         "usemtl leaf\nf 1/1 2/2 3/3\n");
+    put_text("gone.mtl", "newmtl leaf\nKd 1 1 1\nmap_Kd leaf.tga\nmap_d nothere.tga\n");
     write_gltf("mask.gltf", ",\"alphaMode\":\"MASK\",\"alphaCutoff\":0.3",
                "\"samplers\":[{\"wrapS\":33071,\"wrapT\":33648}],");
     write_gltf("blend.gltf", ",\"alphaMode\":\"BLEND\"", NULL);
     write_gltf("opaque.gltf", "", NULL);
     write_gltf("cutoff7.gltf", ",\"alphaMode\":\"MASK\",\"alphaCutoff\":7", NULL);
     write_gltf_tex("plain.gltf", ",\"alphaMode\":\"MASK\"", NULL, false);
+    write_gltf("cutoffneg.gltf", ",\"alphaMode\":\"MASK\",\"alphaCutoff\":-0.5", NULL);
+    gltf_image = "nothere.tga";
+    write_gltf("notex.gltf", ",\"alphaMode\":\"MASK\"", NULL);
+    gltf_image = "leaf.tga";
+    write_tga("npot.tga", 3, 5);
+    write_tga("one.tga", 1, 1);
+    put_text("npot.obj", "mtllib npot.mtl\nv 0 0 0\nv 1 0 0\nv 1 1 0\nvt 0 0\nvt 1 0\nvt 1 1\nusemtl a\nf 1/1 2/2 3/3\n");
+    put_text("npot.mtl", "newmtl a\nKd 1 1 1\nmap_Kd npot.tga\nmap_d npot.tga\n");
+    put_text("one.obj", "mtllib one.mtl\nv 0 0 0\nv 1 0 0\nv 1 1 0\nvt 0 0\nvt 1 0\nvt 1 1\nusemtl a\nf 1/1 2/2 3/3\n");
+    put_text("one.mtl", "newmtl a\nKd 1 1 1\nmap_Kd one.tga\nmap_d one.tga\n");
 
     scene s;
     scene_cutouts c;
@@ -185,12 +223,60 @@ int main(void)
         scene_cutouts_free(&c);
         scene_free(&s);
     }
+    /* map_d of its own image (grey, no alpha below 255): its grey is the cut, flipped to v up */
     if (load("other.obj", &s, &c, &lines)) {
-        CHECK(lines == 1 && c.cut_tris == 0, "map_d of another image: %d lines, %d cut", lines, c.cut_tris);
+        CHECK(lines == 0 && c.cut_tris == 1 && c.image_count == 1, "map_d of another image: %d lines, %d cut",
+              lines, c.cut_tris);
+        if (c.image_count == 1) {
+            const izb_alpha_image *im = &c.images[0];
+            int wrong = 0;
+            for (int y = 0; im->width == 4 && im->height == 4 && y < 4; y++)
+                for (int x = 0; x < 4; x++) wrong += im->alpha[y * 4 + x] != (y < 2 ? 0 : 255); /* v < 0.5 black */
+            CHECK(im->width == 4 && im->height == 4 && wrong == 0 && im->cutoff == 0.5f,
+                  "map_d's own image: %dx%d, %d texels wrong", im->width, im->height, wrong);
+        }
         scene_cutouts_free(&c);
         scene_free(&s);
     }
-    const char *files[] = {"leaf.tga", "other.tga", "card.obj", "card.mtl", "other.obj", "other.mtl",
+    /* bad input: alphaCutoff -0.5 (one line, clamped to 0: nothing cut) */
+    if (load("cutoffneg.gltf", &s, &c, &lines)) {
+        CHECK(lines == 1 && c.image_count == 1 && c.images[0].cutoff == 0.0f, "cutoff -0.5: %d lines, cutoff %g",
+              lines, c.image_count ? (double)c.images[0].cutoff : -1.0);
+        scene_cutouts_free(&c);
+        scene_free(&s);
+    }
+    /* bad input: a MASK whose texture is missing: the texture's one line, the factor alone (alpha
+     * 0.5 -> 128, kept at cutoff 0.5) as a 1x1 image */
+    if (load("notex.gltf", &s, &c, &lines)) {
+        CHECK(lines == 1 && c.image_count == 1 && c.cut_tris == 2 && c.images[0].width == 1 &&
+                  c.images[0].height == 1 && c.images[0].alpha[0] == 128,
+              "missing MASK texture: %d lines, %d images, %d cut", lines, c.image_count, c.cut_tris);
+        scene_cutouts_free(&c);
+        scene_free(&s);
+    }
+    /* a non-power-of-two (3x5) and a 1x1 image: read as they are, no warning, their one transparent
+     * texel still one (izb_alpha.h wraps any side; core_alpha tests its texel rule on such sides) */
+    const char *small[2] = {"npot.obj", "one.obj"};
+    const int sw[2] = {3, 1}, sh[2] = {5, 1};
+    for (int k = 0; k < 2; k++)
+        if (load(small[k], &s, &c, &lines)) {
+            const bool shape = c.image_count == 1 && c.images[0].width == sw[k] && c.images[0].height == sh[k];
+            int zeros = 0;
+            for (int i = 0; shape && i < sw[k] * sh[k]; i++) zeros += c.images[0].alpha[i] == 0;
+            CHECK(lines == 0 && shape && c.cut_tris == 1 && zeros == 1, "%s: %d lines, %d images, %d zero texels",
+                  small[k], lines, c.image_count, zeros);
+            scene_cutouts_free(&c);
+            scene_free(&s);
+        }
+    /* bad input: a map_d image that is not there: one line (the texture's), opaque */
+    if (load("gone.obj", &s, &c, &lines)) {
+        CHECK(lines == 1 && c.cut_tris == 0, "missing map_d image: %d lines, %d cut", lines, c.cut_tris);
+        scene_cutouts_free(&c);
+        scene_free(&s);
+    }
+    const char *files[] = {"leaf.tga", "other.tga", "card.obj", "card.mtl", "other.obj", "other.mtl", "gone.obj", "gone.mtl",
+                           "cutoffneg.gltf", "notex.gltf", "npot.tga", "one.tga", "npot.obj", "npot.mtl", "one.obj",
+                           "one.mtl",
                            "mask.gltf", "blend.gltf", "opaque.gltf", "cutoff7.gltf", "plain.gltf"};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         char path[512];

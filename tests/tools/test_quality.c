@@ -22,6 +22,7 @@
 #include "izb.h"
 #include "oracle.h"
 #include "quality_lib.h"
+#include "scene_cutout.h"
 #include "render.h"
 #include "scene.h"
 #include "shadow_map.h"
@@ -138,18 +139,27 @@ static void check_views(render *r, izb_backend *b)
     char err[512];
     CHECK(render_resize(r, W, H, err, sizeof err), "resize: %s", err);
     scene s = {0};
+    scene_cutouts cut = {0};
     const char *loaded = NULL;
     oracle *o = NULL;
     for (int v = 0; v < quality_view_count; v++) {
         const quality_view *qv = &quality_views[v];
         if (!loaded || strcmp(loaded, qv->scene) != 0) {
             oracle_destroy(o);
+            scene_cutouts_free(&cut);
             scene_free(&s);
             bool ok = scene_load(qv->scene, &s, err, sizeof err) && render_set_scene(r, &s, err, sizeof err);
             CHECK(ok, "%s: %s", qv->scene, err);
             if (!ok) return;
             CHECK(izb_set_scene(b, s.xyz, s.tri_count), "izb_set_scene %s", qv->scene);
             o = oracle_create(s.xyz, s.tri_count);
+            /* cut-outs (as izb-quality sets them): the IZB, the GL passes and the truth alike */
+            CHECK(o && scene_cutouts_make(&s, &cut, err, sizeof err), "%s: cut-outs %s", qv->scene, err);
+            const izb_cutouts cv = scene_cutouts_view(&cut);
+            const izb_cutouts *cp = cut.cut_tris > 0 ? &cv : NULL;
+            CHECK(o && izb_set_cutouts(b, cp) && oracle_set_cutouts(o, cp) &&
+                      render_set_cutouts(r, cp ? &cut : NULL, err, sizeof err),
+                  "%s: set cut-outs %s", qv->scene, err);
             loaded = qv->scene;
         }
         camera cam;
@@ -185,7 +195,10 @@ static void check_views(render *r, izb_backend *b)
         }
     }
     render_set_shadow_mode(r, SHADOW_MODE_IZB, err, sizeof err);
+    render_set_cutouts(r, NULL, err, sizeof err);
+    izb_set_cutouts(b, NULL);
     oracle_destroy(o);
+    scene_cutouts_free(&cut);
     scene_free(&s);
 }
 
