@@ -14,8 +14,12 @@
  * backend, which tests only the cells covering the bbox, agree that it is lit. A directional light
  * may have an angular size (the input's last bytes): then the byte must equal the soft brute force
  * (izb_brute_force_soft: every point x triangle x light sample), or, for a size past the maximum
- * or a sample count not in the set, the frame must be refused. And nothing may crash or read out
- * of bounds (ASan, UBSan). */
+ * or a sample count not in the set, the frame must be refused. Then (the input's last bytes) the
+ * triangles may be cut-outs (izb_set_cutouts): one alpha image of 1..8 x 1..8 texels from the input,
+ * its wraps (an unknown one too) and cutoff from the palette (NaN, Inf, outside [0, 1]), per
+ * triangle the image, opaque or a missing image, and UVs from the palette; the brute force applies
+ * the same alpha test (izb_alpha.h; per light sample in soft frames). And nothing may crash or read
+ * out of bounds (ASan, UBSan). */
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
@@ -24,6 +28,7 @@
 #include "izb.h"
 #include "izb_brute.h"
 #include "izb_closed.h"
+#include "izb_cutouts.h"
 #include "view.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -155,8 +160,36 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         l.angle_deg = soft & 2 ? next_float(&r) : (float)(next_u8(&r) % 21);
         l.samples = sample_counts[next_u8(&r) % 6];
     }
+    /* cut-outs: read after the soft bytes, so older inputs stay opaque */
+    const bool cut = next_u8(&r) & 1;
+    uint8_t alpha[64];
+    float uv[6 * MAX_TRIS];
+    uint32_t image_of[MAX_TRIS];
+    izb_alpha_image img = {.alpha = alpha, .width = 1 + next_u8(&r) % 8, .height = 1 + next_u8(&r) % 8};
+    if (cut) {
+        img.wrap_u = (izb_wrap)(next_u8(&r) % (IZB_WRAP_COUNT + 1)); /* IZB_WRAP_COUNT: unknown */
+        img.wrap_v = (izb_wrap)(next_u8(&r) % (IZB_WRAP_COUNT + 1));
+        img.cutoff = next_u8(&r) % 2 ? next_float(&r) : 0.5f;
+        /* the texels, as next_u8 would read them (0 past the input's end) */
+        const size_t texels = (size_t)(img.width * img.height), take = r.n < texels ? r.n : texels;
+        memset(alpha, 0, sizeof alpha);
+        memcpy(alpha, r.p, take);
+        r.p += take, r.n -= take;
+        for (int t = 0; t < nt; t++) {
+            const uint8_t k = next_u8(&r) % 3;
+            image_of[t] = k == 0 ? 0u : k == 1 ? IZB_OPAQUE : 1u; /* 1: no such image */
+            for (int i = 0; i < 6; i++)
+                uv[6 * t + i] = next_float(&r);
+        }
+    }
+    const izb_cutouts co = {.images = &img, .image_count = 1, .uv = uv, .image_of = image_of, .tri_count = nt};
 
     FUZZ_ASSERT(izb_set_scene(b, xyz, nt), "set_scene with %d triangles", nt);
+    izb_cutout_set cset = {0};
+    if (cut) {
+        FUZZ_ASSERT(izb_set_cutouts(b, &co), "set_cutouts for %d triangles", nt);
+        FUZZ_ASSERT(izb_cutout_set_build(&cset, &co, nt, "fuzz_izb"), "the brute force's cut-out set");
+    }
     izb_recon faces[LIGHT_CUBE_FACES];
     const int count = izb_frame_make_faces(&c, &l, bmin, bmax, W, H, faces);
     uint8_t mask[MAX_SIDE * MAX_SIDE], want[MAX_SIDE * MAX_SIDE], scratch[MAX_SIDE * MAX_SIDE];
@@ -165,6 +198,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (f.light_angle > 0.0f && !izb_soft_frame_ok(&f)) { /* past the maximum, M not in the set, not directional */
         FUZZ_ASSERT(!izb_shade_arrays_faces(b, faces, count, &s, depth, NULL, mask, scratch, &st),
                     "a bad soft frame (%g rad, M %d) accepted", (double)f.light_angle, f.light_samples);
+        izb_cutout_set_free(&cset);
         return 0;
     }
     FUZZ_ASSERT(izb_shade_arrays_faces(b, faces, count, &s, depth, NULL, mask, scratch, &st), "shade_arrays %dx%d",
@@ -186,13 +220,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (fb.light_is_spot) izb_light_origin(fb.light, cv.light_origin);
         uint8_t *out = i == 0 ? want : scratch;
         if (fb.light_angle > 0.0f) /* soft: the byte itself, the lit fraction, must be equal */
-            izb_brute_force_soft(&fb, depth, NULL, xyz, nt, &cv, true, out, pts, pix);
+            izb_brute_force_soft_cut(&fb, depth, NULL, xyz, nt, &cv, true, &cset, out, pts, pix);
         else
-            izb_brute_force(&fb, depth, NULL, xyz, nt, &cv, out, pts, pix);
+            izb_brute_force_cut(&fb, depth, NULL, xyz, nt, &cv, &cset, out, pts, pix);
         for (int p = 0; i > 0 && p < W * H; p++)
             want[p] = scratch[p] > want[p] ? scratch[p] : want[p];
     }
     izb_closed_free(&closed);
+    izb_cutout_set_free(&cset);
     for (int i = 0; i < W * H; i++)
         FUZZ_ASSERT(f.light_angle > 0.0f ? mask[i] == want[i] : (mask[i] == 0) == (want[i] == 0),
                     "pixel %d (%d, %d) of %dx%d (cull %s, light angle %g rad, M %d): backend %d, brute force %d", i,
