@@ -47,6 +47,8 @@ static const binding BINDINGS[] = {
     {GLFW_KEY_MINUS, "-", "directional light narrower (below 0.5 degrees: hard shadows)", CONTROL_LIGHT_NARROWER,
      {0}, {0}},
     {GLFW_KEY_N, "N", "soft shadows' light samples 16, 32, 64, 128, 256", CONTROL_LIGHT_SAMPLES, {0}, {0}},
+    {GLFW_KEY_I, "I", "anti-aliased shadow edges: sub-samples per pixel 1, 4, 8, 16, 32", CONTROL_SHADOW_SAMPLES,
+     {0}, {0}},
     {GLFW_KEY_Y, "Y", "vsync on / off", CONTROL_VSYNC, {0}, {0}},
     {GLFW_KEY_V, "V", "view: shaded, shadow overlay, mask, depth, points, cells", CONTROL_VIEW, {0}, {0}},
     {GLFW_KEY_HOME, "Home", "reset camera and light to the scene's", CONTROL_RESET, {0}, {0}},

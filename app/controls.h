@@ -36,6 +36,7 @@ enum {
     CONTROL_LIGHT_WIDER = 1u << 16,    /* =: angular size x1.5 (from 0: the sun's 0.53 degrees), at most 20 */
     CONTROL_LIGHT_NARROWER = 1u << 17, /* -: angular size / 1.5; below 0.5 degrees: 0, hard shadows */
     CONTROL_LIGHT_SAMPLES = 1u << 18,  /* N: light samples 16 -> 32 -> 64 -> 128 -> 256 -> 16 */
+    CONTROL_SHADOW_SAMPLES = 1u << 19, /* I: sub-samples per pixel 1 -> 4 -> 8 -> 16 -> 32 -> 1 (izb_aa.h) */
     /* the demo tools (app/session.c) */
     CONTROL_HUD = 1u << 20,        /* H: HUD on/off */
     CONTROL_LOG = 1u << 21,        /* F: start/stop an FPS log */

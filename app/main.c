@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "controls.h"
+#include "izb_aa.h"
 #include "izb_soft.h"
 #include "file_out.h"
 #include "fps_log.h"
@@ -301,6 +302,20 @@ static void light_size_keys(app *a, unsigned t)
         printf("izb-shadows: light angular size 0: hard shadows\n");
 }
 
+/* I: the sub-samples per pixel of anti-aliased shadow edges (izb_aa.h), 1 -> 4 -> 8 -> 16 -> 32 -> 1.
+ * Kept in the options, like the light's size. */
+static void shadow_samples_key(app *a)
+{
+    const int n = a->opt.shadow_samples > 1 ? a->opt.shadow_samples : 1;
+    a->opt.shadow_samples = n >= IZB_AA_MAX_SAMPLES ? 1 : n == 1 ? 4 : 2 * n;
+    if (a->opt.shadow_samples > 1 && a->light.type != LIGHT_DIRECTIONAL)
+        printf("izb-shadows: %d shadow samples per pixel: for the directional light (T) only so far\n",
+               a->opt.shadow_samples);
+    else
+        printf("izb-shadows: %d shadow samples per pixel%s\n", a->opt.shadow_samples,
+               a->opt.shadow_samples > 1 ? " (anti-aliased edges: CPU backend)" : ": hard edges");
+}
+
 static void apply_toggles(app *a, unsigned t)
 {
     izb_settings *s = &a->settings;
@@ -316,6 +331,7 @@ static void apply_toggles(app *a, unsigned t)
     if (t & CONTROL_UP) next_up(a);
     if (t & CONTROL_ALPHA) toggle_alpha(a);
     if (t & (CONTROL_LIGHT_WIDER | CONTROL_LIGHT_NARROWER | CONTROL_LIGHT_SAMPLES)) light_size_keys(a, t);
+    if (t & CONTROL_SHADOW_SAMPLES) shadow_samples_key(a);
     if (t & CONTROL_LIGHT_TYPE) {
         a->opt.light = (light_type)((a->light.type + 1) % LIGHT_TYPE_COUNT); /* directional -> spot -> point */
         camera keep = a->cam;
@@ -580,7 +596,8 @@ static bool render_once(app *a)
                                                    .settings = &a->settings,
                                                    .stats = &a->stats,
                                                    .view = a->view,
-                                                   .hud = a->ses.hud || a->ses.keys_shown});
+                                                   .hud = a->ses.hud || a->ses.keys_shown,
+                                                   .shadow_samples = a->opt.shadow_samples});
 }
 
 static bool app_draw(app *a)

@@ -40,6 +40,7 @@ typedef struct app_options {
     float light_dir[3], light_pos[3], cone_deg;
     float light_angle; /* --light-angle: directional light's angular size, degrees (0 = hard) */
     int light_samples; /* --light-samples: M of a soft shadow; 0 = IZB_SOFT_DEFAULT_SAMPLES */
+    int shadow_samples; /* --shadow-samples: N sub-samples per pixel (izb_aa.h); 0 = 1, hard edges */
     float cam_pos[3], cam_yaw, cam_pitch;
     bool vsync;
     render_view view;
@@ -97,6 +98,7 @@ typedef struct option_spec {
     size_t dest2;             /* OPTION_SIZE2: offsetof the int that gets H */
     size_t has;               /* offsetof + 1 of a bool set when the option is given; 0: none */
     bool (*check)(const float v[3]); /* OPTION_VEC3: a further rule (light_dir_usable) */
+    bool (*check_int)(int v);        /* OPTION_INT: a further rule (izb_aa_samples_ok); NULL: none */
     const char *what;    /* the error's "expected WHAT from MIN to MAX UNIT" */
     const char *unit;    /* see what; NULL: none */
     const char *section; /* --help: a heading printed above this row */

@@ -445,6 +445,8 @@ bool render_frame(render *r, const render_frame_desc *f)
         izb_recon fr[LIGHT_CUBE_FACES];
         const int count =
             izb_frame_make_faces(f->cam, f->light, r->bounds_min, r->bounds_max, r->width, r->height, fr);
+        for (int k = 0; k < count; k++)
+            fr[k].shadow_samples = f->shadow_samples;
         ok = count == 1 ? render_shade_izb(r, f->backend, fr, f->settings, f->stats)
                         : render_shade_izb_faces(r, f->backend, fr, count, f->settings, f->stats);
     } else {
