@@ -6,7 +6,9 @@
  *      (tests/izb_brute.h, no grid) on random scenes (tests/differential_gen.h, directional
  *      lights), N in {4, 8, 16, 32}, kernel 1/2 x radix/atomic x ids on/off, 1 and 3 threads; and
  *      the brute force with its pair pre-test (izb_aa_near, the footprint's extent) equals the one
- *      without, so the dilation holds every hit;
+ *      without, so the dilation holds every hit; also on a fine grid (cells smaller than a
+ *      footprint), and around a ground's edge where an occluder reaches only sub-samples past the
+ *      points' bbox (the triangles' culling against the grown bbox);
  *  (c) a double-precision ray cast (tests/ray_cast.h) from each sub-sample's position toward the
  *      light: among pixels whose every sub-sample the truth is sure of (no edge within 1e-4 in
  *      barycentrics, no hit within the bias distance) the byte is the truth's lit fraction;
@@ -299,12 +301,19 @@ static void run_seed(izb_backend *b1, izb_backend *b3, uint64_t seed, int n)
     CHECK(bad == 0, "seed %llu N %d: brute force with the footprint pre-test vs without: %d pixels differ",
           (unsigned long long)seed, n, bad);
 
-    /* (b) every mode, with and without ids, 1 and 3 threads */
-    for (int mode = 0; mode < 4; mode++) {
+    /* (b) every mode, with and without ids, 1 and 3 threads; modes 4..7 on a fine grid (2 cells a
+     * pixel: a footprint spans several cells, so a range grown too little misses points), and on
+     * some seeds every instruction set */
+    const bool all_isas = seed % 5 == 0;
+    const char *isas[3] = {"base", "avx2", "avx512"};
+    for (int isa = 0; isa < (all_isas ? 3 : 1); isa++) {
+    if (all_isas) setenv("IZB_CPU_ISA", isas[isa], 1);
+    for (int mode = 0; mode < 8; mode++) {
+        const bool fine = mode >= 4;
         const izb_settings s = {.kernel = mode % 2 ? IZB_KERNEL2 : IZB_KERNEL1,
-                                .binning = mode / 2 ? IZB_BINNING_ATOMIC : IZB_BINNING_RADIX,
-                                .grid_w = c.rand_grid ? c.gw : 0, .grid_h = c.rand_grid ? c.gh : 0,
-                                .bias = c.bias};
+                                .binning = mode / 2 % 2 ? IZB_BINNING_ATOMIC : IZB_BINNING_RADIX,
+                                .grid_w = fine ? 2 * W : c.rand_grid ? c.gw : 0,
+                                .grid_h = fine ? 2 * H : c.rand_grid ? c.gh : 0, .bias = c.bias};
         for (int with_ids = 0; with_ids < 2; with_ids++) {
             izb_backend *b = (mode + with_ids) % 2 ? b3 : b1;
             memset(got, 7, sizeof got);
@@ -312,15 +321,19 @@ static void run_seed(izb_backend *b1, izb_backend *b3, uint64_t seed, int n)
             const bool ok = izb_shade_arrays_ids(b, &f, &s, c.depth, with_ids ? c.ids : NULL, got, &st);
             bad = mismatching(got, want[with_ids], W * H, &first);
             CHECK(ok && bad == 0,
-                  "seed %llu (N %d, kernel %s, %s, %s, %d tris, %dx%d): %d pixels differ (first %d: %d, want %d)",
-                  (unsigned long long)seed, n, izb_kernel_name(s.kernel), izb_binning_name(s.binning),
+                  "seed %llu (isa %s, N %d, kernel %s, %s, grid %dx%d, %s, %d tris, %dx%d): %d pixels differ (first %d: "
+                  "%d, want %d)",
+                  (unsigned long long)seed, all_isas ? isas[isa] : "auto", n, izb_kernel_name(s.kernel),
+                  izb_binning_name(s.binning), s.grid_w, s.grid_h,
                   with_ids ? "ids" : "no ids", c.g.nt, W, H, bad, first, first >= 0 ? got[first] : 0,
                   first >= 0 ? want[with_ids][first] : 0);
             CHECK(st.aa_pairs > 0 && st.aa_tests <= st.aa_tests_global, "seed %llu: counts %g pairs, %g of %g tests",
                   (unsigned long long)seed, st.aa_pairs, st.aa_tests, st.aa_tests_global);
-            if (mode == 0 && with_ids) check_truth(seed, &c, &cl, &fb, &l, got);
+            if (mode == 0 && with_ids && isa == 0) check_truth(seed, &c, &cl, &fb, &l, got);
         }
     }
+    }
+    if (all_isas) unsetenv("IZB_CPU_ISA");
 
     /* (a) N = 1 is the hard path: 0 and 1 give the same bytes, and they are the hard brute force's */
     izb_recon f0 = f, f1 = f, f0b = fb;
@@ -336,6 +349,50 @@ static void run_seed(izb_backend *b1, izb_backend *b3, uint64_t seed, int n)
               "seed %llu mode %d: N 1, N 0 and the hard brute force differ", (unsigned long long)seed, mode);
     }
     izb_closed_free(&cl);
+}
+
+/* ---- (b'') the triangles' culling against the points' bbox grown by the footprints ------------ */
+
+/* A ground square seen from above with sky around it, lit straight down, and a small occluder just
+ * past its edge in the light's view: only the edge pixels' sub-samples (their footprints reach past
+ * the square's edge, on its plane) can be hidden by it, and the occluder lies outside the points'
+ * bbox, so a set-up that culled against the bare bbox would drop it. Jittered over 40 views. */
+static void check_border(izb_backend *b)
+{
+    int partial = 0;
+    for (int c = 0; c < 40; c++) {
+        const float e = 1.0f;
+        const float off = (float)rnd_in(0.0, 0.03); /* past the edge: less than a pixel's footprint */
+        const float xyz[27] = {-e, 0, -e, -e, 0, e, e, 0, e, -e, 0, -e, e, 0, e, e, 0, -e,
+                               e + off, 0.5f, -0.5f, e + 0.5f, 0.5f, 0.5f, e + off, 0.5f, 0.5f};
+        const camera cam = {.pos = {(float)rnd_in(-0.05, 0.05), 3.0f, (float)rnd_in(-0.05, 0.05)}, .pitch = -89.9f,
+                            .fovy = 60};
+        const light l = {.type = LIGHT_DIRECTIONAL, .dir = {0.0f, -1.0f, 0.0f}};
+        const float bmin[3] = {-1.5f, -0.1f, -1.5f}, bmax[3] = {1.5f, 0.6f, 1.5f};
+        enum { W = 48, H = 40 };
+        izb_recon f = izb_frame_make(&cam, &l, bmin, bmax, W, H);
+        f.shadow_samples = c % 2 ? 32 : 8;
+        float depth[W * H];
+        uint32_t ids[W * H];
+        /* the camera sees the ground only: the occluder is above it, but keep it out of the depth */
+        ray_cast_depth(&cam, &f, xyz, 2, depth, ids);
+        izb_recon fb = f;
+        fb.bias = izb_settings_resolve((izb_settings){0}).bias;
+        static izb_point pts[W * H];
+        static int pix[W * H];
+        uint8_t want[W * H], got[W * H];
+        const izb_cull_view off_cull = {.mode = IZB_CULL_OFF};
+        izb_brute_force_aa(&fb, depth, NULL, xyz, 3, &off_cull, true, want, pts, pix);
+        CHECK(izb_set_scene(b, xyz, 3), "border: set_scene");
+        CHECK(izb_shade_arrays(b, &f, &(izb_settings){.cull = IZB_CULL_OFF}, depth, got, NULL), "border: shade");
+        int first;
+        const int bad = mismatching(got, want, W * H, &first);
+        CHECK(bad == 0, "border view %d (offset %g, N %d): %d pixels differ from the brute force (first %d: %d, want %d)",
+              c, off, f.shadow_samples, bad, first, first >= 0 ? got[first] : 0, first >= 0 ? want[first] : 0);
+        for (int i = 0; i < W * H; i++)
+            partial += want[i] > 0 && want[i] < 255;
+    }
+    CHECK(partial > 10, "border: only %d partly hidden pixels: the case does not test the grown bbox", partial);
 }
 
 /* ---- (e) bad frames ------------------------------------------------------------------------ */
@@ -390,6 +447,7 @@ int main(void)
           truth_pixels, truth_partial, truth_unsure);
     fprintf(stderr, "truth: %ld sure pixels (%ld partly lit), %ld unsure, %ld wrong\n", truth_pixels, truth_partial,
             truth_unsure, truth_wrong);
+    check_border(b3);
     check_bad(b1);
     izb_destroy(b1);
     izb_destroy(b3);
