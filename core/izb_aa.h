@@ -149,18 +149,20 @@ IZB_HD void izb_aa_clamp(float a[3], float step, float fx, float fy)
 
 /* The footprint's axes in view space: the derivatives, at the pixel's centre, of the point where
  * the camera ray through (px + u, py + v) meets the plane spanned by the two secants (normal n =
- * sa x sb). For ray direction D(u, v) (view z = -1) and P = d D(0, 0), dP/du = d (D_u - D (n . D_u)
+ * sa x sb, or nv where given: the facet's, izb_aa_facet_normal). For ray direction D(u, v) (view z = -1) and P = d D(0, 0), dP/du = d (D_u - D (n . D_u)
  * / (n . D)): symmetric about the centre, where a one-sided secant is off by half a pixel's
  * perspective change (measured on random planes: sub-samples up to 0.88 pixels from the centre
  * with secants, 0.5x with derivatives; test_cpu_aa). Where n . D is 0 or not finite (a plane seen
  * edge-on, garbage neighbours) the secants stay. Then each axis is clamped (izb_aa_clamp). */
-IZB_HD void izb_aa_axes(const izb_recon *r, int px, int py, float d, const float nb[4], float A[3], float B[3])
+IZB_HD void izb_aa_axes(const izb_recon *r, int px, int py, float d, const float nb[4], const float *nv, float A[3],
+                        float B[3])
 {
     float sa[3], sb[3], stx, sty;
     izb_aa_secant(r, px, py, 1, 0, d, nb[0], nb[1], sa, &stx);
     izb_aa_secant(r, px, py, 0, 1, d, nb[2], nb[3], sb, &sty);
-    const float n[3] = {fmaf(sa[1], sb[2], -sa[2] * sb[1]), fmaf(sa[2], sb[0], -sa[0] * sb[2]),
-                        fmaf(sa[0], sb[1], -sa[1] * sb[0])};
+    const float ns[3] = {fmaf(sa[1], sb[2], -sa[2] * sb[1]), fmaf(sa[2], sb[0], -sa[0] * sb[2]),
+                         fmaf(sa[0], sb[1], -sa[1] * sb[0])};
+    const float n[3] = {nv ? nv[0] : ns[0], nv ? nv[1] : ns[1], nv ? nv[2] : ns[2]};
     const float D[3] = {((float)(2 * px + 1) / (float)r->width - 1.0f) * r->ray_sx,
                         ((float)(2 * py + 1) / (float)r->height - 1.0f) * r->ray_sy, -1.0f};
     const float du = 2.0f * r->ray_sx / (float)r->width, dv = 2.0f * r->ray_sy / (float)r->height;
@@ -176,13 +178,70 @@ IZB_HD void izb_aa_axes(const izb_recon *r, int px, int py, float d, const float
     izb_aa_clamp(B, sty, 0.0f, sty);
 }
 
+/* World -> view space of a frame, for the facet's plane (izb_aa_facet_normal): row-major 3 x 4,
+ * view = m (world, 1). From the frame alone: cam_to_light's affine part inverted, times the light's
+ * (both orthographic). Host only (double, one rounding per entry): every backend gets the same. */
+typedef struct izb_aa_view {
+    float m[12];
+} izb_aa_view;
+
+static inline void izb_aa_view_make(const izb_recon *r, izb_aa_view *out)
+{
+    const float *C = r->cam_to_light, *L = r->light;
+    double c[3][3], inv[3][3];
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            c[i][j] = C[4 * j + i];
+    const double det = c[0][0] * (c[1][1] * c[2][2] - c[1][2] * c[2][1]) - c[0][1] * (c[1][0] * c[2][2] - c[1][2] * c[2][0]) +
+                       c[0][2] * (c[1][0] * c[2][1] - c[1][1] * c[2][0]);
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) {
+            const int i1 = (j + 1) % 3, i2 = (j + 2) % 3, j1 = (i + 1) % 3, j2 = (i + 2) % 3;
+            inv[i][j] = (c[i1][j1] * c[i2][j2] - c[i1][j2] * c[i2][j1]) / det;
+        }
+    for (int i = 0; i < 3; i++) {
+        for (int j = 0; j < 3; j++) {
+            double v = 0.0;
+            for (int k = 0; k < 3; k++)
+                v += inv[i][k] * L[4 * j + k];
+            out->m[4 * i + j] = (float)v;
+        }
+        double t = 0.0;
+        for (int k = 0; k < 3; k++)
+            t += inv[i][k] * ((double)L[12 + k] - C[12 + k]);
+        out->m[4 * i + 3] = (float)t;
+    }
+}
+
+/* The view-space normal of the facet the depth pass drew at a pixel (tri: its 9 world coordinates),
+ * for izb_aa_axes: with primitive ids the footprint lies on that facet's own plane, where the
+ * secants' plane would cut under a curved mesh (a chord between two facets lies inside a convex
+ * mesh; sub-samples there are hidden by the mesh itself wherever the gap exceeds the bias, seen
+ * as speckle on lit spheres). */
+IZB_HD void izb_aa_facet_normal(const izb_aa_view *V, const float *tri, float n[3])
+{
+    float p[3][3];
+    for (int k = 0; k < 3; k++)
+        for (int i = 0; i < 3; i++)
+            p[k][i] = fmaf(V->m[4 * i], tri[3 * k], fmaf(V->m[4 * i + 1], tri[3 * k + 1],
+                                                         fmaf(V->m[4 * i + 2], tri[3 * k + 2], V->m[4 * i + 3])));
+    const float a[3] = {p[1][0] - p[0][0], p[1][1] - p[0][1], p[1][2] - p[0][2]};
+    const float b[3] = {p[2][0] - p[0][0], p[2][1] - p[0][1], p[2][2] - p[0][2]};
+    n[0] = fmaf(a[1], b[2], -a[2] * b[1]);
+    n[1] = fmaf(a[2], b[0], -a[0] * b[2]);
+    n[2] = fmaf(a[0], b[1], -a[1] * b[0]);
+}
+
 /* The footprint of pixel (px, py) at depth d (not sky) for a directional light's frame r; nb: the
- * depths of its left, right, lower and upper neighbours (sky where outside the image). The view
- * axes go to light clip space by cam_to_light's linear part (an orthographic light: w = 1). */
-IZB_HD void izb_aa_footprint(const izb_recon *r, int px, int py, float d, const float nb[4], izb_aa_foot *out)
+ * depths of its left, right, lower and upper neighbours (sky where outside the image); nv: the
+ * facet's view-space normal (izb_aa_facet_normal) where the pixel's primitive id is known, else
+ * NULL (the secants' plane). The view axes go to light clip space by cam_to_light's linear part (an
+ * orthographic light: w = 1). */
+IZB_HD void izb_aa_footprint(const izb_recon *r, int px, int py, float d, const float nb[4], const float *nv,
+                             izb_aa_foot *out)
 {
     float A[3], B[3];
-    izb_aa_axes(r, px, py, d, nb, A, B);
+    izb_aa_axes(r, px, py, d, nb, nv, A, B);
     const float *m = r->cam_to_light;
     for (int i = 0; i < 3; i++) {
         out->a[i] = fmaf(m[i], A[0], fmaf(m[4 + i], A[1], m[8 + i] * A[2]));

@@ -254,7 +254,8 @@ static bool aa_frame(cpu_backend *b, const izb_recon *f, const izb_settings *s, 
     int nt = 0;
     float ex = 0.0f, ey = 0.0f;
     if (n > 0) {
-        izb_cpu_aa_footprints(f, depth, &b->binned, n, b->aa_foot.data, &ex, &ey, T);
+        izb_cpu_aa_footprints(f, depth, ids, b->xyz.data, (uint32_t)b->tri_count, &b->binned, n, b->aa_foot.data, &ex,
+                              &ey, T);
         const izb_bbox grown = izb_aa_grow_bbox(*bbox, ex, ey);
         const izb_cull_view cv = {.mode = s->cull, .comp = b->have_closed ? b->comp.data : NULL,
                                   .boxes = b->boxes.data, .light_is_spot = 0};

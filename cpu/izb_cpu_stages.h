@@ -185,10 +185,12 @@ bool izb_cpu_soft_raster(const izb_soft_tri *tris, const uint32_t *tri_id, int n
 #include "izb_aa.h"
 
 /* The footprint of each binned point j < n (izb_aa_footprint, from the depth image of frame f, the
- * point's pixel p->pixel[j]) into foot[j]; foot holds n + IZB_CPU_POINTS_PAD (the pad zeroed).
- * *ex_max, *ey_max: the largest extents (0 when n is 0). */
-void izb_cpu_aa_footprints(const izb_recon *f, const float *depth, const izb_cpu_points *p, int n,
-                           izb_aa_foot *foot, float *ex_max, float *ey_max, int threads);
+ * point's pixel p->pixel[j]; with ids, where ids[pixel] < tri_count, on the plane of that triangle of
+ * xyz) into foot[j]; foot holds n + IZB_CPU_POINTS_PAD (the pad zeroed). *ex_max, *ey_max: the
+ * largest extents (0 when n is 0). */
+void izb_cpu_aa_footprints(const izb_recon *f, const float *depth, const uint32_t *ids, const float *xyz,
+                           uint32_t tri_count, const izb_cpu_points *p, int n, izb_aa_foot *foot, float *ex_max,
+                           float *ey_max, int threads);
 
 /* What an anti-aliased frame's raster did: point tests the frame's largest extent would visit, the
  * tests the per-cell extents visited, and the (point, triangle) pairs whose sub-samples ran. */

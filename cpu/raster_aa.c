@@ -8,10 +8,13 @@
 #include <math.h>
 #include <string.h>
 
-void izb_cpu_aa_footprints(const izb_recon *f, const float *depth, const izb_cpu_points *p, int n,
-                           izb_aa_foot *foot, float *ex_max, float *ey_max, int threads)
+void izb_cpu_aa_footprints(const izb_recon *f, const float *depth, const uint32_t *ids, const float *xyz,
+                           uint32_t tri_count, const izb_cpu_points *p, int n, izb_aa_foot *foot, float *ex_max,
+                           float *ey_max, int threads)
 {
     const int W = f->width, H = f->height;
+    izb_aa_view V;
+    izb_aa_view_make(f, &V);
     float ex = 0.0f, ey = 0.0f;
 #pragma omp parallel for num_threads(izb_cpu_threads(threads)) schedule(static) reduction(max : ex, ey)
     for (int j = 0; j < n; j++) {
@@ -19,7 +22,10 @@ void izb_cpu_aa_footprints(const izb_recon *f, const float *depth, const izb_cpu
         /* neighbours outside the image count as sky: not usable (izb_aa_axis) */
         const float nb[4] = {px > 0 ? depth[pix - 1] : 0.0f, px + 1 < W ? depth[pix + 1] : 0.0f,
                              py > 0 ? depth[pix - W] : 0.0f, py + 1 < H ? depth[pix + W] : 0.0f};
-        izb_aa_footprint(f, px, py, depth[pix], nb, &foot[j]);
+        const uint32_t id = ids ? ids[pix] : IZB_NO_ID;
+        float nv[3];
+        if (id < tri_count) izb_aa_facet_normal(&V, xyz + 9 * (size_t)id, nv);
+        izb_aa_footprint(f, px, py, depth[pix], nb, id < tri_count ? nv : NULL, &foot[j]);
         ex = izb_maxf(ex, foot[j].ex);
         ey = izb_maxf(ey, foot[j].ey);
     }

@@ -134,7 +134,7 @@ static inline void izb_brute_force_soft(const izb_recon *f, const float *depth, 
 
 /* The anti-aliased brute force (izb_aa.h; frames with shadow_samples > 1): every pixel
  * reconstructed with its footprint (izb_aa_footprint, the neighbours' depths from the image, sky
- * outside it), every triangle set up against the points' bbox grown by the largest extent
+ * outside it; with ids the facet's plane, izb_aa_facet_normal), every triangle set up against the points' bbox grown by the largest extent
  * (izb_aa_grow_bbox), every point against every triangle and every sub-sample, the OR of the
  * hidden sub-samples turned into the byte (izb_mask_value). No grid, no cell ranges.
  * near: the pair's first test (izb_aa_near) as the backend runs it; false: skipped, every point
@@ -153,6 +153,8 @@ static inline void izb_brute_force_aa(const izb_recon *f, const float *depth, co
         exit(1);
     }
     float ex = 0.0f, ey = 0.0f;
+    izb_aa_view V;
+    izb_aa_view_make(f, &V);
     int n = 0;
     for (int py = 0; py < H; py++)
         for (int px = 0; px < W; px++) {
@@ -167,7 +169,10 @@ static inline void izb_brute_force_aa(const izb_recon *f, const float *depth, co
             bb.max_y = izb_maxf(bb.max_y, p.y);
             const float nb[4] = {px > 0 ? depth[i - 1] : 0.0f, px + 1 < W ? depth[i + 1] : 0.0f,
                                  py > 0 ? depth[i - W] : 0.0f, py + 1 < H ? depth[i + W] : 0.0f};
-            izb_aa_footprint(f, px, py, depth[i], nb, &foot[n]);
+            float nv[3];
+            const bool facet = ids && ids[i] < (uint32_t)nt;
+            if (facet) izb_aa_facet_normal(&V, xyz + 9 * (size_t)ids[i], nv);
+            izb_aa_footprint(f, px, py, depth[i], nb, facet ? nv : NULL, &foot[n]);
             ex = izb_maxf(ex, foot[n].ex), ey = izb_maxf(ey, foot[n].ey);
             pts[n] = p;
             pix[n++] = i;

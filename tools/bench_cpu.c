@@ -360,6 +360,8 @@ static int aa_sweep(const bench_opts *o, bench_case *bc, izb_backend *b, bench_b
     /* the footprint axes in world space: izb_aa_axes (view space) turned by the camera's rotation */
     float m[16];
     camera_view(&bc->cam, m);
+    izb_aa_view V;
+    izb_aa_view_make(f, &V);
     for (int py = 0; py < bc->H; py++)
         for (int px = 0; px < bc->W; px++) {
             const int i = py * bc->W + px;
@@ -368,7 +370,11 @@ static int aa_sweep(const bench_opts *o, bench_case *bc, izb_backend *b, bench_b
             if (!izb_depth_is_sky(d)) {
                 const float nb[4] = {px > 0 ? bc->depth[i - 1] : 0.0f, px + 1 < bc->W ? bc->depth[i + 1] : 0.0f,
                                      py > 0 ? bc->depth[i - bc->W] : 0.0f, py + 1 < bc->H ? bc->depth[i + bc->W] : 0.0f};
-                izb_aa_axes(f, px, py, d, nb, A, B);
+                /* with --ids the facet's plane, as the backend's footprints (izb_aa_facet_normal) */
+                float nv[3];
+                const bool facet = o->ids && bc->ids[i] < (uint32_t)bc->s->tri_count;
+                if (facet) izb_aa_facet_normal(&V, bc->s->xyz + 9 * (size_t)bc->ids[i], nv);
+                izb_aa_axes(f, px, py, d, nb, facet ? nv : NULL, A, B);
             }
             for (int k = 0; k < 3; k++) {
                 axes[6 * i + k] = m[4 * k] * A[0] + m[4 * k + 1] * A[1] + m[4 * k + 2] * A[2];

@@ -116,7 +116,10 @@ static void check_footprint(void)
         enum { W = 24, H = 16 };
         izb_recon f = izb_frame_make(&cam, &l, bmin, bmax, W, H);
         float depth[W * H];
-        ray_cast_depth(&cam, &f, xyz, 2, depth, NULL);
+        uint32_t ids[W * H];
+        ray_cast_depth(&cam, &f, xyz, 2, depth, ids);
+        izb_aa_view V;
+        izb_aa_view_make(&f, &V);
         float m[16];
         camera_view(&cam, m);
         const double pt[3] = {fw[0] * dist, fw[1] * dist, fw[2] * dist};
@@ -127,7 +130,10 @@ static void check_footprint(void)
                 const float nb[4] = {px > 0 ? depth[i - 1] : 0.0f, px + 1 < W ? depth[i + 1] : 0.0f,
                                      py > 0 ? depth[i - W] : 0.0f, py + 1 < H ? depth[i + W] : 0.0f};
                 float A[3], B[3], P[3];
-                izb_aa_axes(&f, px, py, depth[i], nb, A, B);
+                /* odd cases: the facet's plane (primitive ids), izb_aa_facet_normal from the frame alone */
+                float nv[3];
+                if (c % 2) izb_aa_facet_normal(&V, xyz + 9 * ids[i], nv);
+                izb_aa_axes(&f, px, py, depth[i], nb, c % 2 ? nv : NULL, A, B);
                 izb_aa_view_pos(&f, px, py, depth[i], P);
                 const double step = 2.0 * f.ray_sx * depth[i] / W, stepy = 2.0 * f.ray_sy * depth[i] / H;
                 const double la = sqrt(A[0] * A[0] + A[1] * A[1] + A[2] * A[2]);
@@ -176,7 +182,7 @@ static void check_footprint(void)
             nb[k] = rnd() < 0.3 ? odd[(int)(rnd() * 6)] : (float)(d * rnd_in(0, 3));
         const int px = (int)(rnd() * 64), py = (int)(rnd() * 48);
         float A[3], B[3];
-        izb_aa_axes(&f, px, py, d, nb, A, B);
+        izb_aa_axes(&f, px, py, d, nb, NULL, A, B);
         const double sx = 2.0 * f.ray_sx / 64 * d, sy = 2.0 * f.ray_sy / 48 * d;
         const double la = sqrt(A[0] * A[0] + A[1] * A[1] + A[2] * A[2]), lb = sqrt(B[0] * B[0] + B[1] * B[1] + B[2] * B[2]);
         CHECK(isfinite(la) && isfinite(lb) && la <= IZB_AA_MAX_STRETCH * sx * 1.0001 && lb <= IZB_AA_MAX_STRETCH * sy * 1.0001,
@@ -218,6 +224,8 @@ static void check_truth(uint64_t seed, const diff_case *c, const izb_closed *cl,
         L[k] /= ln, diag += (c->g.bmax[k] - c->g.bmin[k]) * (c->g.bmax[k] - c->g.bmin[k]);
     diag = sqrt(diag);
     const double tol_t = 2e-3 * diag; /* the bias and the tangent plane's gap to a curved mesh */
+    izb_aa_view V;
+    izb_aa_view_make(f, &V);
     for (int py = 0; py < H; py++)
         for (int px = 0; px < W; px++) {
             const int i = py * W + px;
@@ -226,7 +234,10 @@ static void check_truth(uint64_t seed, const diff_case *c, const izb_closed *cl,
             const float nb[4] = {px > 0 ? c->depth[i - 1] : 0.0f, px + 1 < W ? c->depth[i + 1] : 0.0f,
                                  py > 0 ? c->depth[i - W] : 0.0f, py + 1 < H ? c->depth[i + W] : 0.0f};
             float A[3], B[3], P[3];
-            izb_aa_axes(f, px, py, d, nb, A, B);
+            float nv[3]; /* the facet's plane: the compared run has ids */
+            const bool facet = c->ids[i] < (uint32_t)c->g.nt;
+            if (facet) izb_aa_facet_normal(&V, c->g.xyz + 9 * (size_t)c->ids[i], nv);
+            izb_aa_axes(f, px, py, d, nb, facet ? nv : NULL, A, B);
             izb_aa_view_pos(f, px, py, d, P);
             uint32_t hid = 0;
             bool sure = true;
