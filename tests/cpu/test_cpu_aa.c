@@ -83,7 +83,7 @@ static void view_to_world(const camera *c, const double v[3], double w[3])
 
 static void check_footprint(void)
 {
-    int checked = 0;
+    int checked = 0, edges = 0;
     double worst = 0;
     for (int c = 0; c < 200; c++) {
         /* a plane through a random point with a random normal facing the camera (2 big triangles) */
@@ -104,20 +104,32 @@ static void check_footprint(void)
             t1[k] /= l1;
         t2[0] = nrm[1] * t1[2] - nrm[2] * t1[1], t2[1] = nrm[2] * t1[0] - nrm[0] * t1[2],
         t2[2] = nrm[0] * t1[1] - nrm[1] * t1[0];
-        const double S = 100 * dist;
-        float xyz[18];
+        /* cases 2, 3 (mod 4): a small quad in front of a far wall facing the camera, so its
+         * silhouette pixels have one neighbour across a discontinuity (the secant must take the
+         * other) */
+        const bool small = c % 4 >= 2;
+        const double S = small ? 0.25 * dist : 100 * dist;
+        float xyz[36];
         const double cs[4][2] = {{-S, -S}, {S, -S}, {S, S}, {-S, S}};
         const int order[6] = {0, 1, 2, 0, 2, 3};
+        /* the wall: 10x farther, facing the camera (spanned by the camera's right and up) */
+        float vm[16], right[3], up[3];
+        camera_view(&cam, vm);
+        for (int a = 0; a < 3; a++)
+            right[a] = vm[4 * a], up[a] = vm[4 * a + 1];
+        const double wall = 100 * dist, wc[4][2] = {{-wall, -wall}, {wall, -wall}, {wall, wall}, {-wall, wall}};
         for (int v = 0; v < 6; v++)
-            for (int k = 0; k < 3; k++)
+            for (int k = 0; k < 3; k++) {
                 xyz[3 * v + k] = (float)(fw[k] * dist + cs[order[v]][0] * t1[k] + cs[order[v]][1] * t2[k]);
+                xyz[18 + 3 * v + k] = (float)(fw[k] * 10 * dist + wc[order[v]][0] * right[k] + wc[order[v]][1] * up[k]);
+            }
         const light l = {.type = LIGHT_DIRECTIONAL, .dir = {0.3f, -1.0f, 0.2f}};
         const float bmin[3] = {-1, -1, -1}, bmax[3] = {1, 1, 1};
         enum { W = 24, H = 16 };
         izb_recon f = izb_frame_make(&cam, &l, bmin, bmax, W, H);
         float depth[W * H];
         uint32_t ids[W * H];
-        ray_cast_depth(&cam, &f, xyz, 2, depth, ids);
+        ray_cast_depth(&cam, &f, xyz, small ? 4 : 2, depth, ids);
         izb_aa_view V;
         izb_aa_view_make(&f, &V);
         float m[16];
@@ -126,7 +138,12 @@ static void check_footprint(void)
         for (int py = 0; py < H; py++)
             for (int px = 0; px < W; px++) {
                 const int i = py * W + px;
-                if (!(depth[i] > 0)) continue;
+                if (!(depth[i] > 0) || ids[i] >= 2) continue; /* the plane's pixels only */
+                /* and each axis with a neighbour on the plane: a one-pixel sliver has no plane */
+                const bool lx = px > 0 && ids[i - 1] < 2, rx = px + 1 < W && ids[i + 1] < 2;
+                const bool dy = py > 0 && ids[i - W] < 2, uy = py + 1 < H && ids[i + W] < 2;
+                if (small && !((lx || rx) && (dy || uy))) continue;
+                edges += small && !(lx && rx && dy && uy);
                 const float nb[4] = {px > 0 ? depth[i - 1] : 0.0f, px + 1 < W ? depth[i + 1] : 0.0f,
                                      py > 0 ? depth[i - W] : 0.0f, py + 1 < H ? depth[i + W] : 0.0f};
                 float A[3], B[3], P[3];
@@ -140,9 +157,12 @@ static void check_footprint(void)
                 const double lb = sqrt(B[0] * B[0] + B[1] * B[1] + B[2] * B[2]);
                 CHECK(la <= IZB_AA_MAX_STRETCH * step * 1.0001 && lb <= IZB_AA_MAX_STRETCH * stepy * 1.0001,
                       "axes %g, %g longer than the bound", la / step, lb / stepy);
-                /* the projection check where the plane is within 60 degrees of facing the camera (axes
-                 * under 2 steps): beyond, the footprint quad's perspective is far from a parallelogram */
-                const bool moderate = la < 2 * step && lb < 2 * stepy;
+                /* the checks where the plane is within 60 degrees of facing the pixel's ray: beyond, the
+                 * footprint quad's perspective is far from a parallelogram, and the clamp may cut in */
+                double ro[3], rd[3];
+                ray_of_pixel(&cam, &f, px, py, ro, rd);
+                const double rl = sqrt(rd[0] * rd[0] + rd[1] * rd[1] + rd[2] * rd[2]);
+                const bool moderate = fabs(nrm[0] * rd[0] + nrm[1] * rd[1] + nrm[2] * rd[2]) >= 0.5 * rl;
                 for (int k = 0; k < 32; k++) {
                     izb_aa_samples Sm;
                     izb_aa_samples_make(32, &Sm);
@@ -167,7 +187,7 @@ static void check_footprint(void)
                 }
             }
     }
-    CHECK(checked > 10000, "footprint samples checked: %d", checked);
+    CHECK(checked > 10000 && edges > 100, "footprint samples checked: %d (silhouette pixels %d)", checked, edges);
     fprintf(stderr, "footprint: %d samples, farthest %.4f pixels from the centre\n", checked, worst);
     /* clamp: garbage neighbours (discontinuities, sky, NaN) never give an axis past the bound */
     const camera cam = {.fovy = 60};
