@@ -43,6 +43,15 @@
 #include "izb_mask.h"
 #include "izb_math.h"
 
+/* The footprint's functions are large for GCC's inliner, and an out-of-line copy is compiled for
+ * the baseline (no FMA: every fmaf a libm call, measured 5x the hard frame's set-up in the CPU
+ * backend's per-ISA loop); forced inline they take the caller's instruction set. */
+#if defined(__CUDACC__)
+#define IZB_AA_HD static __forceinline__ __host__ __device__
+#else
+#define IZB_AA_HD static inline __attribute__((always_inline))
+#endif
+
 #define IZB_AA_MAX_SAMPLES 32
 /* The longest footprint axis, in fronto-parallel pixel steps at the pixel's depth: a surface seen
  * at 75.5 degrees from its normal (1 / cos) still gets its true footprint; beyond, and across
@@ -103,7 +112,7 @@ typedef struct izb_aa_foot {
 } izb_aa_foot;
 
 /* View-space position of pixel (px, py) at linear depth d (izb_reconstruct_lit's). */
-IZB_HD void izb_aa_view_pos(const izb_recon *r, int px, int py, float d, float v[3])
+IZB_AA_HD void izb_aa_view_pos(const izb_recon *r, int px, int py, float d, float v[3])
 {
     const float ndc_x = (float)(2 * px + 1) / (float)r->width - 1.0f;
     const float ndc_y = (float)(2 * py + 1) / (float)r->height - 1.0f;
@@ -117,7 +126,7 @@ IZB_HD void izb_aa_view_pos(const izb_recon *r, int px, int py, float d, float v
  * +step); a depth that is sky (izb_depth_is_sky: 0, NaN, Inf; the caller's choice for a neighbour
  * outside the image) is not usable, and with neither the secant is the flat step. *step: the
  * fronto-parallel pixel step at depth d (the clamp's unit). */
-IZB_HD void izb_aa_secant(const izb_recon *r, int px, int py, int dx, int dy, float d, float d_lo, float d_hi,
+IZB_AA_HD void izb_aa_secant(const izb_recon *r, int px, int py, int dx, int dy, float d, float d_lo, float d_hi,
                           float out[3], float *step)
 {
     float c[3], lo[3], hi[3];
@@ -134,7 +143,7 @@ IZB_HD void izb_aa_secant(const izb_recon *r, int px, int py, int dx, int dy, fl
 
 /* An axis longer than IZB_AA_MAX_STRETCH steps (or not finite) scaled down to that (the flat step
  * (fx, fy, 0) when not finite). */
-IZB_HD void izb_aa_clamp(float a[3], float step, float fx, float fy)
+IZB_AA_HD void izb_aa_clamp(float a[3], float step, float fx, float fy)
 {
     const float len2 = fmaf(a[0], a[0], fmaf(a[1], a[1], a[2] * a[2]));
     const float lim = IZB_AA_MAX_STRETCH * step, lim2 = lim * lim;
@@ -154,7 +163,7 @@ IZB_HD void izb_aa_clamp(float a[3], float step, float fx, float fy)
  * perspective change (measured on random planes: sub-samples up to 0.88 pixels from the centre
  * with secants, 0.5x with derivatives; test_cpu_aa). Where n . D is 0 or not finite (a plane seen
  * edge-on, garbage neighbours) the secants stay. Then each axis is clamped (izb_aa_clamp). */
-IZB_HD void izb_aa_axes(const izb_recon *r, int px, int py, float d, const float nb[4], const float *nv, float A[3],
+IZB_AA_HD void izb_aa_axes(const izb_recon *r, int px, int py, float d, const float nb[4], const float *nv, float A[3],
                         float B[3])
 {
     float sa[3], sb[3], stx, sty;
@@ -218,7 +227,7 @@ static inline void izb_aa_view_make(const izb_recon *r, izb_aa_view *out)
  * secants' plane would cut under a curved mesh (a chord between two facets lies inside a convex
  * mesh; sub-samples there are hidden by the mesh itself wherever the gap exceeds the bias, seen
  * as speckle on lit spheres). */
-IZB_HD void izb_aa_facet_normal(const izb_aa_view *V, const float *tri, float n[3])
+IZB_AA_HD void izb_aa_facet_normal(const izb_aa_view *V, const float *tri, float n[3])
 {
     float p[3][3];
     for (int k = 0; k < 3; k++)
@@ -237,7 +246,7 @@ IZB_HD void izb_aa_facet_normal(const izb_aa_view *V, const float *tri, float n[
  * facet's view-space normal (izb_aa_facet_normal) where the pixel's primitive id is known, else
  * NULL (the secants' plane). The view axes go to light clip space by cam_to_light's linear part (an
  * orthographic light: w = 1). */
-IZB_HD void izb_aa_footprint(const izb_recon *r, int px, int py, float d, const float nb[4], const float *nv,
+IZB_AA_HD void izb_aa_footprint(const izb_recon *r, int px, int py, float d, const float nb[4], const float *nv,
                              izb_aa_foot *out)
 {
     float A[3], B[3];

@@ -5,6 +5,30 @@
 #error "kernels_aa.h is included by kernels.h only (cpu/isa.c's per-ISA copies)"
 #endif
 
+/* The footprints of binned points [j0, j1) (izb_cpu_aa_footprints: here, not in raster_aa.c, since
+ * built for the baseline every fmaf would be a libm call: measured 5x the hard frame's set-up);
+ * *ex, *ey: their largest extents, max-ed in. */
+static void KERN(aa_footprints)(const izb_recon *f, const izb_aa_view *V, const float *depth, const uint32_t *ids,
+                                const float *xyz, uint32_t tri_count, const izb_cpu_points *p, int64_t j0, int64_t j1,
+                                izb_aa_foot *foot, float *ex, float *ey)
+{
+    const int W = f->width, H = f->height;
+    float mx = *ex, my = *ey;
+    for (int64_t j = j0; j < j1; j++) {
+        const int pix = (int)p->pixel[j], px = pix % W, py = pix / W;
+        /* neighbours outside the image count as sky: not usable (izb_aa_secant) */
+        const float nb[4] = {px > 0 ? depth[pix - 1] : 0.0f, px + 1 < W ? depth[pix + 1] : 0.0f,
+                             py > 0 ? depth[pix - W] : 0.0f, py + 1 < H ? depth[pix + W] : 0.0f};
+        const uint32_t id = ids ? ids[pix] : IZB_NO_ID;
+        float nv[3];
+        if (id < tri_count) izb_aa_facet_normal(V, xyz + 9 * (size_t)id, nv);
+        izb_aa_footprint(f, px, py, depth[pix], nb, id < tri_count ? nv : NULL, &foot[j]);
+        mx = izb_maxf(mx, foot[j].ex);
+        my = izb_maxf(my, foot[j].ey);
+    }
+    *ex = mx, *ey = my;
+}
+
 /* The sub-samples of point (x, y, z) with footprint f that t hides, as bits (bit k = sample k). */
 static inline uint32_t KERN(aa_word)(const izb_tri *t, float x, float y, float z, const izb_aa_foot *f,
                                      const izb_aa_samples *S)

@@ -12,22 +12,15 @@ void izb_cpu_aa_footprints(const izb_recon *f, const float *depth, const uint32_
                            uint32_t tri_count, const izb_cpu_points *p, int n, izb_aa_foot *foot, float *ex_max,
                            float *ey_max, int threads)
 {
-    const int W = f->width, H = f->height;
+    const izb_cpu_kernels *k = izb_cpu_kernels_get(IZB_CPU_ISA_AUTO);
     izb_aa_view V;
     izb_aa_view_make(f, &V);
     float ex = 0.0f, ey = 0.0f;
-#pragma omp parallel for num_threads(izb_cpu_threads(threads)) schedule(static) reduction(max : ex, ey)
-    for (int j = 0; j < n; j++) {
-        const int pix = (int)p->pixel[j], px = pix % W, py = pix / W;
-        /* neighbours outside the image count as sky: not usable (izb_aa_axis) */
-        const float nb[4] = {px > 0 ? depth[pix - 1] : 0.0f, px + 1 < W ? depth[pix + 1] : 0.0f,
-                             py > 0 ? depth[pix - W] : 0.0f, py + 1 < H ? depth[pix + W] : 0.0f};
-        const uint32_t id = ids ? ids[pix] : IZB_NO_ID;
-        float nv[3];
-        if (id < tri_count) izb_aa_facet_normal(&V, xyz + 9 * (size_t)id, nv);
-        izb_aa_footprint(f, px, py, depth[pix], nb, id < tri_count ? nv : NULL, &foot[j]);
-        ex = izb_maxf(ex, foot[j].ex);
-        ey = izb_maxf(ey, foot[j].ey);
+#pragma omp parallel num_threads(izb_cpu_threads(threads)) reduction(max : ex, ey)
+    {
+        int64_t lo, hi;
+        izb_cpu_chunk(n, THREAD_NUM(), NUM_THREADS(), &lo, &hi);
+        k->aa_footprints(f, &V, depth, ids, xyz, tri_count, p, lo, hi, foot, &ex, &ey);
     }
     for (int j = n; j < n + IZB_CPU_POINTS_PAD; j++) /* the kernels read whole blocks */
         foot[j] = (izb_aa_foot){{0}, {0}, 0.0f, 0.0f};

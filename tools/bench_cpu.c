@@ -345,13 +345,14 @@ static int aa_sweep(const bench_opts *o, bench_case *bc, izb_backend *b, bench_b
     const izb_recon *f = &bc->f[0];
     float *axes = malloc(6 * sizeof(float) * npix);
     uint8_t *mask[AA_COUNTS], *em = malloc(npix);
-    double *tot[AA_COUNTS], *ras[AA_COUNTS], *emb[AA_COUNTS];
+    double *tot[AA_COUNTS], *ras[AA_COUNTS], *emb[AA_COUNTS], *set[AA_COUNTS];
     bool ok = axes && em;
     for (int c = 0; c < AA_COUNTS; c++) {
         ok = (mask[c] = malloc(npix)) && ok;
         ok = (tot[c] = malloc(sizeof(double) * (size_t)o->frames)) && ok;
         ok = (ras[c] = malloc(sizeof(double) * (size_t)o->frames)) && ok;
         ok = (emb[c] = malloc(sizeof(double) * (size_t)o->frames)) && ok;
+        ok = (set[c] = malloc(sizeof(double) * (size_t)o->frames)) && ok;
     }
     if (!ok) {
         fprintf(stderr, "bench-cpu: shadow-samples sweep: out of memory\n");
@@ -389,7 +390,8 @@ static int aa_sweep(const bench_opts *o, bench_case *bc, izb_backend *b, bench_b
             if (!izb_shade_arrays_ids(b, &fc, &(izb_settings){0}, bc->depth, o->ids ? bc->ids : NULL, mask[c], &st[c]))
                 return 1;
             if (round >= o->warmup)
-                tot[c][round - o->warmup] = st[c].total_ms, ras[c][round - o->warmup] = st[c].stage_ms[IZB_STAGE_RASTER];
+                tot[c][round - o->warmup] = st[c].total_ms, ras[c][round - o->warmup] = st[c].stage_ms[IZB_STAGE_RASTER],
+                set[c][round - o->warmup] = st[c].stage_ms[IZB_STAGE_CULLING];
         }
     for (int round = 0; round < o->frames; round++)
         for (int c = 0; c < AA_COUNTS; c++) {
@@ -418,17 +420,19 @@ static int aa_sweep(const bench_opts *o, bench_case *bc, izb_backend *b, bench_b
             wrong += dlt * (double)S.n / 255.0;
         }
         const stats_summary t = stats_summarize(tot[c], (size_t)o->frames), r = stats_summarize(ras[c], (size_t)o->frames),
-                            e = stats_summarize(emb[c], (size_t)o->frames);
-        printf("  N %2d: IZB total %.1f / %.1f ms (min / median), raster %.1f; %.2fx N = 1 (medians); pairs that ran "
+                            e = stats_summarize(emb[c], (size_t)o->frames),
+                            su = stats_summarize(set[c], (size_t)o->frames);
+        printf("  N %2d: IZB total %.1f / %.1f ms (min / median), footprints + set-up %.1f, raster %.1f; %.2fx N = 1 "
+               "(medians); pairs that ran "
                "sub-samples %.4g of %.4g visited; Embree rtcOccluded16, %d rays per pixel: %.1f / %.1f ms, IZB / Embree "
                "%.3f; bytes differing %ld of %ld, sub-sample answers differing about %.0f of %.4g (%.5f%%)\n",
-               aa_counts[c], t.min, t.median, r.median, t.median / s1.median, st[c].aa_pairs, st[c].aa_tests, S.n, e.min,
+               aa_counts[c], t.min, t.median, su.median, r.median, t.median / s1.median, st[c].aa_pairs, st[c].aa_tests, S.n, e.min,
                e.median, t.median / e.median, differ, valid, wrong, (double)valid * S.n,
                100.0 * wrong / ((double)valid * S.n + 1e-300));
     }
     fflush(stdout);
     for (int c = 0; c < AA_COUNTS; c++)
-        free(mask[c]), free(tot[c]), free(ras[c]), free(emb[c]);
+        free(mask[c]), free(tot[c]), free(ras[c]), free(emb[c]), free(set[c]);
     free(axes), free(em);
     return 0;
 }
