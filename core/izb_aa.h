@@ -13,15 +13,17 @@
  * the depth pass and its normals are the shading normals (smoothed), not the facet the depth pass
  * drew. The plane: through the pixel's view-space point and spanned by two secants, each the step
  * to its right (upper) neighbour's point or from its left (lower) one, whichever depth differs less
- * (the neighbour across a depth discontinuity is the farther one). The axes a, b are the
+ * (the neighbour across a depth discontinuity is the farther one); with primitive ids the drawn
+ * facet's own plane instead (izb_aa_facet_normal: the secants' chord plane cuts under a curved
+ * mesh, whose facets then hide sub-samples). The axes a, b are the
  * derivatives of the camera rays' crossing with that plane per pixel step in x, y at the pixel's
  * centre (izb_aa_axes), and sub-sample k lies at p + u_k a + v_k b with (u_k, v_k) in [-1/2, 1/2]^2
  * (the pattern): on the plane, inside the quad the pixel corners' rays cut from it to first order in
  * the pixel's angular size (the parallelogram tangent to it). Ill-defined planes are bounded: with
  * no usable neighbour on either side (sky, the image border) the secant is the fronto-parallel
- * pixel step at the pixel's depth; and an axis longer than IZB_AA_MAX_STRETCH fronto-parallel pixel steps (a
- * grazing view, or both neighbours across discontinuities: a one-pixel-wide sliver) is scaled down
- * to that length (direction kept). So a footprint never reaches more than IZB_AA_MAX_STRETCH / 2
+ * pixel step at the pixel's depth; and an axis longer than IZB_AA_MAX_STRETCH fronto-parallel
+ * pixel steps (a grazing view, or both neighbours across discontinuities: a one-pixel-wide sliver)
+ * is scaled down to that length (direction kept). So a footprint never reaches more than IZB_AA_MAX_STRETCH / 2
  * pixel widths from its pixel's point, however the depth image looks.
  *
  * The sub-sample's test is the hard test at its own position: light clip (x, y, z) of the point plus
