@@ -308,8 +308,8 @@ static void shadow_samples_key(app *a)
 {
     const int n = a->opt.shadow_samples > 1 ? a->opt.shadow_samples : 1;
     a->opt.shadow_samples = n >= IZB_AA_MAX_SAMPLES ? 1 : n == 1 ? 4 : 2 * n;
-    if (a->opt.shadow_samples > 1 && a->light.type != LIGHT_DIRECTIONAL)
-        printf("izb-shadows: %d shadow samples per pixel: for the directional light (T) only so far\n",
+    if (a->opt.shadow_samples > 1 && (a->light.type != LIGHT_DIRECTIONAL || a->opt.light_angle > 0.0f))
+        printf("izb-shadows: %d shadow samples per pixel: for the hard directional light only so far (T, -)\n",
                a->opt.shadow_samples);
     else
         printf("izb-shadows: %d shadow samples per pixel%s\n", a->opt.shadow_samples,

@@ -445,8 +445,13 @@ bool render_frame(render *r, const render_frame_desc *f)
         izb_recon fr[LIGHT_CUBE_FACES];
         const int count =
             izb_frame_make_faces(f->cam, f->light, r->bounds_min, r->bounds_max, r->width, r->height, fr);
+        /* anti-aliased edges: for a hard directional light only so far (izb_aa_frame_ok refuses the
+         * rest); the keys T and = can make the light a spot or soft while N > 1, and such frames
+         * take the path they took before (like a light angle, which spot frames ignore) */
         for (int k = 0; k < count; k++)
-            fr[k].shadow_samples = f->shadow_samples;
+            fr[k].shadow_samples = f->light->type == LIGHT_DIRECTIONAL && !(fr[k].light_angle > 0.0f)
+                                       ? f->shadow_samples
+                                       : 0;
         ok = count == 1 ? render_shade_izb(r, f->backend, fr, f->settings, f->stats)
                         : render_shade_izb_faces(r, f->backend, fr, count, f->settings, f->stats);
     } else {
