@@ -51,6 +51,8 @@ static const binding BINDINGS[] = {
     {GLFW_KEY_INSERT, "Insert", "add a light (at most 8): a copy of the picked one, picked", CONTROL_LIGHT_ADD,
      {0}, {0}},
     {GLFW_KEY_DELETE, "Delete", "remove the picked light (one stays)", CONTROL_LIGHT_REMOVE, {0}, {0}},
+    {GLFW_KEY_I, "I", "anti-aliased shadow edges: sub-samples per pixel 1, 4, 8, 16, 32", CONTROL_SHADOW_SAMPLES,
+     {0}, {0}},
     {GLFW_KEY_Y, "Y", "vsync on / off", CONTROL_VSYNC, {0}, {0}},
     {GLFW_KEY_V, "V", "view: shaded, shadow overlay, mask, depth, points, cells", CONTROL_VIEW, {0}, {0}},
     {GLFW_KEY_HOME, "Home", "reset camera and light to the scene's", CONTROL_RESET, {0}, {0}},

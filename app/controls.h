@@ -40,6 +40,7 @@ enum {
     CONTROL_LIGHT_NEXT = 1u << 19,   /* J: pick the next light: the one L steers and T, - = N change */
     CONTROL_LIGHT_ADD = 1u << 25,    /* Insert: add a light (a copy of the picked one), pick it */
     CONTROL_LIGHT_REMOVE = 1u << 26, /* Delete: remove the picked light (not the last) */
+    CONTROL_SHADOW_SAMPLES = 1u << 27, /* I: sub-samples per pixel 1 -> 4 -> 8 -> 16 -> 32 -> 1 (izb_aa.h) */
     /* the demo tools (app/session.c) */
     CONTROL_HUD = 1u << 20,        /* H: HUD on/off */
     CONTROL_LOG = 1u << 21,        /* F: start/stop an FPS log */

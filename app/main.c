@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "controls.h"
+#include "izb_aa.h"
 #include "izb_soft.h"
 #include "file_out.h"
 #include "fps_log.h"
@@ -332,6 +333,23 @@ static void light_list_keys(app *a, unsigned t)
            l->picked + 1, light_type_names[l->set.l[l->picked].type]);
 }
 
+/* I: the sub-samples per pixel of anti-aliased shadow edges (izb_aa.h), 1 -> 4 -> 8 -> 16 -> 32 -> 1.
+ * Kept in the options, like the light's size. */
+static void shadow_samples_key(app *a)
+{
+    const int n = a->opt.shadow_samples > 1 ? a->opt.shadow_samples : 1;
+    a->opt.shadow_samples = n >= IZB_AA_MAX_SAMPLES ? 1 : n == 1 ? 4 : 2 * n;
+    bool any_hard_directional = false; /* the lights N applies to (render_izb_lights) */
+    for (int i = 0; i < a->lights.set.count; i++)
+        any_hard_directional |= a->lights.set.l[i].type == LIGHT_DIRECTIONAL && !(a->lights.set.l[i].angle_deg > 0.0f);
+    if (a->opt.shadow_samples > 1 && !any_hard_directional)
+        printf("izb-shadows: %d shadow samples per pixel: for hard directional lights only so far (T, -)\n",
+               a->opt.shadow_samples);
+    else
+        printf("izb-shadows: %d shadow samples per pixel%s\n", a->opt.shadow_samples,
+               a->opt.shadow_samples > 1 ? " (anti-aliased edges: CPU backend)" : ": hard edges");
+}
+
 static void apply_toggles(app *a, unsigned t)
 {
     izb_settings *s = &a->settings;
@@ -347,6 +365,7 @@ static void apply_toggles(app *a, unsigned t)
     if (t & CONTROL_UP) next_up(a);
     if (t & CONTROL_ALPHA) toggle_alpha(a);
     if (t & (CONTROL_LIGHT_WIDER | CONTROL_LIGHT_NARROWER | CONTROL_LIGHT_SAMPLES)) light_size_keys(a, t);
+    if (t & CONTROL_SHADOW_SAMPLES) shadow_samples_key(a);
     if (t & CONTROL_LIGHT_TYPE) { /* the picked light: directional -> spot -> point, the scene's pose */
         const int p = a->lights.picked;
         options_light *o = &a->lights.given[p];
@@ -614,7 +633,8 @@ static bool render_once(app *a)
                                                    .settings = &a->settings,
                                                    .stats = &a->stats,
                                                    .view = a->view,
-                                                   .hud = a->ses.hud || a->ses.keys_shown});
+                                                   .hud = a->ses.hud || a->ses.keys_shown,
+                                                   .shadow_samples = a->opt.shadow_samples});
 }
 
 static bool app_draw(app *a)

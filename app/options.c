@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "izb_aa.h"
 #include "izb_soft.h"
 #include "scene.h"
 
@@ -46,6 +47,9 @@ _Static_assert(sizeof(izb_backend_kind) == sizeof(int) && sizeof(izb_kernel) == 
 /* --vsync's names: a bool, false first */
 static const char *const vsync_names[2] = {"off", "on"};
 static const char *const alpha_test_names[2] = {"on", "off"}; /* index = alpha_test_off */
+
+/* --shadow-samples' rule: izb_aa_samples_ok (a power of two from 1 to 32 but 2) */
+static bool shadow_samples_ok(int v) { return izb_aa_samples_ok(v); }
 
 const option_spec options_table[] = {
     {"--scene", .kind = OPTION_SCENE, .arg = "SPEC", DEST(scene), .section = "scene and output",
@@ -124,6 +128,12 @@ const option_spec options_table[] = {
      .deflt = "1"},
     {"--light-samples", .kind = OPTION_INT, .arg = "M", DEST(light_samples), .min = 16, .max = 256, .pow2 = true,
      .what = "16, 32, 64, 128 or 256", .help = "light samples of a soft shadow", .deflt = STR(IZB_SOFT_DEFAULT_SAMPLES)},
+    {"--shadow-samples", .kind = OPTION_INT, .arg = "N", DEST(shadow_samples), .min = 1, .max = IZB_AA_MAX_SAMPLES,
+     .pow2 = true, .check_int = shadow_samples_ok, .what = "1, 4, 8, 16 or 32",
+     .help = "sub-samples of each pixel's footprint: anti-aliased shadow\n"
+             "edges (directional light, CPU backend; CUDA frames fall\n"
+             "back to it); 1 = hard edges",
+     .deflt = "1"},
     {"--cam-pos", .kind = OPTION_VEC3, .arg = "x,y,z", DEST(cam_pos), HAS(has_cam_pos), ANY_FLOAT,
      .what = "x,y,z", .help = "camera position", .deflt = "the scene's"},
     {"--cam-yaw", .kind = OPTION_FLOAT, .arg = "DEG", DEST(cam_yaw), HAS(has_cam_yaw), .min = -CAMERA_YAW_MAX,
@@ -445,7 +455,8 @@ static bool take_value(app_options *o, const option_spec *s, const char *val, bo
         if (s->auto_zero && strcmp(val, "auto") == 0)
             v = 0;
         else
-            ok = parse_int(val, (long)s->min, (long)s->max, &v) && !(s->pow2 && (v & (v - 1)) != 0);
+            ok = parse_int(val, (long)s->min, (long)s->max, &v) && !(s->pow2 && (v & (v - 1)) != 0) &&
+                 !(s->check_int && !s->check_int((int)v));
         if (ok) store_int(o, s->dest, s->dest_size, v);
         break;
     case OPTION_FLOAT:
@@ -748,6 +759,22 @@ options_result parse_options(int argc, char **argv, app_options *o, char *err, s
     if (!options_check_memory(o->width, o->height, NULL, err, err_size)) return OPTIONS_ERROR;
     const options_light last = latest_light(o);
     if (!light_consistent(&last, o->earlier_count + 1, err, err_size)) return OPTIONS_ERROR;
+    /* sub-samples per pixel apply to the hard directional lights (render_izb_lights); a light list
+     * without one is refused, as a single spot or soft light is */
+    if (o->shadow_samples > 1 && o->earlier_count == 0 && o->light != LIGHT_DIRECTIONAL)
+        return fail(err, err_size, "--shadow-samples %d: for the directional light only so far (--light %s given)",
+                    o->shadow_samples, light_type_names[o->light]);
+    if (o->shadow_samples > 1 && o->earlier_count == 0 && o->light_angle > 0.0f)
+        return fail(err, err_size, "--shadow-samples %d: not with --light-angle yet (soft shadows' edges are soft)",
+                    o->shadow_samples);
+    if (o->shadow_samples > 1 && o->earlier_count > 0) {
+        bool hard_directional = last.light == LIGHT_DIRECTIONAL && !(last.light_angle > 0.0f);
+        for (int i = 0; i < o->earlier_count; i++)
+            hard_directional |= o->earlier[i].light == LIGHT_DIRECTIONAL && !(o->earlier[i].light_angle > 0.0f);
+        if (!hard_directional)
+            return fail(err, err_size, "--shadow-samples %d: for hard directional lights only so far (none of the %d "
+                        "lights is one)", o->shadow_samples, o->earlier_count + 1);
+    }
     if (!check_scene(o->scene, err, err_size)) {
         one_line(err, err_size);
         return OPTIONS_ERROR;

@@ -53,6 +53,7 @@ typedef struct app_options {
         float light_dir[3], light_pos[3], cone_deg, light_angle, light_intensity;
         int light_samples;
     } earlier[IZB_MAX_LIGHTS - 1];
+    int shadow_samples; /* --shadow-samples: N sub-samples per pixel (izb_aa.h); 0 = 1, hard edges */
     float cam_pos[3], cam_yaw, cam_pitch;
     bool vsync;
     render_view view;
@@ -110,6 +111,7 @@ typedef struct option_spec {
     size_t dest2;             /* OPTION_SIZE2: offsetof the int that gets H */
     size_t has;               /* offsetof + 1 of a bool set when the option is given; 0: none */
     bool (*check)(const float v[3]); /* OPTION_VEC3: a further rule (light_dir_usable) */
+    bool (*check_int)(int v);        /* OPTION_INT: a further rule (izb_aa_samples_ok); NULL: none */
     const char *what;    /* the error's "expected WHAT from MIN to MAX UNIT" */
     const char *unit;    /* see what; NULL: none */
     const char *section; /* --help: a heading printed above this row */

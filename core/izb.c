@@ -1,5 +1,6 @@
 /* izb.c — backend selection and dispatch (the seam of izb.h). */
 #include "izb_backend.h"
+#include "izb_aa.h"
 #include "izb_soft.h"
 
 #include <stdio.h>
@@ -262,6 +263,26 @@ bool izb_soft_frame_ok(const izb_recon *f)
     return true;
 }
 
+bool izb_aa_frame_ok(const izb_recon *f)
+{
+    const int n = f->shadow_samples;
+    if (n == 0 || n == 1)
+        return true;
+    if (!izb_aa_samples_ok(n)) {
+        fprintf(stderr, "izb: %d shadow samples: must be 1, 4, 8, 16 or 32\n", n);
+        return false;
+    }
+    if (f->light_is_spot) {
+        fprintf(stderr, "izb: shadow samples are for the directional light only so far (spot and point lights: issue 19)\n");
+        return false;
+    }
+    if (f->light_angle > 0.0f) {
+        fprintf(stderr, "izb: shadow samples and a light angle together are not supported yet (issue 19)\n");
+        return false;
+    }
+    return true;
+}
+
 /* a frame the backend can shade: soft ones only where it has the soft path */
 static bool frame_ok(const izb_backend *b, const izb_recon *f)
 {
@@ -273,6 +294,13 @@ static bool frame_ok(const izb_backend *b, const izb_recon *f)
         return false;
     if (f->light_angle > 0.0f && !b->vt->soft) {
         fprintf(stderr, "izb %s: soft shadows run on the CPU backend only so far (--backend cpu)\n", b->vt->name);
+        return false;
+    }
+    if (!izb_aa_frame_ok(f))
+        return false;
+    if (f->shadow_samples > 1 && !b->vt->aa) {
+        fprintf(stderr, "izb %s: anti-aliased shadow edges run on the CPU backend only so far (--backend cpu)\n",
+                b->vt->name);
         return false;
     }
     return true;

@@ -103,6 +103,10 @@ typedef struct izb_stats {
      * and the (point, triangle) pairs that passed the per-point box and plane side and ran their
      * samples (izb_soft.h). 0 in hard frames. */
     double soft_tests_global, soft_tests, soft_pairs;
+    /* Anti-aliased frames (shadow_samples > 1, izb_aa.h; CPU backend): the same three counts, with
+     * the triangles' ranges grown by the footprints' extent (frame-wide, per cell), and the pairs
+     * that ran their sub-samples. 0 otherwise. */
+    double aa_tests_global, aa_tests, aa_pairs;
 } izb_stats;
 
 typedef struct izb_backend izb_backend;
@@ -168,6 +172,12 @@ bool izb_set_cutouts(izb_backend *b, const izb_cutouts *c);
  * directional light. Otherwise one line on stderr and false; izb_shade_* refuse such frames, and
  * frames with light_angle > 0 on a backend without soft shadows (CUDA, so far). */
 bool izb_soft_frame_ok(const izb_recon *f);
+
+/* Whether a frame's shadow_samples is one the backends take (izb_aa.h): 0 or 1 (the hard path), or
+ * 4, 8, 16, 32 with a directional light and no light angle. Otherwise one line on stderr and
+ * false; izb_shade_* refuse such frames, and frames with shadow_samples > 1 on a backend without
+ * anti-aliased edges (CUDA, so far). */
+bool izb_aa_frame_ok(const izb_recon *f);
 
 /* Array path (tests, CPU fallback). depth: width*height linear view depths (0 = sky), row 0 at the
  * bottom. mask (out): width*height bytes, 255 = lit, 0 = in shadow or outside the light; sky

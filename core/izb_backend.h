@@ -33,6 +33,9 @@ typedef struct izb_backend_vtbl {
     /* shades frames with light_angle > 0 (izb_soft.h); izb.c refuses them, with one line, to a
      * backend without */
     bool soft;
+    /* shades frames with shadow_samples > 1 (izb_aa.h); izb.c refuses them, with one line, to a
+     * backend without */
+    bool aa;
 } izb_backend_vtbl;
 
 struct izb_backend {

@@ -81,6 +81,10 @@ typedef struct izb_recon {
      * values (izb_soft_frame_ok). */
     float light_angle;
     int light_samples;
+    /* Sub-samples of each pixel's footprint for anti-aliased shadow edges (izb_aa.h): 1, 4, 8, 16
+     * or 32; 0 means 1, the pixel's centre: the hard path, bit for bit. izb.c refuses other values
+     * (izb_aa_frame_ok). */
+    int shadow_samples;
 } izb_recon;
 
 /* A triangle ready for the rasteriser (thesis §4.3–4.4): edge functions e_i = a*x + b*y + c

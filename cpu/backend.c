@@ -42,6 +42,9 @@ typedef struct cpu_backend {
     buffer soft_tris;  /* izb_soft_tri, one per triangle: soft frames' survivors (their ids in tri_id) */
     buffer soft_masks; /* uint32_t, izb_mask_words(M) per point: soft frames' visibility masks */
     buffer cell_zmax;  /* float, one per cell: soft frames' farthest receiver per cell */
+    buffer aa_foot;    /* izb_aa_foot, n + IZB_CPU_POINTS_PAD: anti-aliased frames' footprints */
+    buffer aa_masks;   /* uint32_t, one per point: anti-aliased frames' sub-sample masks */
+    buffer cell_ext;   /* float, two per cell: anti-aliased frames' largest footprint extent per cell */
     buffer comp;       /* uint32_t, one per triangle: closed component (izb_closed.h) */
     buffer boxes;      /* float, 6 per closed component */
     size_t box_floats; /* in use in boxes */
@@ -83,7 +86,7 @@ static void cpu_destroy(izb_backend *base)
     cpu_backend *b = (cpu_backend *)base;
     buffer *all[] = {&b->xyz,  &b->points, &b->debug_points, &b->cell_start, &b->cell_end, &b->scratch,
                      &b->hits, &b->tris,   &b->comp,         &b->boxes,      &b->tri_id,
-                     &b->soft_tris, &b->soft_masks, &b->cell_zmax};
+                     &b->soft_tris, &b->soft_masks, &b->cell_zmax, &b->aa_foot, &b->aa_masks, &b->cell_ext};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         free(all[i]->data);
     izb_cpu_points_free(&b->binned);
@@ -177,7 +180,8 @@ static void finish_frame(cpu_backend *b, const izb_settings *s, izb_stats *stats
         stats->bbox = *bbox;
         stats->overflows = 0;
         const buffer *frame[] = {&b->points,  &b->debug_points, &b->cell_start, &b->cell_end,
-                                 &b->scratch, &b->hits,         &b->soft_masks, &b->cell_zmax};
+                                 &b->scratch, &b->hits,         &b->soft_masks, &b->cell_zmax,
+                                 &b->aa_foot, &b->aa_masks,     &b->cell_ext};
         const buffer *scene[] = {&b->xyz, &b->tris, &b->tri_id, &b->comp, &b->boxes, &b->soft_tris};
         stats->scene_bytes = b->cut.pool_bytes + (size_t)b->cut.texture_count * sizeof(izb_alpha_tex) +
                              (size_t)(b->cut.uv ? b->cut.tri_count : 0) * (6 * sizeof(float) + sizeof(uint32_t));
@@ -233,6 +237,49 @@ static bool soft_frame(cpu_backend *b, const izb_recon *f, const izb_settings *s
     return true;
 }
 
+/* Stages 3 and 4 of an anti-aliased frame (shadow_samples > 1, izb_aa.h) after the hard path's
+ * stages 1 and 2: the points' footprints from the depth image, the triangles set up as for a hard
+ * frame but against the points' bbox grown by the largest footprint (so a triangle that reaches
+ * only sub-samples is kept), sub-sample masks. Cut-outs are not alpha-tested here yet (opaque). */
+static bool aa_frame(cpu_backend *b, const izb_recon *f, const izb_settings *s, const float *depth,
+                     const uint32_t *ids, uint8_t *mask, izb_stats *stats, int n, const izb_grid *g,
+                     const izb_bbox *bbox, double *t)
+{
+    const int T = b->threads;
+    izb_aa_samples S;
+    izb_aa_samples_make(f->shadow_samples, &S);
+    if (!reserve(&b->aa_foot, (size_t)n + IZB_CPU_POINTS_PAD, sizeof(izb_aa_foot), "pixel footprints") ||
+        !reserve(&b->aa_masks, (size_t)n, sizeof(uint32_t), "sub-sample masks") ||
+        !reserve(&b->cell_ext, 2 * (size_t)g->w * (size_t)g->h, sizeof(float), "cells' footprint extents") ||
+        !reserve(&b->tri_id, (size_t)b->tri_count, sizeof(uint32_t), "triangle ids"))
+        return false;
+    int nt = 0;
+    float ex = 0.0f, ey = 0.0f;
+    if (n > 0) {
+        izb_cpu_aa_footprints(f, depth, ids, b->xyz.data, (uint32_t)b->tri_count, &b->binned, n, b->aa_foot.data, &ex,
+                              &ey, T);
+        const izb_bbox grown = izb_aa_grow_bbox(*bbox, ex, ey);
+        const izb_cull_view cv = {.mode = s->cull, .comp = b->have_closed ? b->comp.data : NULL,
+                                  .boxes = b->boxes.data, .light_is_spot = 0};
+        nt = izb_cpu_cull_ids(b->xyz.data, b->tri_count, f, g, &grown, &cv, b->tris.data, b->tri_id.data, T);
+    }
+    t[3] = now_ms();
+    izb_cpu_aa_counts counts = {0};
+    if (n > 0)
+        izb_cpu_aa_raster(b->tris.data, b->tri_id.data, nt, &S, &b->binned, b->aa_foot.data, n, b->cell_start.data,
+                          b->cell_end.data, g, ex, ey, b->cell_ext.data, s->kernel,
+                          ids ? &(izb_own){b->tri_id.data, ids, b->xyz.data, (uint32_t)b->tri_count} : NULL,
+                          b->aa_masks.data, mask, T, IZB_CPU_ISA_AUTO, &counts);
+    t[4] = now_ms();
+    finish_frame(b, s, stats, n, nt, g, bbox, t);
+    if (stats) {
+        stats->aa_tests_global = (double)counts.global;
+        stats->aa_tests = (double)counts.visited;
+        stats->aa_pairs = (double)counts.pairs;
+    }
+    return true;
+}
+
 static bool cpu_shade_arrays(izb_backend *base, const izb_recon *f, const izb_settings *s, const float *depth,
                              const uint32_t *ids, uint8_t *mask, izb_stats *stats)
 {
@@ -280,6 +327,8 @@ static bool cpu_shade_arrays(izb_backend *base, const izb_recon *f, const izb_se
 
     if (f->light_angle > 0.0f) /* izb.c checked the angle and M; angle 0 keeps the hard path below */
         return soft_frame(b, f, s, ids, mask, stats, n, &g, &bbox, t);
+    if (f->shadow_samples > 1) /* izb.c checked N; 0 and 1 keep the hard path below, bit for bit */
+        return aa_frame(b, f, s, depth, ids, mask, stats, n, &g, &bbox, t);
 
     int nt = 0;
     if (n > 0) {
@@ -336,6 +385,7 @@ static const izb_backend_vtbl cpu_vtbl = {
     .update_scene = cpu_update_scene,
     .set_cutouts = cpu_set_cutouts,
     .soft = true,
+    .aa = true,
 };
 
 izb_backend *izb_cpu_create(const izb_desc *desc)

@@ -6,6 +6,7 @@
 #define IZB_CPU_ISA_H
 
 #include "izb_cpu_stages.h"
+#include "izb_aa.h"
 #include "izb_soft.h"
 
 /* One instruction set's copy of the hot loops (see kernels.h for each contract). */
@@ -31,6 +32,12 @@ typedef struct izb_cpu_kernels {
     int64_t (*soft_setup)(const float *xyz, int64_t i0, int64_t i1, const float *light, const izb_soft_light *L,
                           float zmax, const izb_bbox *pb, const izb_cull_view *cull, izb_soft_tri *out,
                           uint32_t *tri_id);
+    uint32_t (*aa_row)(const izb_tri *t, uint32_t scene_id, const izb_aa_samples *S, const izb_cpu_points *p,
+                       const izb_aa_foot *foot, uint32_t j0, uint32_t j1, uint32_t *masks, const izb_own *own,
+                       bool shared);
+    void (*aa_footprints)(const izb_recon *f, const izb_aa_view *V, const float *depth, const uint32_t *ids,
+                          const float *xyz, uint32_t tri_count, const izb_cpu_points *p, int64_t j0, int64_t j1,
+                          izb_aa_foot *foot, float *ex, float *ey);
 } izb_cpu_kernels;
 
 /* The copy for `isa`, or NULL when this CPU or this build lacks it. IZB_CPU_ISA_AUTO: the best

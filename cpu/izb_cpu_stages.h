@@ -183,4 +183,35 @@ bool izb_cpu_soft_raster(const izb_soft_tri *tris, const uint32_t *tri_id, int n
                          const izb_cut *cut, uint32_t *masks, uint8_t *mask, int threads, izb_cpu_isa isa,
                          izb_cpu_soft_counts *counts);
 
+/* ---- anti-aliased edges (izb_aa.h; cpu/raster_aa.c) ---------------------------------------- */
+
+#include "izb_aa.h"
+
+/* The footprint of each binned point j < n (izb_aa_footprint, from the depth image of frame f, the
+ * point's pixel p->pixel[j]; with ids, where ids[pixel] < tri_count, on the plane of that triangle of
+ * xyz) into foot[j]; foot holds n + IZB_CPU_POINTS_PAD (the pad zeroed). *ex_max, *ey_max: the
+ * largest extents (0 when n is 0). */
+void izb_cpu_aa_footprints(const izb_recon *f, const float *depth, const uint32_t *ids, const float *xyz,
+                           uint32_t tri_count, const izb_cpu_points *p, int n, izb_aa_foot *foot, float *ex_max,
+                           float *ey_max, int threads);
+
+/* What an anti-aliased frame's raster did: point tests the frame's largest extent would visit, the
+ * tests the per-cell extents visited, and the (point, triangle) pairs whose sub-samples ran. */
+typedef struct izb_cpu_aa_counts {
+    uint64_t global, visited, pairs;
+} izb_cpu_aa_counts;
+
+/* Stage 4 for an anti-aliased frame: every set-up triangle against the points of the cells its
+ * bbox grown by the frame's largest extent (ex, ey) covers, skipping the cells whose own largest
+ * extent does not reach (cell_ext: scratch of 2 g->w g->h, filled here). kernel1: triangles in
+ * parallel, atomic ORs; kernel2: interleaved cell groups. The hidden sub-samples are OR-ed into
+ * masks (one word per point, cleared here), then mask[pixel] = izb_mask_value for every point. own
+ * as izb_cpu_raster_own's (NULL: no ids); tri_id: the triangles' scene indices. *counts may be
+ * NULL. False when isa does not run here. */
+bool izb_cpu_aa_raster(const izb_tri *tris, const uint32_t *tri_id, int nt, const izb_aa_samples *S,
+                       const izb_cpu_points *p, const izb_aa_foot *foot, int n, const uint32_t *cell_start,
+                       const uint32_t *cell_end, const izb_grid *g, float ex, float ey, float *cell_ext,
+                       izb_kernel kernel, const izb_own *own, uint32_t *masks, uint8_t *mask, int threads,
+                       izb_cpu_isa isa, izb_cpu_aa_counts *counts);
+
 #endif

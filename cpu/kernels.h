@@ -28,6 +28,7 @@
 #include "kernels_cull.h"    /* stage 3: culling of bundles of 16 triangles */
 #include "kernels_raster.h"  /* stage 4: kernel1's and kernel2's traversals */
 #include "kernels_soft.h"    /* stage 4 for soft shadows: a triangle against a run of points */
+#include "kernels_aa.h"      /* stage 4 for anti-aliased edges: sub-samples of a run of points */
 
 #undef KERN_OWN_BATCH
 #undef KERN_OWN_BLOCKS

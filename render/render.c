@@ -491,7 +491,8 @@ bool render_frame(render *r, const render_frame_desc *f)
     shadow_mode m = r->shadow_mode;
     if (f->light_stats) memset(f->light_stats, 0, IZB_MAX_LIGHTS * sizeof *f->light_stats);
     if (f->backend && (m == SHADOW_MODE_IZB || m == SHADOW_MODE_DIFF)) {
-        ok = render_izb_lights(r, f->cam, ls, f->backend, f->settings, f->stats, f->light_stats);
+        ok = render_izb_lights(r, f->cam, ls, f->backend, f->settings, f->shadow_samples, f->stats,
+                               f->light_stats);
     } else {
         for (int i = 0; i < ls->count; i++) render_fill_light_mask(r, i, 255);
     }

@@ -89,9 +89,11 @@ void render_fill_light_mask(render *r, int which, uint8_t value);
 /* Every light's IZB pass (zero intensity: none, its mask filled lit): light 0 by the one-light path
  * into tex_mask, last (the backend's debug data and the frame's grid are light 0's), the others
  * into their layers. sum: the frame's numbers (one light: its own);
- * per_light[i] each light's (zero where skipped); either may be NULL. False when the backend fails. */
+ * per_light[i] each light's (zero where skipped); either may be NULL. shadow_samples: sub-samples
+ * per pixel (izb_recon.shadow_samples) for the hard directional lights; the others get 0. False
+ * when the backend fails. */
 bool render_izb_lights(render *r, const camera *c, const light_set *ls, izb_backend *b, const izb_settings *s,
-                       izb_stats *sum, izb_stats per_light[IZB_MAX_LIGHTS]);
+                       int shadow_samples, izb_stats *sum, izb_stats per_light[IZB_MAX_LIGHTS]);
 /* render_izb.c: light i's (>= 1) IZB mask through host memory into its layer (the depth pass read
  * back once a frame: r->host_current). */
 bool render_shade_izb_layer(render *r, izb_backend *b, const izb_recon *frames, int count, const izb_settings *s,

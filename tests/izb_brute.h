@@ -16,6 +16,7 @@
 #include "izb_alpha.h"
 #include "izb_cutouts.h"
 #include "izb_soft.h"
+#include "izb_aa.h"
 
 /* Every pixel of f reconstructed (izb_reconstruct): mask[i] 0 where unlit, else 255; the sample
  * points into pts, their pixels into pix; their bbox into *bb and largest key into *zmax. Returns
@@ -139,6 +140,75 @@ static inline void izb_brute_force_soft(const izb_recon *f, const float *depth, 
                                         izb_point *pts, int *pix)
 {
     izb_brute_force_soft_cut(f, depth, ids, xyz, nt, cull, box, NULL, mask, pts, pix);
+}
+
+/* The anti-aliased brute force (izb_aa.h; frames with shadow_samples > 1): every pixel
+ * reconstructed with its footprint (izb_aa_footprint, the neighbours' depths from the image, sky
+ * outside it; with ids the facet's plane, izb_aa_facet_normal), every triangle set up against the points' bbox grown by the largest extent
+ * (izb_aa_grow_bbox), every point against every triangle and every sub-sample, the OR of the
+ * hidden sub-samples turned into the byte (izb_mask_value). No grid, no cell ranges.
+ * near: the pair's first test (izb_aa_near) as the backend runs it; false: skipped, every point
+ * tested against every triangle, so the backend can only equal it if the extent it grows its
+ * ranges and pair tests by holds every hit (the dilation's test). */
+static inline void izb_brute_force_aa(const izb_recon *f, const float *depth, const uint32_t *ids, const float *xyz,
+                                      int nt, const izb_cull_view *cull, bool near, uint8_t *mask, izb_point *pts,
+                                      int *pix)
+{
+    const int W = f->width, H = f->height;
+    izb_bbox bb = {INFINITY, INFINITY, -INFINITY, -INFINITY};
+    izb_aa_foot *foot = (izb_aa_foot *)malloc((size_t)W * (size_t)H * sizeof *foot);
+    uint32_t *acc = (uint32_t *)calloc((size_t)W * (size_t)H, sizeof *acc);
+    if (!foot || !acc) {
+        fprintf(stderr, "izb_brute_force_aa: out of memory\n");
+        exit(1);
+    }
+    float ex = 0.0f, ey = 0.0f;
+    izb_aa_view V;
+    izb_aa_view_make(f, &V);
+    int n = 0;
+    for (int py = 0; py < H; py++)
+        for (int px = 0; px < W; px++) {
+            const int i = py * W + px;
+            izb_point p;
+            const izb_sample_kind k = izb_reconstruct(f, px, py, depth[i], &p);
+            mask[i] = k == IZB_UNLIT ? 0 : 255;
+            if (k != IZB_SAMPLE) continue;
+            bb.min_x = izb_minf(bb.min_x, p.x);
+            bb.min_y = izb_minf(bb.min_y, p.y);
+            bb.max_x = izb_maxf(bb.max_x, p.x);
+            bb.max_y = izb_maxf(bb.max_y, p.y);
+            const float nb[4] = {px > 0 ? depth[i - 1] : 0.0f, px + 1 < W ? depth[i + 1] : 0.0f,
+                                 py > 0 ? depth[i - W] : 0.0f, py + 1 < H ? depth[i + W] : 0.0f};
+            float nv[3];
+            const bool facet = ids && ids[i] < (uint32_t)nt;
+            if (facet) izb_aa_facet_normal(&V, xyz + 9 * (size_t)ids[i], nv);
+            izb_aa_footprint(f, px, py, depth[i], nb, facet ? nv : NULL, &foot[n]);
+            ex = izb_maxf(ex, foot[n].ex), ey = izb_maxf(ey, foot[n].ey);
+            pts[n] = p;
+            pix[n++] = i;
+        }
+    izb_aa_samples S;
+    izb_aa_samples_make(f->shadow_samples, &S);
+    const izb_bbox grown = izb_aa_grow_bbox(bb, ex, ey);
+    const izb_grid g = izb_grid_make(bb, n > 0 ? n : 1, 1, 1);
+    for (int t = 0; t < nt && n > 0; t++) {
+        float v[3][4];
+        for (int k = 0; k < 3; k++)
+            izb_transform(f->light, xyz + 9 * t + 3 * k, v[k]);
+        izb_tri tri;
+        if (!izb_tri_setup(v, &g, &grown, izb_may_cull(cull, (uint32_t)t), &tri)) continue;
+        for (int i = 0; i < n; i++) {
+            if (near && !izb_aa_near(&tri, pts[i].x, pts[i].y, foot[i].ex, foot[i].ey)) continue;
+            uint32_t hid = 0;
+            for (int k = 0; k < S.n; k++)
+                hid |= (uint32_t)izb_aa_sample_hidden(&tri, pts[i].x, pts[i].y, pts[i].z, &foot[i], S.u[k], S.v[k]) << k;
+            if (hid && !(ids && izb_hit_is_own(xyz, 9, 1, (uint32_t)nt, ids[pix[i]], (uint32_t)t))) acc[i] |= hid;
+        }
+    }
+    for (int i = 0; i < n; i++)
+        mask[pix[i]] = izb_mask_value(&acc[i], S.n);
+    free(foot);
+    free(acc);
 }
 
 #endif

@@ -3,7 +3,7 @@
  *
  *   bench-cpu [--matrix] [--scene SPEC]... [--size WxH]... [--light dir|spot|both] [--frames N]
  *             [--warmup N] [--threads N[,N...]] [--csv FILE] [--ids] [--light-angle DEG]
- *             [--light-samples M]
+ *             [--light-samples M] [--shadow-samples-sweep]
  *
  * Static (every scene x size x light x thread count): each timed round runs, in turn, one IZB frame
  * (izb_shade_arrays, CPU backend), the same points' shadow rays with rtcOccluded1 and with
@@ -24,6 +24,12 @@
  * samples, default 32); Embree still casts one ray per point to the light's centre, so its columns
  * and the mask diff are the hard shadow's (Embree with M rays per point is issue 20's next phase).
  *
+ * --shadow-samples-sweep: for a directional light, anti-aliased frames (izb_aa.h) with N = 1, 4, 8,
+ * 32 sub-samples per pixel, interleaved round by round on one backend (N = 1 is the hard path), then
+ * Embree's rtcOccluded16 casting the same N rays per pixel (from the same sub-sample positions,
+ * the footprint axes mapped back to world space) --frames times per N; ratios to N = 1 and to
+ * Embree, and how many sub-sample answers differ from Embree's (estimated from the bytes).
+ *
  * --load: what loading a scene costs instead (issue 22): the closed-mesh analysis izb_set_scene
  * runs (izb_closed_find_threads) beside Embree's BVH build of the same triangles (rtcCommitScene
  * alone, default quality, a device with the same thread count), alternating, --frames timed
@@ -42,6 +48,7 @@
 #include "izb.h"
 #include "izb_parallel.h"
 #include "izb_closed.h"
+#include "izb_aa.h"
 #include "izb_soft.h"
 #include "oracle.h"
 #include "scene.h"
@@ -71,6 +78,7 @@ typedef struct bench_opts {
     bool load; /* --load: closed-mesh analysis beside Embree's BVH build */
     float light_angle; /* --light-angle DEG: soft shadows of the directional light (izb_soft.h) */
     int light_samples; /* --light-samples M */
+    bool aa_sweep;     /* --shadow-samples-sweep */
 } bench_opts;
 
 /* one bench case: the scene, its view and the buffers every measurement shares */
@@ -121,7 +129,7 @@ static void usage(void)
     fprintf(stderr,
             "usage: bench-cpu [--matrix] [--scene SPEC]... [--size WxH]... [--light dir|spot|point|both|all]\n"
             "                 [--frames N] [--warmup N] [--threads N[,N...]] [--csv FILE] [--ids]\n"
-            "                 [--light-angle DEG] [--light-samples M]\n"
+            "                 [--light-angle DEG] [--light-samples M] [--shadow-samples-sweep]\n"
             "       bench-cpu --load [--scene SPEC]... [--frames N] [--warmup N] [--threads N[,N...]]\n"
             "                 [--csv FILE]\n");
     exit(2);
@@ -141,6 +149,10 @@ static void parse(int argc, char **argv, bench_opts *o)
         }
         if (!strcmp(a, "--ids")) {
             o->ids = true;
+            continue;
+        }
+        if (!strcmp(a, "--shadow-samples-sweep")) {
+            o->aa_sweep = true;
             continue;
         }
         if (!strcmp(a, "--load")) {
@@ -325,6 +337,108 @@ static double hard_tests(izb_backend *b, const bench_case *bc, const bench_opts 
     return ok ? bench_raster_tests(dbg.tris, dbg.tri_count, dbg.cell_start, dbg.cell_end, &dbg.grid) : 0.0;
 }
 
+/* --shadow-samples-sweep (see the top of the file) */
+enum { AA_COUNTS = 4 };
+static const int aa_counts[AA_COUNTS] = {1, 4, 8, 32};
+
+static int aa_sweep(const bench_opts *o, bench_case *bc, izb_backend *b, bench_bvh *bvh, int T)
+{
+    const size_t npix = (size_t)bc->W * bc->H;
+    const izb_recon *f = &bc->f[0];
+    float *axes = malloc(6 * sizeof(float) * npix);
+    uint8_t *mask[AA_COUNTS], *em = malloc(npix);
+    double *tot[AA_COUNTS], *ras[AA_COUNTS], *emb[AA_COUNTS], *set[AA_COUNTS];
+    bool ok = axes && em;
+    for (int c = 0; c < AA_COUNTS; c++) {
+        ok = (mask[c] = malloc(npix)) && ok;
+        ok = (tot[c] = malloc(sizeof(double) * (size_t)o->frames)) && ok;
+        ok = (ras[c] = malloc(sizeof(double) * (size_t)o->frames)) && ok;
+        ok = (emb[c] = malloc(sizeof(double) * (size_t)o->frames)) && ok;
+        ok = (set[c] = malloc(sizeof(double) * (size_t)o->frames)) && ok;
+    }
+    if (!ok) {
+        fprintf(stderr, "bench-cpu: shadow-samples sweep: out of memory\n");
+        return 1;
+    }
+    /* the footprint axes in world space: izb_aa_axes (view space) turned by the camera's rotation */
+    float m[16];
+    camera_view(&bc->cam, m);
+    izb_aa_view V;
+    izb_aa_view_make(f, &V);
+    for (int py = 0; py < bc->H; py++)
+        for (int px = 0; px < bc->W; px++) {
+            const int i = py * bc->W + px;
+            const float d = bc->depth[i];
+            float A[3] = {0, 0, 0}, B[3] = {0, 0, 0};
+            if (!izb_depth_is_sky(d)) {
+                const float nb[4] = {px > 0 ? bc->depth[i - 1] : 0.0f, px + 1 < bc->W ? bc->depth[i + 1] : 0.0f,
+                                     py > 0 ? bc->depth[i - bc->W] : 0.0f, py + 1 < bc->H ? bc->depth[i + bc->W] : 0.0f};
+                /* with --ids the facet's plane, as the backend's footprints (izb_aa_facet_normal) */
+                float nv[3];
+                const bool facet = o->ids && bc->ids[i] < (uint32_t)bc->s->tri_count;
+                if (facet) izb_aa_facet_normal(&V, bc->s->xyz + 9 * (size_t)bc->ids[i], nv);
+                izb_aa_axes(f, px, py, d, nb, facet ? nv : NULL, A, B);
+            }
+            for (int k = 0; k < 3; k++) {
+                axes[6 * i + k] = m[4 * k] * A[0] + m[4 * k + 1] * A[1] + m[4 * k + 2] * A[2];
+                axes[6 * i + 3 + k] = m[4 * k] * B[0] + m[4 * k + 1] * B[1] + m[4 * k + 2] * B[2];
+            }
+        }
+    izb_stats st[AA_COUNTS];
+    for (int round = 0; round < o->warmup + o->frames; round++)
+        for (int c = 0; c < AA_COUNTS; c++) {
+            izb_recon fc = *f;
+            fc.shadow_samples = aa_counts[c];
+            if (!izb_shade_arrays_ids(b, &fc, &(izb_settings){0}, bc->depth, o->ids ? bc->ids : NULL, mask[c], &st[c]))
+                return 1;
+            if (round >= o->warmup)
+                tot[c][round - o->warmup] = st[c].total_ms, ras[c][round - o->warmup] = st[c].stage_ms[IZB_STAGE_RASTER],
+                set[c][round - o->warmup] = st[c].stage_ms[IZB_STAGE_CULLING];
+        }
+    for (int round = 0; round < o->frames; round++)
+        for (int c = 0; c < AA_COUNTS; c++) {
+            izb_aa_samples S;
+            izb_aa_samples_make(aa_counts[c], &S);
+            memcpy(em, mask[c], npix);
+            const double t0 = now_ms();
+            bench_rays_occluded16_aa(bvh, &bc->rays, axes, S.u, S.v, S.n, em, T);
+            emb[c][round] = now_ms() - t0;
+        }
+    stats_summary s1 = stats_summarize(tot[0], (size_t)o->frames);
+    printf("shadow samples %s %dx%d (%d threads; %d points, %d triangles set up):\n", bc->s->name, bc->W, bc->H, T,
+           st[0].points, st[0].tris_after_cull);
+    for (int c = 0; c < AA_COUNTS; c++) {
+        izb_aa_samples S;
+        izb_aa_samples_make(aa_counts[c], &S);
+        memcpy(em, mask[c], npix);
+        bench_rays_occluded16_aa(bvh, &bc->rays, axes, S.u, S.v, S.n, em, T);
+        long differ = 0, valid = 0;
+        double wrong = 0.0;
+        for (size_t i = 0; i < npix; i++) {
+            if (!bc->rays.valid[i]) continue;
+            valid++;
+            const int dlt = abs((int)em[i] - (int)mask[c][i]);
+            differ += dlt != 0;
+            wrong += dlt * (double)S.n / 255.0;
+        }
+        const stats_summary t = stats_summarize(tot[c], (size_t)o->frames), r = stats_summarize(ras[c], (size_t)o->frames),
+                            e = stats_summarize(emb[c], (size_t)o->frames),
+                            su = stats_summarize(set[c], (size_t)o->frames);
+        printf("  N %2d: IZB total %.1f / %.1f ms (min / median), footprints + set-up %.1f, raster %.1f; %.2fx N = 1 "
+               "(medians); pairs that ran "
+               "sub-samples %.4g of %.4g visited; Embree rtcOccluded16, %d rays per pixel: %.1f / %.1f ms, IZB / Embree "
+               "%.3f; bytes differing %ld of %ld, sub-sample answers differing about %.0f of %.4g (%.5f%%)\n",
+               aa_counts[c], t.min, t.median, su.median, r.median, t.median / s1.median, st[c].aa_pairs, st[c].aa_tests, S.n, e.min,
+               e.median, t.median / e.median, differ, valid, wrong, (double)valid * S.n,
+               100.0 * wrong / ((double)valid * S.n + 1e-300));
+    }
+    fflush(stdout);
+    for (int c = 0; c < AA_COUNTS; c++)
+        free(mask[c]), free(tot[c]), free(ras[c]), free(emb[c]), free(set[c]);
+    free(axes), free(em);
+    return 0;
+}
+
 static int run_static(const bench_opts *o, bench_case *bc, int threads, csv_out *csv)
 {
     const int T = resolve_threads(threads);
@@ -385,6 +499,8 @@ static int run_static(const bench_opts *o, bench_case *bc, int threads, csv_out 
     if (izb_get_debug(b, &dbg) && dbg.tris)
         tests = bench_raster_tests(dbg.tris, dbg.tri_count, dbg.cell_start, dbg.cell_end, &dbg.grid);
     mask_diff d = mask_compare(bc->depth, bc->mask, bc->ray_mask, (long)npix);
+    if (o->aa_sweep && bc->l.type == LIGHT_DIRECTIONAL && !(bc->f[0].light_angle > 0.0f) && aa_sweep(o, bc, b, bvh, T))
+        return 1;
     if (bc->f[0].light_angle > 0.0f) {
         printf("soft %s %dx%d, %.2f degrees, M %d: %d triangles set up; point tests %.4g with the global "
                "penumbra bound, %.4g with per-cell bounds, %.4g pairs ran their samples; hard frame: %.4g tests\n",

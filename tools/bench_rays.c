@@ -220,3 +220,41 @@ void bench_rays_occluded16_soft(bench_bvh *b, const bench_rays *r, const float *
         }
     }
 }
+
+void bench_rays_occluded16_aa(bench_bvh *b, const bench_rays *r, const float *axes, const float *u, const float *v,
+                              int n, uint8_t *mask, int threads)
+{
+#pragma omp parallel for schedule(dynamic, 4) num_threads(threads)
+    for (int py = 0; py < r->height; py++) {
+        struct RTCIntersectContext ctx;
+        rtcInitIntersectContext(&ctx);
+        for (int px0 = 0; px0 < r->width; px0 += 16) {
+            const size_t i0 = (size_t)py * r->width + px0;
+            const int len = r->width - px0 < 16 ? r->width - px0 : 16;
+            int any = 0, lit[16] = {0};
+            for (int k = 0; k < len; k++)
+                any |= r->valid[i0 + k];
+            if (!any) continue;
+            for (int j = 0; j < n; j++) {
+                _Alignas(64) int valid[16] = {0};
+                _Alignas(64) struct RTCRay16 ray;
+                for (int k = 0; k < 16; k++) {
+                    const size_t i = i0 + (k < len ? k : 0);
+                    const float *a = axes + 6 * i;
+                    valid[k] = k < len ? r->valid[i] : 0;
+                    ray.org_x[k] = r->ox[i] + u[j] * a[0] + v[j] * a[3];
+                    ray.org_y[k] = r->oy[i] + u[j] * a[1] + v[j] * a[4];
+                    ray.org_z[k] = r->oz[i] + u[j] * a[2] + v[j] * a[5];
+                    ray.dir_x[k] = r->dx[i], ray.dir_y[k] = r->dy[i], ray.dir_z[k] = r->dz[i];
+                    ray.tnear[k] = r->tnear[i], ray.tfar[k] = r->tfar[i];
+                    ray.time[k] = 0.0f, ray.mask[k] = 0xFFFFFFFFu, ray.id[k] = 0, ray.flags[k] = 0;
+                }
+                rtcOccluded16(valid, b->scene, &ctx, &ray);
+                for (int k = 0; k < len; k++)
+                    lit[k] += valid[k] && !(ray.tfar[k] < 0.0f);
+            }
+            for (int k = 0; k < len; k++)
+                if (r->valid[i0 + k]) mask[i0 + k] = (uint8_t)((510 * lit[k] + n) / (2 * n));
+        }
+    }
+}

@@ -50,4 +50,11 @@ void bench_rays_occluded16(bench_bvh *b, const bench_rays *r, uint8_t *mask, int
 void bench_rays_occluded16_soft(bench_bvh *b, const bench_rays *r, const float *dirs, int m, uint8_t *mask,
                                 int threads);
 
+/* Anti-aliased edges (izb_aa.h): every valid ray cast once per sub-sample j < n, from its origin
+ * moved by u[j] a + v[j] b (axes[6 i .. 6 i + 5]: pixel i's footprint axes a, b in world space), in
+ * the ray's direction, rows of 16 pixels per rtcOccluded16 call; mask[i] = round(255 lit / n) as
+ * izb_mask_value. Invalid rays: left as they are. */
+void bench_rays_occluded16_aa(bench_bvh *b, const bench_rays *r, const float *axes, const float *u, const float *v,
+                              int n, uint8_t *mask, int threads);
+
 #endif

@@ -30,8 +30,16 @@ static inline int option_sample(const option_spec *s, const sample_files *f, con
         return 0;
     case OPTION_FLAG:
         return 1;
-    case OPTION_INT: /* the smallest value: cheap to run (1 frame, 1 thread, 1 pixel wide) */
-        snprintf(buf, 256, "%.0f", s->min);
+    case OPTION_INT: /* the smallest value: cheap to run (1 frame, 1 thread, 1 pixel wide); with a
+                      * further rule the smallest it takes above min (min is that row's default) */
+        if (s->check_int) {
+            int v = (int)s->min + 1;
+            while (v < (int)s->max && !s->check_int(v))
+                v++;
+            snprintf(buf, 256, "%d", v);
+        } else {
+            snprintf(buf, 256, "%.0f", s->min);
+        }
         break;
     case OPTION_FLOAT: /* min, or the middle of an open range or of one from 0 (0 is the usual "off"
                         * default: --light-angle) */
@@ -89,6 +97,8 @@ static inline double documented_frames(const bool given[])
  * conflict by design (checked to be refused, not skipped). */
 static const char *const option_refused_pairs[][3] = {
     {"--light-angle", "--light", "directional light only"}, /* soft shadows: directional so far */
+    {"--shadow-samples", "--light", "directional light only"}, /* anti-aliased edges: directional so far */
+    {"--shadow-samples", "--light-angle", "not with --light-angle"},
 };
 
 /* the refusal's words when rows a and b may not be combined, else NULL */

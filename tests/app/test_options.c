@@ -62,6 +62,19 @@ int main(void)
     REJECT("--light-angle", "--light-angle", "0.5", "--light=spot");
     REJECT("--light-samples", "--light-samples", "48");
 
+    /* anti-aliased edges: N in {1, 4, 8, 16, 32}, directional and hard light only so far */
+    CHECK(parse("--shadow-samples", "8", NULL) == OPTIONS_OK && o.shadow_samples == 8, "--shadow-samples 8: %s", err);
+    CHECK(parse("--shadow-samples=1", NULL) == OPTIONS_OK && o.shadow_samples == 1, "--shadow-samples=1: %s", err);
+    CHECK(parse(NULL) == OPTIONS_OK && o.shadow_samples == 0, "--shadow-samples: 0 (one sample) by default");
+    REJECT("--shadow-samples", "--shadow-samples", "3");
+    REJECT("--shadow-samples", "--shadow-samples", "2");
+    REJECT("--shadow-samples", "--shadow-samples", "0");
+    REJECT("--shadow-samples", "--shadow-samples", "64");
+    REJECT("--shadow-samples", "--shadow-samples", "8x");
+    REJECT("--shadow-samples", "--shadow-samples", "-4");
+    REJECT("--shadow-samples", "--light", "spot", "--shadow-samples", "4");
+    REJECT("--shadow-samples", "--shadow-samples", "4", "--light-angle", "2");
+
     /* everything at once, both --opt value and --opt=value */
     char log_path[] = "/tmp/izb-opt-log-XXXXXX";
     int fd = mkstemp(log_path);

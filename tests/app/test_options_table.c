@@ -92,6 +92,12 @@ static void test_int(const option_spec *s)
     snprintf(a, sizeof a, "%ld.5", lo), expect_refused(s, a);
     if (s->pow2 && lo * 2 < hi) /* inside the range, not a power of two */
         snprintf(a, sizeof a, "%ld", lo * 3), expect_refused(s, a);
+    if (s->check_int) /* the further rule: every value in range it refuses is refused, the rest taken */
+        for (long v = lo; v <= hi && v < lo + 4096; v++) {
+            snprintf(a, sizeof a, "%ld", v);
+            if (s->check_int((int)v)) expect_number(s, a, 0, (double)v);
+            else expect_refused(s, a);
+        }
     if (s->auto_zero)
         expect_number(s, "auto", 0, 0.0);
     else

@@ -2,7 +2,8 @@
  * a backend without the soft path (izb_backend_vtbl.soft false: CUDA so far) is never handed one —
  * izb_shade_arrays and izb_shade_gl return false with one line naming the CPU backend, and the
  * backend's function is not called — while hard frames reach it as before; a bad angle or sample
- * count is refused in one line before any backend sees it, whichever backend it is. */
+ * count is refused in one line before any backend sees it, whichever backend it is. The same for
+ * anti-aliased frames (izb_recon.shadow_samples > 1, izb_aa.h) and izb_backend_vtbl.aa. */
 #undef NDEBUG
 #include <math.h>
 #include <string.h>
@@ -80,6 +81,39 @@ int main(void)
             calls = 0;
             CHECK(!shade(&b, &f, gl, out, sizeof out) && calls == 0 && lines(out) == 1 && strstr(out, "100"),
                   "%s, gl %d: M 100: '%s'", vt.name, gl, out);
+        }
+    }
+    for (int aa = 0; aa < 2; aa++) {
+        const izb_backend_vtbl vt = {.name = aa ? "aa" : "no-aa", .shade_arrays = fake_shade_arrays,
+                                     .shade_gl = fake_shade_gl, .aa = aa};
+        izb_backend b = {.vt = &vt, .tri_count = -1};
+        char out[1024];
+        for (int gl = 0; gl < 2; gl++) {
+            for (int n = 0; n < 2; n++) { /* 0 and 1: the hard path, on every backend */
+                const izb_recon hard = {.width = 1, .height = 1, .shadow_samples = n};
+                calls = 0;
+                CHECK(shade(&b, &hard, gl, out, sizeof out) && calls == 1 && !out[0], "%s, gl %d: N %d: '%s'", vt.name,
+                      gl, n, out);
+            }
+            izb_recon f = {.width = 1, .height = 1, .shadow_samples = 8};
+            calls = 0;
+            const bool ok = shade(&b, &f, gl, out, sizeof out);
+            if (aa)
+                CHECK(ok && calls == 1 && !out[0], "%s, gl %d: N 8: '%s'", vt.name, gl, out);
+            else
+                CHECK(!ok && calls == 0 && lines(out) == 1 && strstr(out, "CPU backend only"),
+                      "%s, gl %d: N 8: %d, %d calls, '%s'", vt.name, gl, ok, calls, out);
+            const int bad[4] = {2, 3, 64, -4};
+            for (int k = 0; k < 4; k++) {
+                f = (izb_recon){.width = 1, .height = 1, .shadow_samples = bad[k]};
+                calls = 0;
+                CHECK(!shade(&b, &f, gl, out, sizeof out) && calls == 0 && lines(out) == 1,
+                      "%s, gl %d: N %d: '%s'", vt.name, gl, bad[k], out);
+            }
+            f = (izb_recon){.width = 1, .height = 1, .shadow_samples = 8, .light_is_spot = 1};
+            calls = 0;
+            CHECK(!shade(&b, &f, gl, out, sizeof out) && calls == 0 && lines(out) == 1, "%s, gl %d: N 8, spot: '%s'",
+                  vt.name, gl, out);
         }
     }
     return test_done();

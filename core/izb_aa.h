@@ -1,0 +1,302 @@
+/* izb_aa.h — anti-aliased shadow edges (issue 19, phase 1: the CPU backend): N sub-samples of each
+ * pixel's footprint on its receiver, tested in one IZB pass. The per-element math, once, for the
+ * CPU backend (cpu/raster_aa.c), the brute force (tests/izb_brute.h) and, later, the CUDA kernels;
+ * explicit fmaf, no libm call but sqrtf (correctly rounded on both sides).
+ *
+ * N in {1, 4, 8, 16, 32} (izb_recon.shadow_samples; 0 means 1). N = 1 is the hard path, bit for
+ * bit: backends never come here for it. Directional lights only so far (their light clip space is
+ * affine to view space, so a footprint maps to a parallelogram; spot lights: later).
+ *
+ * The footprint (izb_aa_footprint): the receiver's plane at the pixel comes from DEPTH
+ * DERIVATIVES, not a normal target: every backend already has the depth image (the CPU array path
+ * and the CUDA texture path both read it), a normal target would be a second render target in
+ * the depth pass and its normals are the shading normals (smoothed), not the facet the depth pass
+ * drew. The plane: through the pixel's view-space point and spanned by two secants, each the step
+ * to its right (upper) neighbour's point or from its left (lower) one, whichever depth differs less
+ * (the neighbour across a depth discontinuity is the farther one); with primitive ids the drawn
+ * facet's own plane instead (izb_aa_facet_normal: the secants' chord plane cuts under a curved
+ * mesh, whose facets then hide sub-samples). The axes a, b are the
+ * derivatives of the camera rays' crossing with that plane per pixel step in x, y at the pixel's
+ * centre (izb_aa_axes), and sub-sample k lies at p + u_k a + v_k b with (u_k, v_k) in [-1/2, 1/2]^2
+ * (the pattern): on the plane, inside the quad the pixel corners' rays cut from it to first order in
+ * the pixel's angular size (the parallelogram tangent to it). Ill-defined planes are bounded: with
+ * no usable neighbour on either side (sky, the image border) the secant is the fronto-parallel
+ * pixel step at the pixel's depth; and an axis longer than IZB_AA_MAX_STRETCH fronto-parallel
+ * pixel steps (a grazing view, or both neighbours across discontinuities: a one-pixel-wide sliver)
+ * is scaled down to that length (direction kept). So a footprint never reaches more than IZB_AA_MAX_STRETCH / 2
+ * pixel widths from its pixel's point, however the depth image looks.
+ *
+ * The sub-sample's test is the hard test at its own position: light clip (x, y, z) of the point plus
+ * u a + v b in light clip units (z too: the sub-sample's own depth on the tangent plane, with the
+ * point's bias), then izb_tri_occludes — the same edge functions and depth plane, evaluated at the
+ * N positions, vectorised over the samples (izb_aa_sample_hidden). The point's N-bit mask
+ * (izb_mask.h) is the OR over triangles; the shading byte is izb_mask_value.
+ *
+ * Conservative ranges: a sub-sample lies within (ex, ey) of its point (izb_aa_foot: half the
+ * footprint's extent, grown for rounding), and it can only be hidden inside the triangle's bbox, so
+ * the point is within the bbox grown by (ex, ey). The pair test checks that first (izb_aa_near, part
+ * of the predicate like the hard test's bbox: every traversal agrees with the brute force exactly);
+ * the rasterisers visit the cells of the bbox grown by the frame's largest extent and skip a cell
+ * whose own largest extent does not reach it; the triangles' culling against the points' bbox uses
+ * the bbox grown by the frame's largest extent (izb_aa_grow_bbox). */
+#ifndef IZB_AA_H
+#define IZB_AA_H
+
+#include "izb_mask.h"
+#include "izb_math.h"
+
+/* The footprint's functions are large for GCC's inliner, and an out-of-line copy is compiled for
+ * the baseline (no FMA: every fmaf a libm call, measured 5x the hard frame's set-up in the CPU
+ * backend's per-ISA loop); forced inline they take the caller's instruction set. */
+#if defined(__CUDACC__)
+#define IZB_AA_HD static __forceinline__ __host__ __device__
+#else
+#define IZB_AA_HD static inline __attribute__((always_inline))
+#endif
+
+#define IZB_AA_MAX_SAMPLES 32
+/* The longest footprint axis, in fronto-parallel pixel steps at the pixel's depth: a surface seen
+ * at 75.5 degrees from its normal (1 / cos) still gets its true footprint; beyond, and across
+ * discontinuities, the footprint is clamped to it. */
+#define IZB_AA_MAX_STRETCH 4.0f
+
+/* N must be one of 1, 4, 8, 16, 32. */
+IZB_HD bool izb_aa_samples_ok(int n)
+{
+    return n == 1 || n == 4 || n == 8 || n == 16 || n == 32;
+}
+
+/* The sample pattern: N = 2^m offsets (u, v) in [-1/2, 1/2]^2 of the pixel, a scrambled Hammersley
+ * set — u_k = (k + 1/2) / N, v_k = (bit-reverse_m(k) XOR s_N + 1/2) / N, minus 1/2. It is a
+ * (0, m, 2)-net in base 2: every dyadic box of area 1/N (N x 1, N/2 x 2, ..., 1 x N strata) holds
+ * exactly one sample, so an edge of any direction sweeps the samples one by one (N levels), and no
+ * two share a row or column (horizontal and vertical edges too). The XOR s_N (1, 0, 3, 0 for N = 4,
+ * 8, 16, 32) keeps the net and is the one of the 2^m that maximises the smallest distance between
+ * samples (an exhaustive search): 1.118, 0.79, 0.90, 0.75 times 1 / sqrt(N) (a square grid: 1). N =
+ * 4 is then the rotated grid. N = 1: the pixel centre (0, 0). Every value is a multiple of 1 / (2N):
+ * exact in float on every device. */
+IZB_HD_COLD void izb_aa_pattern(int n, float *ou, float *ov)
+{
+    int m = 0;
+    while ((1 << m) < n)
+        m++;
+    const unsigned scramble = n == 4 ? 1u : n == 16 ? 3u : 0u;
+    for (int k = 0; k < n; k++) {
+        unsigned r = 0;
+        for (int i = 0; i < m; i++)
+            r = r << 1 | ((unsigned)k >> i & 1u);
+        r ^= scramble;
+        ou[k] = ((float)k + 0.5f) / (float)n - 0.5f;
+        ov[k] = ((float)r + 0.5f) / (float)n - 0.5f;
+    }
+}
+
+/* A frame's pattern: offsets k < n, zero past n (the kernels read whole vectors). */
+typedef struct izb_aa_samples {
+    int n;
+    float u[IZB_AA_MAX_SAMPLES], v[IZB_AA_MAX_SAMPLES];
+} izb_aa_samples;
+
+IZB_HD_COLD void izb_aa_samples_make(int n, izb_aa_samples *out)
+{
+    out->n = n;
+    for (int k = 0; k < IZB_AA_MAX_SAMPLES; k++)
+        out->u[k] = out->v[k] = 0.0f;
+    izb_aa_pattern(n, out->u, out->v);
+}
+
+/* A point's footprint in light clip space: a (b) the displacement per pixel step in x (y), so
+ * sub-sample (u, v) is at p + u a + v b; ex, ey bound |u a + v b| in x, y over the pattern's square
+ * (half the parallelogram's extent), grown by 1e-5 for the rounding of the sub-sample's position. */
+typedef struct izb_aa_foot {
+    float a[3], b[3];
+    float ex, ey;
+} izb_aa_foot;
+
+/* View-space position of pixel (px, py) at linear depth d (izb_reconstruct_lit's). */
+IZB_AA_HD void izb_aa_view_pos(const izb_recon *r, int px, int py, float d, float v[3])
+{
+    const float ndc_x = (float)(2 * px + 1) / (float)r->width - 1.0f;
+    const float ndc_y = (float)(2 * py + 1) / (float)r->height - 1.0f;
+    v[0] = ndc_x * r->ray_sx * d;
+    v[1] = ndc_y * r->ray_sy * d;
+    v[2] = -d;
+}
+
+/* One secant in view space (the top of the file): the step (dx, dy) = (1, 0) or (0, 1) from pixel
+ * (px, py) at depth d, with the neighbours' depths behind (d_lo, at -step) and ahead (d_hi, at
+ * +step); a depth that is sky (izb_depth_is_sky: 0, NaN, Inf; the caller's choice for a neighbour
+ * outside the image) is not usable, and with neither the secant is the flat step. *step: the
+ * fronto-parallel pixel step at depth d (the clamp's unit). */
+IZB_AA_HD void izb_aa_secant(const izb_recon *r, int px, int py, int dx, int dy, float d, float d_lo, float d_hi,
+                          float out[3], float *step)
+{
+    float c[3], lo[3], hi[3];
+    izb_aa_view_pos(r, px, py, d, c);
+    izb_aa_view_pos(r, px - dx, py - dy, d_lo, lo);
+    izb_aa_view_pos(r, px + dx, py + dy, d_hi, hi);
+    const bool ok_lo = !izb_depth_is_sky(d_lo), ok_hi = !izb_depth_is_sky(d_hi);
+    const bool use_hi = ok_hi & (!ok_lo | (fabsf(d_hi - d) <= fabsf(d - d_lo)));
+    *step = dx ? 2.0f * r->ray_sx * d / (float)r->width : 2.0f * r->ray_sy * d / (float)r->height;
+    const float flat[3] = {dx ? *step : 0.0f, dy ? *step : 0.0f, 0.0f};
+    for (int k = 0; k < 3; k++)
+        out[k] = use_hi ? hi[k] - c[k] : ok_lo ? c[k] - lo[k] : flat[k];
+}
+
+/* An axis longer than IZB_AA_MAX_STRETCH steps (or not finite) scaled down to that (the flat step
+ * (fx, fy, 0) when not finite). */
+IZB_AA_HD void izb_aa_clamp(float a[3], float step, float fx, float fy)
+{
+    const float len2 = fmaf(a[0], a[0], fmaf(a[1], a[1], a[2] * a[2]));
+    const float lim = IZB_AA_MAX_STRETCH * step, lim2 = lim * lim;
+    if (!(len2 <= lim2)) {
+        const bool fin = len2 < INFINITY;
+        const float s = fin ? sqrtf(lim2 / len2) * 0.99999f : 0.0f;
+        a[0] = fin ? a[0] * s : fx;
+        a[1] = fin ? a[1] * s : fy;
+        a[2] = fin ? a[2] * s : 0.0f;
+    }
+}
+
+/* The footprint's axes in view space: the derivatives, at the pixel's centre, of the point where
+ * the camera ray through (px + u, py + v) meets the plane spanned by the two secants (normal n =
+ * sa x sb, or nv where given: the facet's, izb_aa_facet_normal). For ray direction D(u, v) (view z = -1) and P = d D(0, 0), dP/du = d (D_u - D (n . D_u)
+ * / (n . D)): symmetric about the centre, where a one-sided secant is off by half a pixel's
+ * perspective change (measured on random planes: sub-samples up to 0.88 pixels from the centre
+ * with secants, 0.5x with derivatives; test_cpu_aa). Where n . D is 0 or not finite (a plane seen
+ * edge-on, garbage neighbours) the secants stay. Then each axis is clamped (izb_aa_clamp). */
+IZB_AA_HD void izb_aa_axes(const izb_recon *r, int px, int py, float d, const float nb[4], const float *nv, float A[3],
+                        float B[3])
+{
+    float sa[3], sb[3], stx, sty;
+    izb_aa_secant(r, px, py, 1, 0, d, nb[0], nb[1], sa, &stx);
+    izb_aa_secant(r, px, py, 0, 1, d, nb[2], nb[3], sb, &sty);
+    const float ns[3] = {fmaf(sa[1], sb[2], -sa[2] * sb[1]), fmaf(sa[2], sb[0], -sa[0] * sb[2]),
+                         fmaf(sa[0], sb[1], -sa[1] * sb[0])};
+    const float n[3] = {nv ? nv[0] : ns[0], nv ? nv[1] : ns[1], nv ? nv[2] : ns[2]};
+    const float D[3] = {((float)(2 * px + 1) / (float)r->width - 1.0f) * r->ray_sx,
+                        ((float)(2 * py + 1) / (float)r->height - 1.0f) * r->ray_sy, -1.0f};
+    const float du = 2.0f * r->ray_sx / (float)r->width, dv = 2.0f * r->ray_sy / (float)r->height;
+    const float nD = fmaf(n[0], D[0], fmaf(n[1], D[1], n[2] * D[2]));
+    const float ka = n[0] * du / nD, kb = n[1] * dv / nD;
+    const bool ok = (fabsf(nD) > 0.0f) & (fabsf(ka) < INFINITY) & (fabsf(kb) < INFINITY);
+    for (int k = 0; k < 3; k++) {
+        const float ea = (k == 0 ? du : 0.0f) - D[k] * ka, eb = (k == 1 ? dv : 0.0f) - D[k] * kb;
+        A[k] = ok ? d * ea : sa[k];
+        B[k] = ok ? d * eb : sb[k];
+    }
+    izb_aa_clamp(A, stx, stx, 0.0f);
+    izb_aa_clamp(B, sty, 0.0f, sty);
+}
+
+/* World -> view space of a frame, for the facet's plane (izb_aa_facet_normal): row-major 3 x 4,
+ * view = m (world, 1). From the frame alone: cam_to_light's affine part inverted, times the light's
+ * (both orthographic). Host only (double, one rounding per entry): every backend gets the same. */
+typedef struct izb_aa_view {
+    float m[12];
+} izb_aa_view;
+
+static inline void izb_aa_view_make(const izb_recon *r, izb_aa_view *out)
+{
+    const float *C = r->cam_to_light, *L = r->light;
+    double c[3][3], inv[3][3];
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            c[i][j] = C[4 * j + i];
+    const double det = c[0][0] * (c[1][1] * c[2][2] - c[1][2] * c[2][1]) - c[0][1] * (c[1][0] * c[2][2] - c[1][2] * c[2][0]) +
+                       c[0][2] * (c[1][0] * c[2][1] - c[1][1] * c[2][0]);
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) {
+            const int i1 = (j + 1) % 3, i2 = (j + 2) % 3, j1 = (i + 1) % 3, j2 = (i + 2) % 3;
+            inv[i][j] = (c[i1][j1] * c[i2][j2] - c[i1][j2] * c[i2][j1]) / det;
+        }
+    for (int i = 0; i < 3; i++) {
+        for (int j = 0; j < 3; j++) {
+            double v = 0.0;
+            for (int k = 0; k < 3; k++)
+                v += inv[i][k] * L[4 * j + k];
+            out->m[4 * i + j] = (float)v;
+        }
+        double t = 0.0;
+        for (int k = 0; k < 3; k++)
+            t += inv[i][k] * ((double)L[12 + k] - C[12 + k]);
+        out->m[4 * i + 3] = (float)t;
+    }
+}
+
+/* The view-space normal of the facet the depth pass drew at a pixel (tri: its 9 world coordinates),
+ * for izb_aa_axes: with primitive ids the footprint lies on that facet's own plane, where the
+ * secants' plane would cut under a curved mesh (a chord between two facets lies inside a convex
+ * mesh; sub-samples there are hidden by the mesh itself wherever the gap exceeds the bias, seen
+ * as speckle on lit spheres). */
+IZB_AA_HD void izb_aa_facet_normal(const izb_aa_view *V, const float *tri, float n[3])
+{
+    float p[3][3];
+    for (int k = 0; k < 3; k++)
+        for (int i = 0; i < 3; i++)
+            p[k][i] = fmaf(V->m[4 * i], tri[3 * k], fmaf(V->m[4 * i + 1], tri[3 * k + 1],
+                                                         fmaf(V->m[4 * i + 2], tri[3 * k + 2], V->m[4 * i + 3])));
+    const float a[3] = {p[1][0] - p[0][0], p[1][1] - p[0][1], p[1][2] - p[0][2]};
+    const float b[3] = {p[2][0] - p[0][0], p[2][1] - p[0][1], p[2][2] - p[0][2]};
+    n[0] = fmaf(a[1], b[2], -a[2] * b[1]);
+    n[1] = fmaf(a[2], b[0], -a[0] * b[2]);
+    n[2] = fmaf(a[0], b[1], -a[1] * b[0]);
+}
+
+/* The footprint of pixel (px, py) at depth d (not sky) for a directional light's frame r; nb: the
+ * depths of its left, right, lower and upper neighbours (sky where outside the image); nv: the
+ * facet's view-space normal (izb_aa_facet_normal) where the pixel's primitive id is known, else
+ * NULL (the secants' plane). The view axes go to light clip space by cam_to_light's linear part (an
+ * orthographic light: w = 1). */
+IZB_AA_HD void izb_aa_footprint(const izb_recon *r, int px, int py, float d, const float nb[4], const float *nv,
+                             izb_aa_foot *out)
+{
+    float A[3], B[3];
+    izb_aa_axes(r, px, py, d, nb, nv, A, B);
+    const float *m = r->cam_to_light;
+    for (int i = 0; i < 3; i++) {
+        out->a[i] = fmaf(m[i], A[0], fmaf(m[4 + i], A[1], m[8 + i] * A[2]));
+        out->b[i] = fmaf(m[i], B[0], fmaf(m[4 + i], B[1], m[8 + i] * B[2]));
+    }
+    out->ex = (fabsf(out->a[0]) + fabsf(out->b[0])) * 0.50001f;
+    out->ey = (fabsf(out->a[1]) + fabsf(out->b[1])) * 0.50001f;
+}
+
+/* Can triangle t hide a sub-sample of the point at (x, y) with footprint extent (ex, ey)? Its bbox
+ * grown by the extent holds the point (NaN: no). The first test of every pair. */
+IZB_HD bool izb_aa_near(const izb_tri *t, float x, float y, float ex, float ey)
+{
+    return (x >= t->x0 - ex) & (x <= t->x1 + ex) & (y >= t->y0 - ey) & (y <= t->y1 + ey);
+}
+
+/* Is sub-sample (u, v) of point (x, y, z) with footprint f hidden by t? The hard test at the
+ * sub-sample's position. Branch free: the CPU runs it over the samples in vector lanes. */
+IZB_HD bool izb_aa_sample_hidden(const izb_tri *t, float x, float y, float z, const izb_aa_foot *f, float u,
+                                 float v)
+{
+    const float sx = fmaf(u, f->a[0], fmaf(v, f->b[0], x));
+    const float sy = fmaf(u, f->a[1], fmaf(v, f->b[1], y));
+    const float sz = fmaf(u, f->a[2], fmaf(v, f->b[2], z));
+    return izb_tri_occludes(t, sx, sy, sz);
+}
+
+/* The points' bbox grown by the largest footprint extent (ex, ey): the bbox the triangles' set-up
+ * culls against in an anti-aliased frame, so a triangle that only reaches sub-samples is kept. */
+IZB_HD izb_bbox izb_aa_grow_bbox(izb_bbox b, float ex, float ey)
+{
+    b.min_x -= ex, b.max_x += ex, b.min_y -= ey, b.max_y += ey;
+    return b;
+}
+
+/* The cells a triangle's bbox grown by (ex, ey) covers (as izb_tri_cells): the range with the
+ * frame's largest extent, a cell's own with its points' largest. */
+IZB_HD void izb_aa_tri_cells(const izb_tri *t, float ex, float ey, const izb_grid *g, int *cx0, int *cy0, int *cx1,
+                             int *cy1)
+{
+    *cx0 = izb_cell_x(g, t->x0 - ex);
+    *cy0 = izb_cell_y(g, t->y0 - ey);
+    *cx1 = izb_cell_x(g, t->x1 + ex);
+    *cy1 = izb_cell_y(g, t->y1 + ey);
+}
+
+#endif
