@@ -91,3 +91,105 @@ static uint32_t KERN(recon_rows)(const izb_recon *fp, const float *depth, int y0
     *box = b;
     return c;
 }
+
+/* A point light's cube (faces.c): the point of one pixel into lane k, in the face izb_face_owner
+ * would give it. Every face's x, y, z, w rows are computed (no gather of a per-lane matrix) and the
+ * owner's are kept by izb_face_take's answer, so the point is izb_reconstruct_lit's for that face
+ * bit for bit. m: IZB_CUBE_FACES matrices; f0: the faces' shared camera, kind and bias. */
+static inline int32_t KERN(recon_face_lane)(const izb_recon *f0, const float (*m)[16], int px, int py,
+                                            float depth, float *x, float *y, float *z, uint32_t *pixel,
+                                            int32_t *face, int k)
+{
+    float vx, vy, vz;
+    izb_view_point(f0, px, py, depth, &vx, &vy, &vz);
+    float cx = izb_clip_row(m[0], 0, vx, vy, vz), cy = izb_clip_row(m[0], 1, vx, vy, vz);
+    float cz = izb_clip_row(m[0], 2, vx, vy, vz), cw = izb_clip_row(m[0], 3, vx, vy, vz);
+    int best = 0;
+    for (int i = 1; i < IZB_CUBE_FACES; i++) {
+        const float xi = izb_clip_row(m[i], 0, vx, vy, vz), yi = izb_clip_row(m[i], 1, vx, vy, vz);
+        const float zi = izb_clip_row(m[i], 2, vx, vy, vz);
+        const bool take = izb_face_take(izb_clip_row(m[i], 3, vx, vy, vz), i, &cw, &best);
+        cx = take ? xi : cx, cy = take ? yi : cy, cz = take ? zi : cz;
+    }
+    izb_point p;
+    const izb_sample_kind kind = izb_clip_point(f0, cx, cy, cz, cw, (uint32_t)(py * f0->width + px), &p);
+    x[k] = p.x, y[k] = p.y, z[k] = p.z, pixel[k] = p.pixel, face[k] = best;
+    return izb_depth_is_sky(depth) ? IZB_SKY : (int32_t)kind;
+}
+
+/* recon_rows for a point light's cube: the same mask and samples in pixel order from points[0],
+ * each sample's face in face_of[0 ..), and per face its bbox (box[IZB_CUBE_FACES]). m: the faces'
+ * cam_to_light, IZB_CUBE_FACES of them (a missing face's w row gives -inf: it never takes a
+ * point); f0: the faces' camera, kind (IZB_LIGHT_CUBE) and bias. */
+static uint32_t KERN(recon_faces_rows)(const izb_recon *fp, const float (*mp)[16], const float *depth, int y0,
+                                       int y1, uint8_t *mask, izb_point *points, uint8_t *face_of, izb_bbox *box)
+{
+    const izb_recon f = *fp; /* local copies: the stores cannot alias them */
+    float m[IZB_CUBE_FACES][16];
+    memcpy(m, mp, sizeof m);
+    const int w = f.width;
+    float lo_x[IZB_CUBE_FACES][KERN_BLOCK], lo_y[IZB_CUBE_FACES][KERN_BLOCK], hi_x[IZB_CUBE_FACES][KERN_BLOCK],
+        hi_y[IZB_CUBE_FACES][KERN_BLOCK];
+    for (int i = 0; i < IZB_CUBE_FACES; i++)
+        for (int k = 0; k < KERN_BLOCK; k++)
+            lo_x[i][k] = lo_y[i][k] = INFINITY, hi_x[i][k] = hi_y[i][k] = -INFINITY;
+    uint32_t c = 0;
+    for (int py = y0; py < y1; py++) {
+        const float *drow = depth + (size_t)py * (size_t)w;
+        uint8_t *mrow = mask + (size_t)py * (size_t)w;
+        for (int x0 = 0; x0 < w; x0 += KERN_BLOCK) {
+            const int len = w - x0 < KERN_BLOCK ? w - x0 : KERN_BLOCK;
+            float tail[KERN_BLOCK], x[KERN_BLOCK], y[KERN_BLOCK], z[KERN_BLOCK];
+            uint32_t pixel[KERN_BLOCK];
+            int32_t kind[KERN_BLOCK], face[KERN_BLOCK], sample[KERN_BLOCK] __attribute__((aligned(64))),
+                unlit[KERN_BLOCK] __attribute__((aligned(64)));
+            const float *d = drow + x0;
+            if (len < KERN_BLOCK) {
+                for (int k = 0; k < KERN_BLOCK; k++)
+                    tail[k] = k < len ? d[k] : 0.0f; /* past the row: sky */
+                d = tail;
+            }
+#pragma omp simd
+            for (int k = 0; k < KERN_BLOCK; k++)
+                kind[k] = KERN(recon_face_lane)(&f, (const float (*)[16])m, x0 + k, py, d[k], x, y, z, pixel, face,
+                                                k);
+#pragma omp simd
+            for (int k = 0; k < KERN_BLOCK; k++) {
+                const bool s = kind[k] == IZB_SAMPLE;
+                sample[k] = -(int32_t)s;
+                unlit[k] = -(int32_t)(kind[k] == IZB_UNLIT);
+                for (int i = 0; i < IZB_CUBE_FACES; i++) {
+                    const bool si = s & (face[k] == i);
+                    lo_x[i][k] = izb_minf(lo_x[i][k], si ? x[k] : INFINITY);
+                    lo_y[i][k] = izb_minf(lo_y[i][k], si ? y[k] : INFINITY);
+                    hi_x[i][k] = izb_maxf(hi_x[i][k], si ? x[k] : -INFINITY);
+                    hi_y[i][k] = izb_maxf(hi_y[i][k], si ? y[k] : -INFINITY);
+                }
+            }
+            const uint32_t dark = KERN_MOVEMASK(unlit);
+            uint8_t *mb = mrow + x0;
+            if (!dark || dark == 0xffffu)
+                memset(mb, dark ? 0 : 255, (size_t)len);
+            else
+                for (int k = 0; k < len; k++)
+                    mb[k] = dark >> k & 1 ? 0 : 255;
+            const uint32_t bits = KERN_MOVEMASK(sample);
+            for (int k = 0; k < len; k++) { /* no branch: a store per lane, kept where it is a sample */
+                points[c] = (izb_point){x[k], y[k], z[k], pixel[k]};
+                face_of[c] = (uint8_t)face[k];
+                c += bits >> k & 1;
+            }
+        }
+    }
+    for (int i = 0; i < IZB_CUBE_FACES; i++) {
+        izb_bbox b = {INFINITY, INFINITY, -INFINITY, -INFINITY};
+        for (int k = 0; k < KERN_BLOCK; k++) {
+            b.min_x = izb_minf(b.min_x, lo_x[i][k]);
+            b.min_y = izb_minf(b.min_y, lo_y[i][k]);
+            b.max_x = izb_maxf(b.max_x, hi_x[i][k]);
+            b.max_y = izb_maxf(b.max_y, hi_y[i][k]);
+        }
+        box[i] = b;
+    }
+    return c;
+}

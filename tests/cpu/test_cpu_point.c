@@ -3,8 +3,9 @@
  * light and the camera inside it, random closed cubes and open quads between them. Per seed:
  * - coverage: the room alone is lit everywhere the camera sees (a gap or a wrong face in the cube —
  *   a face narrower than 90 degrees, an axis missing — leaves unlit pixels);
- * - the backend equals the brute force of izb_math.h per face, combined by max, bit for bit, for
- *   kernel 1/2 x radix/atomic x cull auto/off, with and without primitive ids;
+ * - the backend equals the brute force of izb_math.h per face, each pixel taken from the face
+ *   izb_face_owner gives it, bit for bit, for kernel 1/2 x radix/atomic x cull auto/off, with and
+ *   without primitive ids;
  * - the ray-traced truth, independent of izb_math.h (double segment tests to the light, tests/
  *   ray_cast.h): every pixel the truth is sure of (not within a band of the bias or of a triangle's
  *   edge) agrees, and many of those lie at the seams between faces (no seam may show).
@@ -182,24 +183,22 @@ static bool near_seam(const room *r, const izb_recon *f, const float *depth, int
     return mid > hi * tan(43.0 * M_PI / 180);
 }
 
-/* the brute force per face, combined by max (what izb_shade_arrays_faces promises) */
+/* the brute force of the partition: each pixel shaded by the face izb_face_owner gives it, and by
+ * that face alone (what izb_shade_arrays_faces promises) */
 static void brute_faces(const izb_recon *faces, int count, const float *depth, const uint32_t *ids, const room *r,
                         const izb_closed *cl, izb_cull mode, uint8_t *mask)
 {
     static izb_point pts[W * H];
     static int pix[W * H];
     static uint8_t face_mask[W * H];
+    static float face_depth[W * H];
     const izb_settings rs = izb_settings_resolve((izb_settings){.cull = mode});
-    for (int i = 0; i < count; i++) {
-        izb_recon f = faces[i];
-        f.bias = rs.bias;
-        izb_cull_view cv = {.mode = rs.cull, .comp = cl->comp, .boxes = cl->boxes, .light_is_spot = f.light_is_spot};
-        izb_light_origin(f.light, cv.light_origin);
-        izb_brute_force(&f, depth, ids, r->xyz, r->nt, &cv, i == 0 ? mask : face_mask, pts, pix);
-        if (i > 0)
-            for (int p = 0; p < W * H; p++)
-                mask[p] = face_mask[p] > mask[p] ? face_mask[p] : mask[p];
-    }
+    izb_recon f[LIGHT_CUBE_FACES];
+    for (int i = 0; i < count; i++)
+        f[i] = faces[i], f[i].bias = rs.bias;
+    izb_cull_view cv = {.mode = rs.cull, .comp = cl->comp, .boxes = cl->boxes, .light_is_spot = IZB_LIGHT_CUBE};
+    izb_light_origin(f[0].light, cv.light_origin);
+    izb_brute_force_faces(f, count, depth, ids, r->xyz, r->nt, &cv, mask, pts, pix, face_depth, face_mask);
 }
 
 static int count_diff(const uint8_t *a, const uint8_t *b)

@@ -1,0 +1,159 @@
+/* faces.c — a point light's cube faces on the CPU backend (izb_backend_vtbl.shade_faces, called by
+ * core/izb_faces.c): every pixel is reconstructed once, into the face izb_face_owner gives it
+ * (kernels_recon.h's recon_faces_rows), each chunk of rows then groups its points by face (a
+ * counting sort within the chunk, in pixel order), and each face with points runs stages 2-4 on
+ * its own points only: its grid over its own bbox, its triangles culled and set up against that
+ * bbox, its hits cleared in the one mask (the raster only ever writes 0). A face with no points
+ * costs nothing. The same bits as one izb_shade_arrays_ids per face with the other faces' pixels
+ * made sky (izb_faces.c's path for other backends); nothing depends on the thread count. */
+#include "cpu_backend.h"
+#include "izb_cpu_isa.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define FACE_CHUNKS_PER_THREAD 8 /* as recon.c: sky rows are cheap, so chunks are taken as threads free up */
+
+/* The points of each face, as runs over the chunks (izb_cpu_runs, in chunk order) */
+typedef struct face_parts {
+    izb_cpu_runs runs[IZB_CUBE_FACES];
+    int n[IZB_CUBE_FACES];
+    izb_bbox bbox[IZB_CUBE_FACES];
+} face_parts;
+
+/* Stage 1: reconstruction into faces and the partition (the mask's sky and unlit pixels set). */
+static void partition(cpu_backend *b, const izb_recon *faces, int count, const float *depth, uint8_t *mask,
+                      const izb_cpu_kernels *kern, face_parts *fp)
+{
+    const izb_recon *f0 = &faces[0];
+    float m[IZB_CUBE_FACES][16] = {{0}};
+    for (int i = 0; i < IZB_CUBE_FACES; i++) {
+        if (i < count)
+            memcpy(m[i], faces[i].cam_to_light, sizeof m[i]);
+        else
+            m[i][15] = -INFINITY; /* w = -inf: a missing face never takes a point */
+    }
+    const int T = b->threads, w = f0->width;
+    int64_t chunks = (int64_t)FACE_CHUNKS_PER_THREAD * T;
+    chunks = chunks < IZB_CPU_MAX_THREADS ? chunks : IZB_CPU_MAX_THREADS;
+    chunks = chunks < f0->height ? chunks : f0->height;
+    izb_bbox box[IZB_CPU_MAX_THREADS][IZB_CUBE_FACES]; /* per chunk and face (24 KB) */
+    uint32_t cnt[IZB_CPU_MAX_THREADS][IZB_CUBE_FACES];
+    izb_point *points = b->points.data, *grouped = b->face_points.data;
+    uint8_t *face_of = b->face_of.data;
+#pragma omp parallel for num_threads(T) schedule(dynamic, 1)
+    for (int64_t r = 0; r < chunks; r++) {
+        int64_t y0, y1;
+        izb_cpu_chunk(f0->height, (int)r, (int)chunks, &y0, &y1);
+        const size_t at = (size_t)y0 * (size_t)w;
+        const uint32_t n = kern->recon_faces_rows(f0, (const float (*)[16])m, depth, (int)y0, (int)y1, mask,
+                                                  points + at, face_of + at, box[r]);
+        /* the chunk's points grouped by face, each group in pixel order, where the chunk starts */
+        uint32_t c[IZB_CUBE_FACES] = {0}, off[IZB_CUBE_FACES];
+        for (uint32_t j = 0; j < n; j++)
+            c[face_of[at + j]]++;
+        for (int i = 0, o = 0; i < IZB_CUBE_FACES; o += (int)c[i], i++)
+            off[i] = (uint32_t)o;
+        for (uint32_t j = 0; j < n; j++)
+            grouped[at + off[face_of[at + j]]++] = points[at + j];
+        memcpy(cnt[r], c, sizeof c);
+    }
+    for (int i = 0; i < count; i++) {
+        izb_bbox bb = {INFINITY, INFINITY, -INFINITY, -INFINITY};
+        int n = 0, runs = 0;
+        for (int64_t r = 0; r < chunks; r++) { /* in chunk order, whichever thread took each */
+            int64_t y0, y1;
+            izb_cpu_chunk(f0->height, (int)r, (int)chunks, &y0, &y1);
+            uint32_t before = 0;
+            for (int k = 0; k < i; k++)
+                before += cnt[r][k];
+            if (!cnt[r][i]) continue;
+            fp->runs[i].at[runs] = grouped + (size_t)y0 * (size_t)w + before;
+            fp->runs[i].len[runs++] = cnt[r][i];
+            n += (int)cnt[r][i];
+            bb.min_x = izb_minf(bb.min_x, box[r][i].min_x);
+            bb.min_y = izb_minf(bb.min_y, box[r][i].min_y);
+            bb.max_x = izb_maxf(bb.max_x, box[r][i].max_x);
+            bb.max_y = izb_maxf(bb.max_y, box[r][i].max_y);
+        }
+        fp->runs[i].count = runs;
+        fp->n[i] = n;
+        fp->bbox[i] = bb;
+    }
+}
+
+bool izb_cpu_shade_faces(izb_backend *base, const izb_recon *faces, int count, const izb_settings *s,
+                         const float *depth, const uint32_t *ids, uint8_t *mask, izb_stats *stats)
+{
+    cpu_backend *b = (cpu_backend *)base;
+    b->have_frame = false;
+    if (s->grid_w > IZB_GRID_MAX_DIM || s->grid_h > IZB_GRID_MAX_DIM) {
+        fprintf(stderr, "izb cpu: grid %dx%d: each side must be at most %d cells\n", s->grid_w, s->grid_h,
+                IZB_GRID_MAX_DIM);
+        return false;
+    }
+    const izb_cpu_kernels *kern = izb_cpu_kernels_get(IZB_CPU_ISA_AUTO);
+    const size_t npix = (size_t)faces[0].width * (size_t)faces[0].height;
+    if (!kern || !izb_cpu_reserve(&b->points, npix, sizeof(izb_point), "sample points") ||
+        !izb_cpu_reserve(&b->face_points, npix, sizeof(izb_point), "points by face") ||
+        !izb_cpu_reserve(&b->face_of, npix, 1, "points' faces") ||
+        !izb_cpu_points_reserve(&b->binned, npix, "binned points") ||
+        ((ids || b->cut.cut_count) && !izb_cpu_reserve(&b->tri_id, (size_t)b->tri_count, sizeof(uint32_t), "triangle ids")))
+        return false;
+    const int T = b->threads;
+    double ms[IZB_STAGE_COUNT] = {0};
+    const double t0 = izb_cpu_now_ms();
+    face_parts fp;
+    partition(b, faces, count, depth, mask, kern, &fp);
+    double t = izb_cpu_now_ms();
+    ms[IZB_STAGE_RECONSTRUCT] = t - t0;
+
+    int points = 0, tris = 0, big = -1; /* big: the face with the most points, for the stats' grid */
+    izb_grid g_big = {0}, g_last = {0};
+    int n_last = 0, nt_last = 0;
+    for (int i = 0; i < count; i++) {
+        const int n = fp.n[i];
+        if (n == 0) continue; /* a face without points costs nothing */
+        const izb_grid g = izb_grid_make(fp.bbox[i], n, s->grid_w, s->grid_h);
+        const size_t cells = (size_t)g.w * (size_t)g.h;
+        if (!izb_cpu_reserve(&b->cell_start, cells, sizeof(uint32_t), "cell starts") ||
+            !izb_cpu_reserve(&b->cell_end, cells, sizeof(uint32_t), "cell ends") ||
+            !izb_cpu_reserve(&b->scratch, izb_cpu_bin_scratch(n, &g, T), sizeof(uint32_t), "binning scratch") ||
+            !izb_cpu_reserve(&b->hits, izb_cpu_raster_scratch(n, T), sizeof(uint64_t), "raster hit bitmaps"))
+            return false;
+        izb_cpu_bin_runs(&fp.runs[i], &g, &b->binned, b->cell_start.data, b->cell_end.data, T, b->scratch.data,
+                         IZB_CPU_ISA_AUTO);
+        double u = izb_cpu_now_ms();
+        ms[IZB_STAGE_BINNING] += u - t, t = u;
+
+        izb_cull_view cv = {.mode = s->cull, .comp = b->have_closed ? b->comp.data : NULL,
+                            .boxes = b->boxes.data, .light_is_spot = faces[i].light_is_spot};
+        izb_light_origin(faces[i].light, cv.light_origin);
+        const int nt = izb_cpu_cull_ids(b->xyz.data, b->tri_count, &faces[i], &g, &fp.bbox[i], &cv, b->tris.data,
+                              ids || b->cut.cut_count ? b->tri_id.data : NULL, T);
+        u = izb_cpu_now_ms();
+        ms[IZB_STAGE_CULLING] += u - t, t = u;
+
+        if (nt > 0)
+            izb_cpu_raster_cut(b->tris.data, nt, &b->binned, n, b->cell_start.data, b->cell_end.data, &g, s->kernel,
+                               ids ? &(izb_own){b->tri_id.data, ids, b->xyz.data, (uint32_t)b->tri_count} : NULL,
+                               b->cut.cut_count ? &(izb_cut){b->tri_id.data, b->cut.tex, b->cut.uv,
+                                                             b->cut.textures, b->cut.pool}
+                                                : NULL,
+                               mask, T, b->hits.data, IZB_CPU_ISA_AUTO);
+        u = izb_cpu_now_ms();
+        ms[IZB_STAGE_RASTER] += u - t, t = u;
+        points += n, tris += nt;
+        n_last = n, nt_last = nt, g_last = g;
+        if (big < 0 || n > fp.n[big]) big = i, g_big = g;
+    }
+    double tt[IZB_STAGE_COUNT + 1] = {t0};
+    for (int k = 0; k < IZB_STAGE_COUNT; k++)
+        tt[k + 1] = tt[k] + ms[k];
+    const izb_bbox none = {0};
+    izb_cpu_finish_frame(b, s, stats, points, tris, &g_big, big >= 0 ? &fp.bbox[big] : &none, tt);
+    /* izb_get_debug: the binned points, cells and set-ups of the last face shaded */
+    b->point_count = n_last, b->tris_after_cull = nt_last, b->grid = g_last;
+    return true;
+}
