@@ -235,6 +235,44 @@ IZB_HD izb_sample_kind izb_reconstruct(const izb_recon *r, int px, int py, float
     return k;
 }
 
+/* Which of a point light's cube faces a triangle can shadow a point of (a culling pre-test; the
+ * exact answer is still each face's izb_tri_setup). w[f]: face f's world -> clip w row (the light
+ * matrix's row 3: the distance along the face's axis), IZB_CUBE_FACES of them (a missing face's row
+ * (0, 0, 0, -inf)); v: the triangle's 9 floats. A vertex is surely a face's when that face's w
+ * beats every other's by more than `margin`; a triangle whose three vertices are surely one face's
+ * lies wholly in that face's cone, shrunk by the margin (the faces' w differences are linear), and
+ * the segment from any other face's point to the light stays outside it as long as `margin` bounds
+ * the rounding of izb_face_owner's choice. Bit f set: face f may need it; every bit when not sure
+ * (a seam, a NaN). */
+/* GCC vectorises a loop over triangles only when the loops inside it are unrolled first */
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__CUDACC__)
+#define IZB_UNROLL _Pragma("GCC unroll 8")
+#else
+#define IZB_UNROLL
+#endif
+IZB_HD uint32_t izb_face_reach(const float (*w)[4], const float *v, float margin)
+{
+    int face[3];
+    bool sure = true;
+    IZB_UNROLL
+    for (int k = 0; k < 3; k++) {
+        const float x = v[3 * k], y = v[3 * k + 1], z = v[3 * k + 2];
+        float best = -INFINITY, second = -INFINITY;
+        int b = 0;
+        IZB_UNROLL
+        for (int f = 0; f < IZB_CUBE_FACES; f++) {
+            const float wf = fmaf(w[f][0], x, fmaf(w[f][1], y, fmaf(w[f][2], z, w[f][3])));
+            second = wf > best ? best : (wf > second ? wf : second);
+            b = wf > best ? f : b;
+            best = wf > best ? wf : best;
+        }
+        face[k] = b;
+        sure &= best - second > margin;
+    }
+    sure &= (face[0] == face[1]) & (face[1] == face[2]);
+    return sure ? 1u << face[0] : (1u << IZB_CUBE_FACES) - 1u;
+}
+
 /* Grid dimensions for n points in `b`: the requested size where given (> 0), else about
  * 2^IZB_GRID_PPC_LOG2 points per cell with square-ish cells. */
 IZB_HD izb_grid izb_grid_make(izb_bbox b, int n, int req_w, int req_h)

@@ -13,6 +13,7 @@
 #include "izb_cpu_stages.h"
 #include "cpu_backend.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,12 +46,23 @@ static void cpu_destroy(izb_backend *base)
     cpu_backend *b = (cpu_backend *)base;
     buffer *all[] = {&b->xyz,  &b->points, &b->debug_points, &b->cell_start, &b->cell_end, &b->scratch,
                      &b->hits, &b->tris,   &b->comp,         &b->boxes,      &b->tri_id,
-                     &b->soft_tris, &b->soft_masks, &b->cell_zmax, &b->face_points, &b->face_of};
+                     &b->soft_tris, &b->soft_masks, &b->cell_zmax, &b->face_points, &b->face_of, &b->reach};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         free(all[i]->data);
     izb_cpu_points_free(&b->binned);
     izb_cutout_set_free(&b->cut);
     free(b);
+}
+
+/* the largest |v| of v[0 .. n) (NaN ignored; 0 when none): the scale a point light's culling
+ * pre-test measures its margin in (faces.c) */
+static float maxabs(const float *v, size_t n, int threads)
+{
+    float m = 0.0f;
+#pragma omp parallel for simd num_threads(threads) reduction(max : m)
+    for (size_t i = 0; i < n; i++)
+        m = izb_maxf(m, fabsf(v[i]));
+    return m;
 }
 
 /* keep the backend's copy of the closed meshes; without them (NULL comp) every triangle is open */
@@ -86,6 +98,7 @@ static bool cpu_set_scene(izb_backend *base, const float *xyz, int tri_count, co
         return false;
     if (n)
         memcpy(b->xyz.data, xyz, 9 * n * sizeof(float));
+    b->xyz_maxabs = maxabs(xyz, 9 * n, b->threads);
     b->tri_count = tri_count;
     return true;
 }
@@ -99,6 +112,7 @@ static bool cpu_update_scene(izb_backend *base, const float *xyz, int tri_count,
         return false;
     if (tri_count > 0)
         memcpy(b->xyz.data, xyz, 9 * (size_t)tri_count * sizeof(float));
+    b->xyz_maxabs = maxabs(xyz, 9 * (size_t)tri_count, b->threads);
     if (boxes && b->have_closed && b->box_floats)
         memcpy(b->boxes.data, boxes, b->box_floats * sizeof(float));
     return true;

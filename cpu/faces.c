@@ -22,6 +22,30 @@ typedef struct face_parts {
     izb_bbox bbox[IZB_CUBE_FACES];
 } face_parts;
 
+/* the bbox of n points (izb_minf / izb_maxf: NaN ignored), in lanes so that it vectorises */
+static izb_bbox group_bbox(const izb_point *p, uint32_t n)
+{
+    float lo_x[16], lo_y[16], hi_x[16], hi_y[16];
+    for (int k = 0; k < 16; k++)
+        lo_x[k] = lo_y[k] = INFINITY, hi_x[k] = hi_y[k] = -INFINITY;
+    uint32_t j = 0;
+    for (; j + 16 <= n; j += 16)
+        for (int k = 0; k < 16; k++) {
+            lo_x[k] = izb_minf(lo_x[k], p[j + k].x), lo_y[k] = izb_minf(lo_y[k], p[j + k].y);
+            hi_x[k] = izb_maxf(hi_x[k], p[j + k].x), hi_y[k] = izb_maxf(hi_y[k], p[j + k].y);
+        }
+    for (int k = 0; j < n; j++, k++) {
+        lo_x[k] = izb_minf(lo_x[k], p[j].x), lo_y[k] = izb_minf(lo_y[k], p[j].y);
+        hi_x[k] = izb_maxf(hi_x[k], p[j].x), hi_y[k] = izb_maxf(hi_y[k], p[j].y);
+    }
+    izb_bbox b = {INFINITY, INFINITY, -INFINITY, -INFINITY};
+    for (int k = 0; k < 16; k++) {
+        b.min_x = izb_minf(b.min_x, lo_x[k]), b.min_y = izb_minf(b.min_y, lo_y[k]);
+        b.max_x = izb_maxf(b.max_x, hi_x[k]), b.max_y = izb_maxf(b.max_y, hi_y[k]);
+    }
+    return b;
+}
+
 /* Stage 1: reconstruction into faces and the partition (the mask's sky and unlit pixels set). */
 static void partition(cpu_backend *b, const izb_recon *faces, int count, const float *depth, uint8_t *mask,
                       const izb_cpu_kernels *kern, face_parts *fp)
@@ -48,7 +72,7 @@ static void partition(cpu_backend *b, const izb_recon *faces, int count, const f
         izb_cpu_chunk(f0->height, (int)r, (int)chunks, &y0, &y1);
         const size_t at = (size_t)y0 * (size_t)w;
         const uint32_t n = kern->recon_faces_rows(f0, (const float (*)[16])m, depth, (int)y0, (int)y1, mask,
-                                                  points + at, face_of + at, box[r]);
+                                                  points + at, face_of + at);
         /* the chunk's points grouped by face, each group in pixel order, where the chunk starts */
         uint32_t c[IZB_CUBE_FACES] = {0}, off[IZB_CUBE_FACES];
         for (uint32_t j = 0; j < n; j++)
@@ -57,6 +81,10 @@ static void partition(cpu_backend *b, const izb_recon *faces, int count, const f
             off[i] = (uint32_t)o;
         for (uint32_t j = 0; j < n; j++)
             grouped[at + off[face_of[at + j]]++] = points[at + j];
+        /* each face's bbox over its group, as recon_rows' (izb_minf: NaN ignored; min and max do not
+         * depend on the order) */
+        for (int i = 0, o = 0; i < IZB_CUBE_FACES; o += (int)c[i], i++)
+            box[r][i] = group_bbox(grouped + at + o, c[i]);
         memcpy(cnt[r], c, sizeof c);
     }
     for (int i = 0; i < count; i++) {
@@ -83,6 +111,34 @@ static void partition(cpu_backend *b, const izb_recon *faces, int count, const f
     }
 }
 
+/* Culling's pre-test (izb_face_reach) for every triangle into b->reach. The margin: 1e-5 of the
+ * scale of the coordinates izb_face_owner's choice is computed from (the scene's vertices, the
+ * light, the camera relative to the light): its rounding is ~1e-7 of that, so a triangle marked
+ * for one face alone can never hide another face's point. */
+static void mark_reach(cpu_backend *b, const izb_recon *faces, int count, const izb_cpu_kernels *kern)
+{
+    float w[IZB_CUBE_FACES][4] = {{0}}, origin[3];
+    for (int f = 0; f < IZB_CUBE_FACES; f++) {
+        for (int k = 0; k < 4; k++)
+            w[f][k] = f < count ? faces[f].light[4 * k + 3] : 0.0f;
+        if (f >= count) w[f][3] = -INFINITY; /* a missing face never takes a vertex */
+    }
+    izb_light_origin(faces[0].light, origin);
+    const float *m = faces[0].cam_to_light; /* its column 3: the camera in the face's clip space */
+    const float scale = 3.0f * (b->xyz_maxabs + izb_maxf(izb_maxf(fabsf(origin[0]), fabsf(origin[1])), fabsf(origin[2]))) +
+                        fabsf(m[12]) + fabsf(m[13]) + fabsf(m[14]) + fabsf(m[15]);
+    const float margin = 1e-5f * scale;
+    const float *xyz = b->xyz.data;
+    uint8_t *reach = b->reach.data;
+    const int64_t n = b->tri_count;
+#pragma omp parallel num_threads(b->threads)
+    {
+        int64_t i0, i1;
+        izb_cpu_chunk(n, THREAD_NUM(), NUM_THREADS(), &i0, &i1);
+        kern->face_reach((const float (*)[4])w, xyz, i0, i1, margin, reach);
+    }
+}
+
 bool izb_cpu_shade_faces(izb_backend *base, const izb_recon *faces, int count, const izb_settings *s,
                          const float *depth, const uint32_t *ids, uint8_t *mask, izb_stats *stats)
 {
@@ -99,6 +155,7 @@ bool izb_cpu_shade_faces(izb_backend *base, const izb_recon *faces, int count, c
         !izb_cpu_reserve(&b->face_points, npix, sizeof(izb_point), "points by face") ||
         !izb_cpu_reserve(&b->face_of, npix, 1, "points' faces") ||
         !izb_cpu_points_reserve(&b->binned, npix, "binned points") ||
+        !izb_cpu_reserve(&b->reach, (size_t)b->tri_count, 1, "triangles' faces") ||
         ((ids || b->cut.cut_count) && !izb_cpu_reserve(&b->tri_id, (size_t)b->tri_count, sizeof(uint32_t), "triangle ids")))
         return false;
     const int T = b->threads;
@@ -110,6 +167,7 @@ bool izb_cpu_shade_faces(izb_backend *base, const izb_recon *faces, int count, c
     ms[IZB_STAGE_RECONSTRUCT] = t - t0;
 
     int points = 0, tris = 0, big = -1; /* big: the face with the most points, for the stats' grid */
+    bool marked = false; /* the triangles' faces, once the first face with points needs them */
     izb_grid g_big = {0}, g_last = {0};
     int n_last = 0, nt_last = 0;
     for (int i = 0; i < count; i++) {
@@ -130,8 +188,10 @@ bool izb_cpu_shade_faces(izb_backend *base, const izb_recon *faces, int count, c
         izb_cull_view cv = {.mode = s->cull, .comp = b->have_closed ? b->comp.data : NULL,
                             .boxes = b->boxes.data, .light_is_spot = faces[i].light_is_spot};
         izb_light_origin(faces[i].light, cv.light_origin);
-        const int nt = izb_cpu_cull_ids(b->xyz.data, b->tri_count, &faces[i], &g, &fp.bbox[i], &cv, b->tris.data,
-                              ids || b->cut.cut_count ? b->tri_id.data : NULL, T);
+        if (!marked) mark_reach(b, faces, count, kern), marked = true;
+        const int nt = izb_cpu_cull_reach(b->xyz.data, b->tri_count, &faces[i], &g, &fp.bbox[i], &cv, b->tris.data,
+                                          ids || b->cut.cut_count ? b->tri_id.data : NULL, T, IZB_CPU_ISA_AUTO,
+                                          b->reach.data, (uint8_t)(1u << i));
         u = izb_cpu_now_ms();
         ms[IZB_STAGE_CULLING] += u - t, t = u;
 

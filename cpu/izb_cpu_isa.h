@@ -15,7 +15,7 @@ typedef struct izb_cpu_kernels {
     uint32_t (*recon_rows)(const izb_recon *f, const float *depth, int y0, int y1, uint8_t *mask,
                            izb_point *points, izb_bbox *box);
     uint32_t (*recon_faces_rows)(const izb_recon *f, const float (*m)[16], const float *depth, int y0, int y1,
-                                 uint8_t *mask, izb_point *points, uint8_t *face_of, izb_bbox *box);
+                                 uint8_t *mask, izb_point *points, uint8_t *face_of);
     void (*cell_hash)(const izb_point *in, int64_t n, const izb_grid *g, uint32_t *hash);
     void (*k1_tris)(const izb_tri *tris, int i0, int i1, const izb_cpu_points *p, const uint32_t *cell_start,
                     const uint32_t *cell_end, const izb_grid *g, const izb_own *own, const izb_cut *cut,
@@ -33,6 +33,7 @@ typedef struct izb_cpu_kernels {
     int64_t (*soft_setup)(const float *xyz, int64_t i0, int64_t i1, const float *light, const izb_soft_light *L,
                           float zmax, const izb_bbox *pb, const izb_cull_view *cull, izb_soft_tri *out,
                           uint32_t *tri_id);
+    void (*face_reach)(const float (*w)[4], const float *xyz, int64_t i0, int64_t i1, float margin, uint8_t *reach);
 } izb_cpu_kernels;
 
 /* The copy for `isa`, or NULL when this CPU or this build lacks it. IZB_CPU_ISA_AUTO: the best
