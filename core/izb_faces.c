@@ -80,6 +80,7 @@ static bool shade_cube_passes(izb_backend *b, const izb_recon *cube, int count, 
         }
     izb_stats sum = {0}, face = {0};
     bool ok = true, first = true;
+    int most = 0;
     for (int i = 0; i < count && ok; i++) {
         if (!points[i]) continue; /* a face without points costs nothing */
         for (size_t p = 0; p < pixels; p++)
@@ -87,10 +88,13 @@ static bool shade_cube_passes(izb_backend *b, const izb_recon *cube, int count, 
         ok = izb_shade_arrays_ids(b, &cube[i], s, face_depth, ids, scratch, &face);
         for (size_t p = 0; ok && p < pixels; p++)
             if (owner[p] == i) mask[p] = scratch[p];
-        if (first)
-            sum = face, first = false;
-        else
+        if (first) {
+            sum = face, first = false, most = face.points;
+        } else {
             add_face_stats(&sum, &face);
+            if (face.points > most) /* the grid and bbox of the face with the most points */
+                most = face.points, sum.grid_w = face.grid_w, sum.grid_h = face.grid_h, sum.bbox = face.bbox;
+        }
     }
     free(owner), free(face_depth);
     if (ok && stats) *stats = sum; /* all sky: zeros */

@@ -62,8 +62,8 @@ typedef struct izb_grid {
 /* Per-frame parameters: camera view space -> light clip space, and the light. Built by
  * izb_frame_make() (scene/view.h). */
 /* izb_recon.light_is_spot: a spot light, or one face of a point light's cube (a square frustum of
- * 90 degrees: the six together cover every direction, izb_shade_arrays_faces). Both have the
- * perspective depth key and the relative bias. */
+ * 90 degrees: the six together cover every direction; izb_shade_arrays_faces gives each point to
+ * one of them, izb_face_owner). All have the perspective depth key and the relative bias. */
 #define IZB_LIGHT_SPOT 1
 #define IZB_LIGHT_FACE 2
 /* One face of a point light's cube shaded with only the points izb_face_owner gives it

@@ -10,7 +10,10 @@
  * rtcOccluded16 over rows of 16 pixels (OpenMP over rows, the same thread count; Embree's default
  * BVH, build not counted; rays precomputed, so Embree is not charged for reconstruction), and the
  * stages' floors (bench_floor.h). Interleaving keeps a busy machine's slow moments fair to both.
- * Reports min / median / p95 after the warm-up rounds.
+ * Reports min / median / p95 after the warm-up rounds. A point light (--light point) is shaded by
+ * izb_shade_arrays_faces (the partition into cube faces), and each round also times the path it
+ * replaced, six whole passes combined by max (six_passes), with one line per case comparing the two
+ * (times, stages, points, mask pixels that differ) and six_* rows in the CSV.
  *
  * Moving scenes (Embree rebuild / refit beside izb_update_scene) are bench-dynamic's
  * (tests/core/bench_dynamic.c).
