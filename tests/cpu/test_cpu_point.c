@@ -350,6 +350,16 @@ int main(void)
             CHECK(wrong == 0, "seed %d cfg %d: %d pixels disagree with the ray-traced truth", seed, cfg, wrong);
         }
         izb_closed_free(&cl);
+        if (seed == 0) { /* bad input: more cube faces than a cube has, a light angle on a face */
+            izb_recon seven[LIGHT_CUBE_FACES + 1];
+            for (int i = 0; i < LIGHT_CUBE_FACES + 1; i++)
+                seven[i] = faces[i % count];
+            CHECK(!izb_shade_arrays_faces(b, seven, LIGHT_CUBE_FACES + 1, NULL, depth, NULL, mask, scratch, NULL),
+                  "7 cube faces accepted");
+            seven[2].light_angle = 0.01f, seven[2].light_samples = 32;
+            CHECK(!izb_shade_arrays_faces(b, seven, count, NULL, depth, NULL, mask, scratch, NULL),
+                  "a cube face with a light angle accepted");
+        }
         /* the tie rule, on this room without culling (the same triangles in both orders) */
         tie_case(b, g, &r, &faces[seed % count], depth, seed);
     }
