@@ -13,7 +13,6 @@
 #include "izb_cpu_stages.h"
 #include "cpu_backend.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,17 +53,6 @@ static void cpu_destroy(izb_backend *base)
     free(b);
 }
 
-/* the largest |v| of v[0 .. n) (NaN ignored; 0 when none): the scale a point light's culling
- * pre-test measures its margin in (faces.c) */
-static float maxabs(const float *v, size_t n, int threads)
-{
-    float m = 0.0f;
-#pragma omp parallel for simd num_threads(threads) reduction(max : m)
-    for (size_t i = 0; i < n; i++)
-        m = izb_maxf(m, fabsf(v[i]));
-    return m;
-}
-
 /* keep the backend's copy of the closed meshes; without them (NULL comp) every triangle is open */
 static bool keep_closed(cpu_backend *b, const izb_closed *c, size_t n)
 {
@@ -98,7 +86,7 @@ static bool cpu_set_scene(izb_backend *base, const float *xyz, int tri_count, co
         return false;
     if (n)
         memcpy(b->xyz.data, xyz, 9 * n * sizeof(float));
-    b->xyz_maxabs = maxabs(xyz, 9 * n, b->threads);
+    b->xyz_maxabs = -1.0f; /* not known: faces.c measures it when a point light needs it */
     b->tri_count = tri_count;
     return true;
 }
@@ -112,7 +100,7 @@ static bool cpu_update_scene(izb_backend *base, const float *xyz, int tri_count,
         return false;
     if (tri_count > 0)
         memcpy(b->xyz.data, xyz, 9 * (size_t)tri_count * sizeof(float));
-    b->xyz_maxabs = maxabs(xyz, 9 * (size_t)tri_count, b->threads);
+    b->xyz_maxabs = -1.0f;
     if (boxes && b->have_closed && b->box_floats)
         memcpy(b->boxes.data, boxes, b->box_floats * sizeof(float));
     return true;

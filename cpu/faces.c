@@ -111,6 +111,16 @@ static void partition(cpu_backend *b, const izb_recon *faces, int count, const f
     }
 }
 
+/* the largest |v| of v[0 .. n) (NaN ignored; 0 when none) */
+static float maxabs(const float *v, size_t n, int threads)
+{
+    float m = 0.0f;
+#pragma omp parallel for simd num_threads(threads) reduction(max : m)
+    for (size_t i = 0; i < n; i++)
+        m = izb_maxf(m, fabsf(v[i]));
+    return m;
+}
+
 /* Culling's pre-test (izb_face_reach) for every triangle into b->reach. The margin: 1e-5 of the
  * scale of the coordinates izb_face_owner's choice is computed from (the scene's vertices, the
  * light, the camera relative to the light): its rounding is ~1e-7 of that, so a triangle marked
@@ -124,6 +134,8 @@ static void mark_reach(cpu_backend *b, const izb_recon *faces, int count, const 
         if (f >= count) w[f][3] = -INFINITY; /* a missing face never takes a vertex */
     }
     izb_light_origin(faces[0].light, origin);
+    if (b->xyz_maxabs < 0.0f) /* once per izb_set_scene / izb_update_scene, only for point lights */
+        b->xyz_maxabs = maxabs(b->xyz.data, 9 * (size_t)b->tri_count, b->threads);
     const float *m = faces[0].cam_to_light; /* its column 3: the camera in the face's clip space */
     const float scale = 3.0f * (b->xyz_maxabs + izb_maxf(izb_maxf(fabsf(origin[0]), fabsf(origin[1])), fabsf(origin[2]))) +
                         fabsf(m[12]) + fabsf(m[13]) + fabsf(m[14]) + fabsf(m[15]);
