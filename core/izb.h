@@ -192,13 +192,17 @@ bool izb_shade_arrays(izb_backend *b, const izb_recon *frame, const izb_settings
 bool izb_shade_arrays_ids(izb_backend *b, const izb_recon *frame, const izb_settings *s, const float *depth,
                           const uint32_t *ids, uint8_t *mask, izb_stats *stats);
 
-/* A light made of several frusta — a point light's six cube faces (IZB_LIGHT_FACE, from
- * izb_frame_make_faces in scene/view.h) — on the array path: each frame's IZB pass over the same
- * depth and ids, combined per pixel by max (a point is lit when it is lit in a face whose frustum
- * holds it; outside a face a pass says unlit). A point on the seam of two faces is answered by
- * both, each exactly, so no seam shows. scratch: width*height bytes the caller owns (the mask of
- * the face being shaded). stats: stage times, points and triangle counts summed over the faces
- * (the grid and bbox are the last face's). count 1 is izb_shade_arrays_ids. */
+/* A light made of several frusta on the array path. A point light's cube faces (IZB_LIGHT_FACE, the
+ * six of izb_frame_make_faces in scene/view.h) partition the points: each pixel is shaded by the
+ * one face izb_face_owner gives it (the major axis of its direction from the light; a tie to the
+ * lower index), so a seam point is answered once and never dropped, and a face that owns no point
+ * costs nothing. The CPU backend reconstructs each pixel once and culls each face's triangles
+ * against its own points only (cpu/faces.c); other backends run one pass per face with the other
+ * faces' pixels as sky (the same bits). Frames that are not all cube faces (several lights) are
+ * each shaded whole and combined by max (lit where any lights it). scratch: width*height bytes
+ * the caller owns. stats: each point counted once; stage times and triangle set-ups summed over
+ * the faces; the grid and bbox are those of the face with the most points (several lights: the
+ * last frame's). count 1 is izb_shade_arrays_ids. */
 bool izb_shade_arrays_faces(izb_backend *b, const izb_recon *frames, int count, const izb_settings *s,
                             const float *depth, const uint32_t *ids, uint8_t *mask, uint8_t *scratch,
                             izb_stats *stats);

@@ -30,6 +30,12 @@ typedef struct izb_backend_vtbl {
      * the next set_cutouts) and returns true, or leaves it to the caller and returns false; an
      * empty set (cut_count 0) means none. NULL: the backend cannot alpha-test (izb.c says so). */
     bool (*set_cutouts)(izb_backend *b, izb_cutout_set *s);
+    /* izb_shade_arrays_faces of a point light's cube, checked by izb_faces.c: faces[0 .. count) are
+     * IZB_LIGHT_CUBE frames (count <= IZB_CUBE_FACES, the bias resolved), each shading exactly the
+     * points izb_face_owner gives it, into one mask. NULL: izb_faces.c runs one shade_arrays per
+     * face with the other faces' pixels made sky (the same bits, each pixel reconstructed per face). */
+    bool (*shade_faces)(izb_backend *b, const izb_recon *faces, int count, const izb_settings *s,
+                        const float *depth, const uint32_t *ids, uint8_t *mask, izb_stats *stats);
     /* shades frames with light_angle > 0 (izb_soft.h); izb.c refuses them, with one line, to a
      * backend without */
     bool soft;

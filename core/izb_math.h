@@ -62,18 +62,26 @@ typedef struct izb_grid {
 /* Per-frame parameters: camera view space -> light clip space, and the light. Built by
  * izb_frame_make() (scene/view.h). */
 /* izb_recon.light_is_spot: a spot light, or one face of a point light's cube (a square frustum of
- * 90 degrees: the six together cover every direction, izb_shade_arrays_faces). Both have the
- * perspective depth key and the relative bias. */
+ * 90 degrees: the six together cover every direction; izb_shade_arrays_faces gives each point to
+ * one of them, izb_face_owner). All have the perspective depth key and the relative bias. */
 #define IZB_LIGHT_SPOT 1
 #define IZB_LIGHT_FACE 2
+/* One face of a point light's cube shaded with only the points izb_face_owner gives it
+ * (izb_shade_arrays_faces makes these from IZB_LIGHT_FACE frames): reconstruction rejects only
+ * points behind the light (w <= 0), not those a rounding puts a hair outside the face's square —
+ * the owner rule has already put every point in exactly one face, and a square test on top could
+ * drop a point on a seam from all of them. */
+#define IZB_LIGHT_CUBE 3
+/* The most frames izb_face_owner chooses among: a cube's faces. */
+#define IZB_CUBE_FACES 6
 
 typedef struct izb_recon {
     float light[16];        /* column-major 4x4: world -> light clip (the light's IZB matrix) */
     float cam_to_light[16]; /* column-major 4x4: light IZB matrix * inverse camera view */
     float ray_sx, ray_sy;   /* view ray at NDC (1,1): (tan(fovy/2) * aspect, tan(fovy/2)) */
     int width, height;
-    int light_is_spot; /* 0 directional; else a light at a point (IZB_LIGHT_SPOT, IZB_LIGHT_FACE):
-                        * points with w <= 0 or outside its frustum are unlit */
+    int light_is_spot; /* 0 directional; else a light at a point (IZB_LIGHT_SPOT, IZB_LIGHT_FACE,
+                        * IZB_LIGHT_CUBE): points with w <= 0 or outside its frustum are unlit */
     float bias;        /* see IZB_DEFAULT_BIAS */
     /* Directional light only: the full angle (radians) of the cone the light comes from, 0 = a point
      * at infinity (hard shadows, the path without izb_soft.h); and light_samples, the M samples of
@@ -140,35 +148,84 @@ IZB_HD bool izb_face_outside(float x, float y)
     return !((fabsf(x) <= 1.0f) & (fabsf(y) <= 1.0f));
 }
 
-/* izb_reconstruct of a pixel that is not sky: IZB_UNLIT or IZB_SAMPLE, with *out written either
- * way (meaningful for IZB_SAMPLE only). Without a branch, so that a `#pragma omp simd` loop over
- * pixels vectorises it (the CPU backend's reconstruction, kernels.h). */
-IZB_HD izb_sample_kind izb_reconstruct_lit(const izb_recon *r, int px, int py, float depth, izb_point *out)
+/* The camera view-space position of pixel (px, py) at linear view depth `depth` (thesis §3.2): the
+ * first half of izb_reconstruct_lit, shared with the cube-face partition (izb_face_owner) so that
+ * the owner and the point come from one vector. */
+IZB_HD void izb_view_point(const izb_recon *r, int px, int py, float depth, float *vx, float *vy, float *vz)
 {
     float ndc_x = (float)(2 * px + 1) / (float)r->width - 1.0f;
     float ndc_y = (float)(2 * py + 1) / (float)r->height - 1.0f;
-    float vx = ndc_x * r->ray_sx * depth;
-    float vy = ndc_y * r->ray_sy * depth;
-    float vz = -depth;
-    const float *m = r->cam_to_light;
-    float cx = fmaf(m[0], vx, fmaf(m[4], vy, fmaf(m[8], vz, m[12])));
-    float cy = fmaf(m[1], vx, fmaf(m[5], vy, fmaf(m[9], vz, m[13])));
-    float cz = fmaf(m[2], vx, fmaf(m[6], vy, fmaf(m[10], vz, m[14])));
-    float cw = fmaf(m[3], vx, fmaf(m[7], vy, fmaf(m[11], vz, m[15])));
+    *vx = ndc_x * r->ray_sx * depth;
+    *vy = ndc_y * r->ray_sy * depth;
+    *vz = -depth;
+}
+
+/* Row `row` (0 x, 1 y, 2 z, 3 w) of the column-major matrix m applied to (vx, vy, vz, 1). */
+IZB_HD float izb_clip_row(const float *m, int row, float vx, float vy, float vz)
+{
+    return fmaf(m[row], vx, fmaf(m[4 + row], vy, fmaf(m[8 + row], vz, m[12 + row])));
+}
+
+/* The second half of izb_reconstruct_lit: a point given in light clip space (cx, cy, cz, cw) under
+ * r's light kind and bias, at pixel index `pixel`. */
+IZB_HD izb_sample_kind izb_clip_point(const izb_recon *r, float cx, float cy, float cz, float cw, uint32_t pixel,
+                                      izb_point *out)
+{
     float x = cx / cw, y = cy / cw, key = cz / cw;
     /* spot: behind the light or outside its (round) cone; a point light's cube face: outside its
-     * square (the six squares tile every direction, izb_shade_arrays_faces) */
-    const bool face = r->light_is_spot == IZB_LIGHT_FACE;
-    const bool outside = (face & izb_face_outside(x, y)) | (!face & izb_spot_outside(x, y));
-    const bool unlit = (r->light_is_spot != 0) & (!(cw > 0.0f) | outside);
+     * square (the six squares tile every direction, izb_shade_arrays_faces); a face whose points
+     * izb_face_owner chose (IZB_LIGHT_CUBE): behind the light only */
+    const int kind = r->light_is_spot;
+    const bool outside = ((kind == IZB_LIGHT_FACE) & izb_face_outside(x, y)) |
+                         ((kind == IZB_LIGHT_SPOT) & izb_spot_outside(x, y));
+    const bool unlit = (kind != 0) & (!(cw > 0.0f) | outside);
     /* Bias moves the point toward the light: by bias * depth range (ortho, key in [-1, 1]) or by
      * bias * distance (spot, key = -1/distance). */
     const float z_spot = fmaf(-r->bias, fabsf(key), key), z_dir = key - r->bias;
     out->x = x;
     out->y = y;
-    out->z = r->light_is_spot ? z_spot : z_dir;
-    out->pixel = (uint32_t)(py * r->width + px);
+    out->z = kind ? z_spot : z_dir;
+    out->pixel = pixel;
     return unlit ? IZB_UNLIT : IZB_SAMPLE;
+}
+
+/* izb_reconstruct of a pixel that is not sky: IZB_UNLIT or IZB_SAMPLE, with *out written either
+ * way (meaningful for IZB_SAMPLE only). Without a branch, so that a `#pragma omp simd` loop over
+ * pixels vectorises it (the CPU backend's reconstruction, kernels.h). */
+IZB_HD izb_sample_kind izb_reconstruct_lit(const izb_recon *r, int px, int py, float depth, izb_point *out)
+{
+    float vx, vy, vz;
+    izb_view_point(r, px, py, depth, &vx, &vy, &vz);
+    const float *m = r->cam_to_light;
+    return izb_clip_point(r, izb_clip_row(m, 0, vx, vy, vz), izb_clip_row(m, 1, vx, vy, vz),
+                          izb_clip_row(m, 2, vx, vy, vz), izb_clip_row(m, 3, vx, vy, vz),
+                          (uint32_t)(py * r->width + px), out);
+}
+
+/* The seam rule of a point light: the owner of a point among a cube's faces is the face whose clip
+ * w — the point's distance along the face's axis, a perspective matrix's w row — is largest, i.e.
+ * the major axis of the direction from the light. A tie (a point on a seam) keeps the lower
+ * index, and a NaN w never takes a point (all NaN: face 0, whose reconstruction calls it unlit).
+ * izb_face_take is one step of that choice: face i with clip w `w` against the best so far; true
+ * (and *best_w, *best updated) when it takes the point. Every path chooses through it
+ * (izb_face_owner, the CPU backend's partition), so a point is shaded by exactly one face. */
+IZB_HD bool izb_face_take(float w, int i, float *best_w, int *best)
+{
+    const bool take = w > *best_w;
+    *best_w = take ? w : *best_w;
+    *best = take ? i : *best;
+    return take;
+}
+
+/* The face of faces[0 .. count) (a point light's cube, count <= IZB_CUBE_FACES) that owns the
+ * view-space point v (izb_view_point): izb_face_take over the faces in index order. */
+IZB_HD int izb_face_owner(const izb_recon *faces, int count, float vx, float vy, float vz)
+{
+    int best = 0;
+    float best_w = izb_clip_row(faces[0].cam_to_light, 3, vx, vy, vz);
+    for (int i = 1; i < count; i++)
+        izb_face_take(izb_clip_row(faces[i].cam_to_light, 3, vx, vy, vz), i, &best_w, &best);
+    return best;
 }
 
 /* Reconstruct the world position of pixel (px, py) with linear view depth `depth` and project it
@@ -180,6 +237,44 @@ IZB_HD izb_sample_kind izb_reconstruct(const izb_recon *r, int px, int py, float
     const izb_sample_kind k = izb_reconstruct_lit(r, px, py, depth, &p);
     if (k == IZB_SAMPLE) *out = p;
     return k;
+}
+
+/* Which of a point light's cube faces a triangle can shadow a point of (a culling pre-test; the
+ * exact answer is still each face's izb_tri_setup). w[f]: face f's world -> clip w row (the light
+ * matrix's row 3: the distance along the face's axis), IZB_CUBE_FACES of them (a missing face's row
+ * (0, 0, 0, -inf)); v: the triangle's 9 floats. A vertex is surely a face's when that face's w
+ * beats every other's by more than `margin`; a triangle whose three vertices are surely one face's
+ * lies wholly in that face's cone, shrunk by the margin (the faces' w differences are linear), and
+ * the segment from any other face's point to the light stays outside it as long as `margin` bounds
+ * the rounding of izb_face_owner's choice. Bit f set: face f may need it; every bit when not sure
+ * (a seam, a NaN). */
+/* GCC vectorises a loop over triangles only when the loops inside it are unrolled first */
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__CUDACC__)
+#define IZB_UNROLL _Pragma("GCC unroll 8")
+#else
+#define IZB_UNROLL
+#endif
+IZB_HD uint32_t izb_face_reach(const float (*w)[4], const float *v, float margin)
+{
+    int face[3];
+    bool sure = true;
+    IZB_UNROLL
+    for (int k = 0; k < 3; k++) {
+        const float x = v[3 * k], y = v[3 * k + 1], z = v[3 * k + 2];
+        float best = -INFINITY, second = -INFINITY;
+        int b = 0;
+        IZB_UNROLL
+        for (int f = 0; f < IZB_CUBE_FACES; f++) {
+            const float wf = fmaf(w[f][0], x, fmaf(w[f][1], y, fmaf(w[f][2], z, w[f][3])));
+            second = wf > best ? best : (wf > second ? wf : second);
+            b = wf > best ? f : b;
+            best = wf > best ? wf : best;
+        }
+        face[k] = b;
+        sure &= best - second > margin;
+    }
+    sure &= (face[0] == face[1]) & (face[1] == face[2]);
+    return sure ? 1u << face[0] : (1u << IZB_CUBE_FACES) - 1u;
 }
 
 /* Grid dimensions for n points in `b`: the requested size where given (> 0), else about

@@ -11,55 +11,14 @@
  */
 #include "izb_cpu.h"
 #include "izb_cpu_stages.h"
+#include "cpu_backend.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-/* A growable array: `cap` elements allocated. */
-typedef struct buffer {
-    void *data;
-    size_t cap;   /* elements */
-    size_t bytes; /* allocated */
-} buffer;
-
-typedef struct cpu_backend {
-    izb_backend base;
-    int threads;
-    int tri_count;
-    bool have_closed; /* comp and boxes hold the scene's closed meshes */
-    buffer xyz;        /* float, 9 per triangle: the scene */
-    buffer points;     /* izb_point, one per pixel: reconstructed, pixel order, in runs */
-    izb_cpu_points binned; /* one per pixel: grouped by cell, structure of arrays (stage 2 -> 4) */
-    buffer debug_points;   /* izb_point, point_count: binned as an array, made by izb_get_debug */
-    buffer cell_start; /* uint32_t, one per cell */
-    buffer cell_end;   /* uint32_t, one per cell */
-    buffer scratch;    /* uint32_t, izb_cpu_bin_scratch() */
-    buffer hits;       /* uint64_t, izb_cpu_raster_scratch(): the raster's per-thread hit bitmaps */
-    buffer tris;       /* izb_tri, one per triangle: compacted survivors */
-    buffer tri_id;     /* uint32_t, one per triangle: the survivors' scene indices (frames with ids) */
-    buffer soft_tris;  /* izb_soft_tri, one per triangle: soft frames' survivors (their ids in tri_id) */
-    buffer soft_masks; /* uint32_t, izb_mask_words(M) per point: soft frames' visibility masks */
-    buffer cell_zmax;  /* float, one per cell: soft frames' farthest receiver per cell */
-    buffer aa_foot;    /* izb_aa_foot, n + IZB_CPU_POINTS_PAD: anti-aliased frames' footprints */
-    buffer aa_masks;   /* uint32_t, one per point: anti-aliased frames' sub-sample masks */
-    buffer cell_ext;   /* float, two per cell: anti-aliased frames' largest footprint extent per cell */
-    buffer comp;       /* uint32_t, one per triangle: closed component (izb_closed.h) */
-    buffer boxes;      /* float, 6 per closed component */
-    size_t box_floats; /* in use in boxes */
-    izb_cutout_set cut; /* the scene's cut-outs (izb_set_cutouts); cut.cut_count 0: none */
-    /* the last frame, for izb_get_debug */
-    bool have_frame;
-    int point_count, tris_after_cull;
-    izb_grid grid;
-} cpu_backend;
-
-/* make buf hold at least `need` elements of `size` bytes; false (with a message) on OOM */
-static bool reserve(buffer *buf, size_t need, size_t size, const char *what);
-static double now_ms(void);
-
-static bool reserve(buffer *buf, size_t need, size_t size, const char *what)
+bool izb_cpu_reserve(buffer *buf, size_t need, size_t size, const char *what)
 {
     if (need <= buf->cap && buf->data)
         return true;
@@ -74,7 +33,7 @@ static bool reserve(buffer *buf, size_t need, size_t size, const char *what)
     return buf->data != NULL;
 }
 
-static double now_ms(void)
+double izb_cpu_now_ms(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -86,7 +45,8 @@ static void cpu_destroy(izb_backend *base)
     cpu_backend *b = (cpu_backend *)base;
     buffer *all[] = {&b->xyz,  &b->points, &b->debug_points, &b->cell_start, &b->cell_end, &b->scratch,
                      &b->hits, &b->tris,   &b->comp,         &b->boxes,      &b->tri_id,
-                     &b->soft_tris, &b->soft_masks, &b->cell_zmax, &b->aa_foot, &b->aa_masks, &b->cell_ext};
+                     &b->soft_tris, &b->soft_masks, &b->cell_zmax, &b->aa_foot, &b->aa_masks, &b->cell_ext,
+                     &b->face_points, &b->face_of, &b->reach};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         free(all[i]->data);
     izb_cpu_points_free(&b->binned);
@@ -99,8 +59,8 @@ static bool keep_closed(cpu_backend *b, const izb_closed *c, size_t n)
 {
     const bool have = c && c->comp;
     const size_t nb = have ? 6 * (size_t)c->comp_count : 0;
-    if (!reserve(&b->comp, have ? n : 0, sizeof(uint32_t), "closed-mesh index") ||
-        !reserve(&b->boxes, nb, sizeof(float), "closed-mesh bounds"))
+    if (!izb_cpu_reserve(&b->comp, have ? n : 0, sizeof(uint32_t), "closed-mesh index") ||
+        !izb_cpu_reserve(&b->boxes, nb, sizeof(float), "closed-mesh bounds"))
         return false;
     if (have) {
         memcpy(b->comp.data, c->comp, n * sizeof(uint32_t));
@@ -122,11 +82,12 @@ static bool cpu_set_scene(izb_backend *base, const float *xyz, int tri_count, co
     }
     const size_t n = (size_t)tri_count;
     b->tri_count = 0;
-    if (!reserve(&b->xyz, 9 * n, sizeof(float), "scene vertices") ||
-        !reserve(&b->tris, n, sizeof(izb_tri), "triangle setup") || !keep_closed(b, closed, n))
+    if (!izb_cpu_reserve(&b->xyz, 9 * n, sizeof(float), "scene vertices") ||
+        !izb_cpu_reserve(&b->tris, n, sizeof(izb_tri), "triangle setup") || !keep_closed(b, closed, n))
         return false;
     if (n)
         memcpy(b->xyz.data, xyz, 9 * n * sizeof(float));
+    b->xyz_maxabs = -1.0f; /* not known: faces.c measures it when a point light needs it */
     b->tri_count = tri_count;
     return true;
 }
@@ -140,6 +101,7 @@ static bool cpu_update_scene(izb_backend *base, const float *xyz, int tri_count,
         return false;
     if (tri_count > 0)
         memcpy(b->xyz.data, xyz, 9 * (size_t)tri_count * sizeof(float));
+    b->xyz_maxabs = -1.0f;
     if (boxes && b->have_closed && b->box_floats)
         memcpy(b->boxes.data, boxes, b->box_floats * sizeof(float));
     return true;
@@ -155,8 +117,7 @@ static bool cpu_set_cutouts(izb_backend *base, izb_cutout_set *s)
     return true;
 }
 
-/* the frame's bookkeeping for izb_get_debug and its stats (t: the stage boundaries) */
-static void finish_frame(cpu_backend *b, const izb_settings *s, izb_stats *stats, int n, int nt, const izb_grid *gp,
+void izb_cpu_finish_frame(cpu_backend *b, const izb_settings *s, izb_stats *stats, int n, int nt, const izb_grid *gp,
                          const izb_bbox *bbox, const double *t)
 {
     const izb_grid g = *gp;
@@ -179,9 +140,10 @@ static void finish_frame(cpu_backend *b, const izb_settings *s, izb_stats *stats
         stats->binning = s->binning == IZB_BINNING_ATOMIC ? IZB_BINNING_ATOMIC : IZB_BINNING_RADIX;
         stats->bbox = *bbox;
         stats->overflows = 0;
-        const buffer *frame[] = {&b->points,  &b->debug_points, &b->cell_start, &b->cell_end,
-                                 &b->scratch, &b->hits,         &b->soft_masks, &b->cell_zmax,
-                                 &b->aa_foot, &b->aa_masks,     &b->cell_ext};
+        const buffer *frame[] = {&b->points,      &b->debug_points, &b->cell_start, &b->cell_end,
+                                 &b->scratch,     &b->hits,         &b->soft_masks, &b->cell_zmax,
+                                 &b->aa_foot,     &b->aa_masks,     &b->cell_ext,   &b->face_points,
+                                 &b->face_of};
         const buffer *scene[] = {&b->xyz, &b->tris, &b->tri_id, &b->comp, &b->boxes, &b->soft_tris};
         stats->scene_bytes = b->cut.pool_bytes + (size_t)b->cut.texture_count * sizeof(izb_alpha_tex) +
                              (size_t)(b->cut.uv ? b->cut.tri_count : 0) * (6 * sizeof(float) + sizeof(uint32_t));
@@ -202,10 +164,10 @@ static bool soft_frame(cpu_backend *b, const izb_recon *f, const izb_settings *s
     const int T = b->threads;
     izb_soft_light L;
     izb_soft_light_make(f, &L);
-    if (!reserve(&b->soft_tris, (size_t)b->tri_count, sizeof(izb_soft_tri), "soft triangle setup") ||
-        !reserve(&b->tri_id, (size_t)b->tri_count, sizeof(uint32_t), "triangle ids") ||
-        !reserve(&b->soft_masks, (size_t)n * (size_t)izb_mask_words(L.m), sizeof(uint32_t), "visibility masks") ||
-        !reserve(&b->cell_zmax, (size_t)g->w * (size_t)g->h, sizeof(float), "cells' farthest receivers"))
+    if (!izb_cpu_reserve(&b->soft_tris, (size_t)b->tri_count, sizeof(izb_soft_tri), "soft triangle setup") ||
+        !izb_cpu_reserve(&b->tri_id, (size_t)b->tri_count, sizeof(uint32_t), "triangle ids") ||
+        !izb_cpu_reserve(&b->soft_masks, (size_t)n * (size_t)izb_mask_words(L.m), sizeof(uint32_t), "visibility masks") ||
+        !izb_cpu_reserve(&b->cell_zmax, (size_t)g->w * (size_t)g->h, sizeof(float), "cells' farthest receivers"))
         return false;
     int nt = 0;
     const float zmax = n > 0 ? izb_cpu_points_zmax(&b->binned, n, T) : 0.0f;
@@ -215,7 +177,7 @@ static bool soft_frame(cpu_backend *b, const izb_recon *f, const izb_settings *s
         nt = izb_cpu_soft_setup(b->xyz.data, b->tri_count, f, &L, zmax, bbox, &cv, b->soft_tris.data,
                                 b->tri_id.data, T);
     }
-    t[3] = now_ms();
+    t[3] = izb_cpu_now_ms();
     izb_cpu_soft_counts counts = {0};
     if (nt > 0)
         izb_cpu_soft_raster(b->soft_tris.data, b->tri_id.data, nt, &L, &b->binned, n, b->cell_start.data,
@@ -224,8 +186,8 @@ static bool soft_frame(cpu_backend *b, const izb_recon *f, const izb_settings *s
                             b->cut.cut_count ? &(izb_cut){NULL, b->cut.tex, b->cut.uv, b->cut.textures, b->cut.pool}
                                              : NULL,
                             b->soft_masks.data, mask, T, IZB_CPU_ISA_AUTO, &counts);
-    t[4] = now_ms();
-    finish_frame(b, s, stats, n, nt, g, bbox, t);
+    t[4] = izb_cpu_now_ms();
+    izb_cpu_finish_frame(b, s, stats, n, nt, g, bbox, t);
     /* the debug view draws izb_tri set-ups, which a soft frame has none of */
     b->tris_after_cull = 0;
     if (stats) {
@@ -248,10 +210,10 @@ static bool aa_frame(cpu_backend *b, const izb_recon *f, const izb_settings *s, 
     const int T = b->threads;
     izb_aa_samples S;
     izb_aa_samples_make(f->shadow_samples, &S);
-    if (!reserve(&b->aa_foot, (size_t)n + IZB_CPU_POINTS_PAD, sizeof(izb_aa_foot), "pixel footprints") ||
-        !reserve(&b->aa_masks, (size_t)n, sizeof(uint32_t), "sub-sample masks") ||
-        !reserve(&b->cell_ext, 2 * (size_t)g->w * (size_t)g->h, sizeof(float), "cells' footprint extents") ||
-        !reserve(&b->tri_id, (size_t)b->tri_count, sizeof(uint32_t), "triangle ids"))
+    if (!izb_cpu_reserve(&b->aa_foot, (size_t)n + IZB_CPU_POINTS_PAD, sizeof(izb_aa_foot), "pixel footprints") ||
+        !izb_cpu_reserve(&b->aa_masks, (size_t)n, sizeof(uint32_t), "sub-sample masks") ||
+        !izb_cpu_reserve(&b->cell_ext, 2 * (size_t)g->w * (size_t)g->h, sizeof(float), "cells' footprint extents") ||
+        !izb_cpu_reserve(&b->tri_id, (size_t)b->tri_count, sizeof(uint32_t), "triangle ids"))
         return false;
     int nt = 0;
     float ex = 0.0f, ey = 0.0f;
@@ -263,15 +225,15 @@ static bool aa_frame(cpu_backend *b, const izb_recon *f, const izb_settings *s, 
                                   .boxes = b->boxes.data, .light_is_spot = 0};
         nt = izb_cpu_cull_ids(b->xyz.data, b->tri_count, f, g, &grown, &cv, b->tris.data, b->tri_id.data, T);
     }
-    t[3] = now_ms();
+    t[3] = izb_cpu_now_ms();
     izb_cpu_aa_counts counts = {0};
     if (n > 0)
         izb_cpu_aa_raster(b->tris.data, b->tri_id.data, nt, &S, &b->binned, b->aa_foot.data, n, b->cell_start.data,
                           b->cell_end.data, g, ex, ey, b->cell_ext.data, s->kernel,
                           ids ? &(izb_own){b->tri_id.data, ids, b->xyz.data, (uint32_t)b->tri_count} : NULL,
                           b->aa_masks.data, mask, T, IZB_CPU_ISA_AUTO, &counts);
-    t[4] = now_ms();
-    finish_frame(b, s, stats, n, nt, g, bbox, t);
+    t[4] = izb_cpu_now_ms();
+    izb_cpu_finish_frame(b, s, stats, n, nt, g, bbox, t);
     if (stats) {
         stats->aa_tests_global = (double)counts.global;
         stats->aa_tests = (double)counts.visited;
@@ -299,31 +261,31 @@ static bool cpu_shade_arrays(izb_backend *base, const izb_recon *f, const izb_se
         return false;
     }
     const size_t npix = (size_t)f->width * (size_t)f->height;
-    if (!reserve(&b->points, npix, sizeof(izb_point), "sample points") ||
+    if (!izb_cpu_reserve(&b->points, npix, sizeof(izb_point), "sample points") ||
         !izb_cpu_points_reserve(&b->binned, npix, "binned points") ||
-        ((ids || b->cut.cut_count) && !reserve(&b->tri_id, (size_t)b->tri_count, sizeof(uint32_t), "triangle ids")))
+        ((ids || b->cut.cut_count) && !izb_cpu_reserve(&b->tri_id, (size_t)b->tri_count, sizeof(uint32_t), "triangle ids")))
         return false;
     const int T = b->threads;
     double t[IZB_STAGE_COUNT + 1];
 
-    t[0] = now_ms();
+    t[0] = izb_cpu_now_ms();
     izb_bbox bbox;
     izb_cpu_runs runs; /* the points stay where each thread wrote them: binning reads them there */
     const int n = izb_cpu_reconstruct_runs(f, depth, b->points.data, mask, &bbox, &runs, T, IZB_CPU_ISA_AUTO);
     izb_grid g = {0};
     if (n > 0)
         g = izb_grid_make(bbox, n, s->grid_w, s->grid_h);
-    t[1] = now_ms();
+    t[1] = izb_cpu_now_ms();
 
     const size_t cells = (size_t)g.w * (size_t)g.h;
-    if (!reserve(&b->cell_start, cells, sizeof(uint32_t), "cell starts") ||
-        !reserve(&b->cell_end, cells, sizeof(uint32_t), "cell ends") ||
-        !reserve(&b->scratch, izb_cpu_bin_scratch(n, &g, T), sizeof(uint32_t), "binning scratch"))
+    if (!izb_cpu_reserve(&b->cell_start, cells, sizeof(uint32_t), "cell starts") ||
+        !izb_cpu_reserve(&b->cell_end, cells, sizeof(uint32_t), "cell ends") ||
+        !izb_cpu_reserve(&b->scratch, izb_cpu_bin_scratch(n, &g, T), sizeof(uint32_t), "binning scratch"))
         return false;
     if (n > 0)
         izb_cpu_bin_runs(&runs, &g, &b->binned, b->cell_start.data, b->cell_end.data, T, b->scratch.data,
                          IZB_CPU_ISA_AUTO);
-    t[2] = now_ms();
+    t[2] = izb_cpu_now_ms();
 
     if (f->light_angle > 0.0f) /* izb.c checked the angle and M; angle 0 keeps the hard path below */
         return soft_frame(b, f, s, ids, mask, stats, n, &g, &bbox, t);
@@ -339,9 +301,9 @@ static bool cpu_shade_arrays(izb_backend *base, const izb_recon *f, const izb_se
         nt = izb_cpu_cull_ids(b->xyz.data, b->tri_count, f, &g, &bbox, &cv, b->tris.data,
                               ids || b->cut.cut_count ? b->tri_id.data : NULL, T);
     }
-    t[3] = now_ms();
+    t[3] = izb_cpu_now_ms();
 
-    if (!reserve(&b->hits, izb_cpu_raster_scratch(n, T), sizeof(uint64_t), "raster hit bitmaps"))
+    if (!izb_cpu_reserve(&b->hits, izb_cpu_raster_scratch(n, T), sizeof(uint64_t), "raster hit bitmaps"))
         return false;
     if (nt > 0)
         izb_cpu_raster_cut(b->tris.data, nt, &b->binned, n, b->cell_start.data, b->cell_end.data, &g,
@@ -351,9 +313,9 @@ static bool cpu_shade_arrays(izb_backend *base, const izb_recon *f, const izb_se
                                                          b->cut.pool}
                                             : NULL,
                            mask, T, b->hits.data, IZB_CPU_ISA_AUTO);
-    t[4] = now_ms();
+    t[4] = izb_cpu_now_ms();
 
-    finish_frame(b, s, stats, n, nt, &g, &bbox, t);
+    izb_cpu_finish_frame(b, s, stats, n, nt, &g, &bbox, t);
     return true;
 }
 
@@ -363,7 +325,7 @@ static bool cpu_get_debug(izb_backend *base, izb_debug *out)
     if (!b->have_frame)
         return false;
     /* the raster reads the points as a structure of arrays; the debug view wants izb_point */
-    if (!reserve(&b->debug_points, (size_t)b->point_count, sizeof(izb_point), "debug points")) return false;
+    if (!izb_cpu_reserve(&b->debug_points, (size_t)b->point_count, sizeof(izb_point), "debug points")) return false;
     izb_cpu_points_to_aos(&b->binned, b->point_count, b->debug_points.data);
     out->points = b->debug_points.data;
     out->point_count = b->point_count;
@@ -384,6 +346,7 @@ static const izb_backend_vtbl cpu_vtbl = {
     .get_debug = cpu_get_debug,
     .update_scene = cpu_update_scene,
     .set_cutouts = cpu_set_cutouts,
+    .shade_faces = izb_cpu_shade_faces,
     .soft = true,
     .aa = true,
 };

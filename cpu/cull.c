@@ -110,12 +110,18 @@ HOT static uint32_t cull_bundle_keep(const float *xyz, int64_t i, int len, const
 /* The survivors of triangles [i0, i1), set up, from out[0]; returns how many. One thread. */
 static uint32_t cull_range(const float *xyz, int64_t i0, int64_t i1, const izb_recon *f, const izb_grid *g,
                            const izb_bbox *bbox, const izb_cull_view *cull, izb_tri *out, uint32_t *tri_id,
-                           const izb_cpu_kernels *kern)
+                           const izb_cpu_kernels *kern, const uint8_t *reach, uint8_t bit)
 {
     uint32_t c = 0;
     cull_lanes l;
     for (int64_t i = i0; i < i1; i += 16) {
         const int len = i1 - i < 16 ? (int)(i1 - i) : 16;
+        if (reach) { /* a bundle none of whose triangles can reach the face's points is skipped */
+            uint8_t any = 0;
+            for (int k = 0; k < len; k++)
+                any |= reach[i + k];
+            if (!(any & bit)) continue;
+        }
         const uint32_t keep = cull_bundle_keep(xyz, i, len, f, g, bbox, cull, kern, &l);
         kern->cull_emit(l.te, keep, i, out + c, tri_id ? tri_id + c : NULL);
         c += (uint32_t)__builtin_popcount(keep);
@@ -156,6 +162,13 @@ static void cull_move(izb_tri *out, uint32_t *tri_id, int64_t start, int64_t off
 int izb_cpu_cull_isa(const float *xyz, int n, const izb_recon *f, const izb_grid *g, const izb_bbox *bbox,
                      const izb_cull_view *cull, izb_tri *out, uint32_t *tri_id, int threads, izb_cpu_isa isa)
 {
+    return izb_cpu_cull_reach(xyz, n, f, g, bbox, cull, out, tri_id, threads, isa, NULL, 0);
+}
+
+int izb_cpu_cull_reach(const float *xyz, int n, const izb_recon *f, const izb_grid *g, const izb_bbox *bbox,
+                       const izb_cull_view *cull, izb_tri *out, uint32_t *tri_id, int threads, izb_cpu_isa isa,
+                       const uint8_t *reach, uint8_t bit)
+{
     uint32_t count[IZB_CPU_MAX_THREADS];
     int64_t total = 0;
     const izb_cpu_kernels *kern = izb_cpu_kernels_get(isa);
@@ -176,7 +189,7 @@ int izb_cpu_cull_isa(const float *xyz, int n, const izb_recon *f, const izb_grid
         const int t = THREAD_NUM(), nt = NUM_THREADS();
         int64_t i0, i1;
         izb_cpu_chunk(n, t, nt, &i0, &i1);
-        count[t] = cull_range(xyz, i0, i1, f, g, bbox, cull, out + i0, tri_id ? tri_id + i0 : NULL, kern);
+        count[t] = cull_range(xyz, i0, i1, f, g, bbox, cull, out + i0, tri_id ? tri_id + i0 : NULL, kern, reach, bit);
 #pragma omp barrier
         int64_t off = count[0];
         for (int c = 1; c < nt; c++) {

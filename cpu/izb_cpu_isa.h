@@ -15,6 +15,8 @@ typedef struct izb_cpu_kernels {
     const char *name;
     uint32_t (*recon_rows)(const izb_recon *f, const float *depth, int y0, int y1, uint8_t *mask,
                            izb_point *points, izb_bbox *box);
+    uint32_t (*recon_faces_rows)(const izb_recon *f, const float (*m)[16], const float *depth, int y0, int y1,
+                                 uint8_t *mask, izb_point *points, uint8_t *face_of);
     void (*cell_hash)(const izb_point *in, int64_t n, const izb_grid *g, uint32_t *hash);
     void (*k1_tris)(const izb_tri *tris, int i0, int i1, const izb_cpu_points *p, const uint32_t *cell_start,
                     const uint32_t *cell_end, const izb_grid *g, const izb_own *own, const izb_cut *cut,
@@ -38,6 +40,7 @@ typedef struct izb_cpu_kernels {
     void (*aa_footprints)(const izb_recon *f, const izb_aa_view *V, const float *depth, const uint32_t *ids,
                           const float *xyz, uint32_t tri_count, const izb_cpu_points *p, int64_t j0, int64_t j1,
                           izb_aa_foot *foot, float *ex, float *ey);
+    void (*face_reach)(const float (*w)[4], const float *xyz, int64_t i0, int64_t i1, float margin, uint8_t *reach);
 } izb_cpu_kernels;
 
 /* The copy for `isa`, or NULL when this CPU or this build lacks it. IZB_CPU_ISA_AUTO: the best

@@ -117,6 +117,14 @@ int izb_cpu_cull_ids(const float *xyz, int n, const izb_recon *f, const izb_grid
 int izb_cpu_cull_isa(const float *xyz, int n, const izb_recon *f, const izb_grid *g, const izb_bbox *bbox,
                      const izb_cull_view *cull, izb_tri *out, uint32_t *tri_id, int threads, izb_cpu_isa isa);
 
+/* izb_cpu_cull_isa skipping every bundle of 16 triangles (from each thread's chunk start) where no
+ * triangle has `bit` in reach[] (one byte per triangle; NULL: none skipped): a point light's face
+ * (cpu/faces.c) with the triangles that cannot reach its points marked. The survivors are those of
+ * izb_cpu_cull_isa among the bundles kept. */
+int izb_cpu_cull_reach(const float *xyz, int n, const izb_recon *f, const izb_grid *g, const izb_bbox *bbox,
+                       const izb_cull_view *cull, izb_tri *out, uint32_t *tri_id, int threads, izb_cpu_isa isa,
+                       const uint8_t *reach, uint8_t bit);
+
 /* izb_ref_raster on `threads` threads. Kernel2 interleaves the cells over a G x G pattern of
  * groups (thesis §5.2.1, the smallest G >= 2 with G * G >= 2 * threads): cell (cx, cy) belongs to
  * group (cy % G) * G + cx % G, and one thread at a time owns a group. */

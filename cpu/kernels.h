@@ -24,6 +24,7 @@
 
 /* one header per stage, like the stage files of cpu/ and cuda/ */
 #include "kernels_recon.h"   /* stage 1: reconstruction of blocks of 16 pixels */
+#include "kernels_faces.h"   /* a point light's cube: reconstruction into faces, culling's pre-test */
 #include "kernels_binning.h" /* stage 2: the cell hash */
 #include "kernels_cull.h"    /* stage 3: culling of bundles of 16 triangles */
 #include "kernels_raster.h"  /* stage 4: kernel1's and kernel2's traversals */

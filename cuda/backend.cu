@@ -580,6 +580,7 @@ static bool cuda_get_debug(izb_backend *base, izb_debug *out)
 static const izb_backend_vtbl cuda_vtbl = {
     "cuda", cuda_destroy, cuda_set_scene, cuda_shade_arrays, cuda_shade_gl, cuda_get_debug, cuda_update_scene,
     NULL, /* set_cutouts: cut-outs run on the CPU backend only so far; izb_set_cutouts says so and fails */
+    NULL, /* shade_faces: a point light's faces take core/izb_faces.c's one pass per face */
 };
 
 /* Device, stream, events and the fixed-size buffers; false with a message. */

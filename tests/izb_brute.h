@@ -211,4 +211,42 @@ static inline void izb_brute_force_aa(const izb_recon *f, const float *depth, co
     free(acc);
 }
 
+/* A point light's cube faces (IZB_LIGHT_FACE frames, count <= IZB_CUBE_FACES) as
+ * izb_shade_arrays_faces promises them: every pixel belongs to the face izb_face_owner gives it,
+ * and each face, an IZB_LIGHT_CUBE frame (only w <= 0 unlit), is the brute force over its own
+ * pixels alone (the others made sky, so its points' bbox is its own). cull: one view for every face
+ * (they share the light's origin). cut: as izb_brute_force_cut's. face_depth, face_mask: scratch of
+ * width*height. */
+static inline void izb_brute_force_faces_cut(const izb_recon *faces, int count, const float *depth,
+                                             const uint32_t *ids, const float *xyz, int nt,
+                                             const izb_cull_view *cull, const izb_cutout_set *cut, uint8_t *mask,
+                                             izb_point *pts, int *pix, float *face_depth, uint8_t *face_mask)
+{
+    const int W = faces[0].width, H = faces[0].height;
+    for (int i = 0; i < W * H; i++)
+        mask[i] = 255;
+    for (int f = 0; f < count; f++) {
+        izb_recon fr = faces[f];
+        fr.light_is_spot = IZB_LIGHT_CUBE;
+        for (int py = 0; py < H; py++)
+            for (int px = 0; px < W; px++) {
+                const int i = py * W + px;
+                float vx, vy, vz;
+                izb_view_point(&faces[0], px, py, depth[i], &vx, &vy, &vz);
+                const bool own = !izb_depth_is_sky(depth[i]) && izb_face_owner(faces, count, vx, vy, vz) == f;
+                face_depth[i] = own ? depth[i] : 0.0f;
+            }
+        izb_brute_force_cut(&fr, face_depth, ids, xyz, nt, cull, cut, face_mask, pts, pix);
+        for (int i = 0; i < W * H; i++)
+            if (face_depth[i] != 0.0f) mask[i] = face_mask[i];
+    }
+}
+
+static inline void izb_brute_force_faces(const izb_recon *faces, int count, const float *depth, const uint32_t *ids,
+                                         const float *xyz, int nt, const izb_cull_view *cull, uint8_t *mask,
+                                         izb_point *pts, int *pix, float *face_depth, uint8_t *face_mask)
+{
+    izb_brute_force_faces_cut(faces, count, depth, ids, xyz, nt, cull, NULL, mask, pts, pix, face_depth, face_mask);
+}
+
 #endif

@@ -10,7 +10,10 @@
  * rtcOccluded16 over rows of 16 pixels (OpenMP over rows, the same thread count; Embree's default
  * BVH, build not counted; rays precomputed, so Embree is not charged for reconstruction), and the
  * stages' floors (bench_floor.h). Interleaving keeps a busy machine's slow moments fair to both.
- * Reports min / median / p95 after the warm-up rounds.
+ * Reports min / median / p95 after the warm-up rounds. A point light (--light point) is shaded by
+ * izb_shade_arrays_faces (the partition into cube faces), and each round also times the path it
+ * replaced, six whole passes combined by max (six_passes), with one line per case comparing the two
+ * (times, stages, points, mask pixels that differ) and six_* rows in the CSV.
  *
  * Moving scenes (Embree rebuild / refit beside izb_update_scene) are bench-dynamic's
  * (tests/core/bench_dynamic.c).
@@ -237,7 +240,8 @@ static stats_summary summarize(series *s)
     return stats_summarize(s->v, (size_t)s->n);
 }
 
-enum { M_TOTAL, M_RECON, M_BIN, M_CULL, M_RASTER, M_OCC1, M_OCC16, M_F_RECON, M_F_BIN, M_F_CULL, M_COUNT };
+enum { M_TOTAL, M_RECON, M_BIN, M_CULL, M_RASTER, M_OCC1, M_OCC16, M_F_RECON, M_F_BIN, M_F_CULL,
+       M_SIX, M_SIX_RECON, M_SIX_BIN, M_SIX_CULL, M_SIX_RASTER, M_COUNT };
 static const char *const metric_names[M_COUNT] = {"izb_total",
                                                   "izb_reconstruct",
                                                   "izb_binning",
@@ -247,7 +251,12 @@ static const char *const metric_names[M_COUNT] = {"izb_total",
                                                   "embree_occluded16",
                                                   "floor_reconstruct_memcpy",
                                                   "floor_binning_memcpy",
-                                                  "floor_culling_transform"};
+                                                  "floor_culling_transform",
+                                                  "six_total",
+                                                  "six_reconstruct",
+                                                  "six_binning",
+                                                  "six_culling",
+                                                  "six_raster"};
 
 static double s_median_total(series *s) { return stats_summarize(s->v, (size_t)s->n).median; }
 
@@ -439,6 +448,24 @@ static int aa_sweep(const bench_opts *o, bench_case *bc, izb_backend *b, bench_b
     return 0;
 }
 
+/* A point light the way izb_shade_arrays_faces shaded it before the partition (to 6458a2a): one
+ * whole izb_shade_arrays_ids per cube face (IZB_LIGHT_FACE alone: its square frustum), every pixel
+ * reconstructed six times, the masks combined by max. Measured beside today's path in the same
+ * rounds; its mask is compared with today's. Returns the wall time (ms); st[i]: face i's stats. */
+static double six_passes(izb_backend *b, const bench_case *bc, const bench_opts *o, const izb_settings *set,
+                         uint8_t *mask, uint8_t *scratch, izb_stats st[LIGHT_CUBE_FACES])
+{
+    const size_t npix = (size_t)bc->W * bc->H;
+    const double t0 = now_ms();
+    for (int i = 0; i < bc->faces; i++) {
+        if (!izb_shade_arrays_ids(b, &bc->f[i], set, bc->depth, o->ids ? bc->ids : NULL, i ? scratch : mask, &st[i]))
+            return -1.0;
+        for (size_t p = 0; i > 0 && p < npix; p++)
+            mask[p] = scratch[p] > mask[p] ? scratch[p] : mask[p];
+    }
+    return now_ms() - t0;
+}
+
 static int run_static(const bench_opts *o, bench_case *bc, int threads, csv_out *csv)
 {
     const int T = resolve_threads(threads);
@@ -461,11 +488,31 @@ static int run_static(const bench_opts *o, bench_case *bc, int threads, csv_out 
     memset(fa, 1, floor_bytes), memset(fb, 2, floor_bytes);
     izb_settings set = {0};
     izb_stats st = {0};
+    /* a point light: the path before the partition too (six_passes), its mask kept for the diff */
+    const bool point = bc->faces > 1;
+    int six_points = 0; /* the six passes' points, summed over the faces (a seam point in two) */
+    uint8_t *six_mask = point ? malloc(npix) : NULL, *six_scratch = point ? malloc(npix) : NULL;
+    if (point && (!six_mask || !six_scratch)) {
+        fprintf(stderr, "bench-cpu: out of memory\n");
+        return 1;
+    }
     for (int round = 0; round < o->warmup + o->frames; round++) {
         const bool timed = round >= o->warmup;
         if (!izb_shade_arrays_faces(b, bc->f, bc->faces, &set, bc->depth, o->ids ? bc->ids : NULL, bc->mask,
                                     bc->face_mask, &st))
             return 1;
+        izb_stats six_st[LIGHT_CUBE_FACES] = {0};
+        double six_ms = 0.0, six_stage[IZB_STAGE_COUNT] = {0};
+        six_points = 0;
+        if (point) {
+            six_ms = six_passes(b, bc, o, &set, six_mask, six_scratch, six_st);
+            if (six_ms < 0.0) return 1;
+            for (int i = 0; i < bc->faces; i++)
+                for (int k = 0; k < IZB_STAGE_COUNT; k++)
+                    six_stage[k] += six_st[i].stage_ms[k];
+            for (int i = 0; i < bc->faces; i++)
+                six_points += six_st[i].points;
+        }
         double t0 = now_ms();
         bench_rays_occluded1(bvh, &bc->rays, bc->ray_mask, T);
         double t1 = now_ms();
@@ -489,7 +536,12 @@ static int run_static(const bench_opts *o, bench_case *bc, int threads, csv_out 
                                    t2 - t1,
                                    f_recon,
                                    f_bin,
-                                   f_cull};
+                                   f_cull,
+                                   six_ms,
+                                   six_stage[IZB_STAGE_RECONSTRUCT],
+                                   six_stage[IZB_STAGE_BINNING],
+                                   six_stage[IZB_STAGE_CULLING],
+                                   six_stage[IZB_STAGE_RASTER]};
         for (int k = 0; k < M_COUNT; k++)
             m[k].v[m[k].n++] = v[k];
     }
@@ -512,7 +564,7 @@ static int run_static(const bench_opts *o, bench_case *bc, int threads, csv_out 
     stats_summary s[M_COUNT];
     for (int k = 0; k < M_COUNT; k++) {
         s[k] = summarize(&m[k]);
-        csv_row(csv, bc, T, metric_names[k], "ms", s[k]);
+        if (point || k < M_SIX) csv_row(csv, bc, T, metric_names[k], "ms", s[k]);
         free(m[k].v);
     }
     const double gtests = tests / (s[M_RASTER].median * 1e6);
@@ -530,7 +582,21 @@ static int run_static(const bench_opts *o, bench_case *bc, int threads, csv_out 
            s[M_TOTAL].median / s[M_OCC16].median, s[M_RECON].median, s[M_F_RECON].median, s[M_BIN].median,
            s[M_F_BIN].median, s[M_CULL].median, s[M_F_CULL].median, s[M_RASTER].median, gtests, bpp, bpt,
            d.mismatched);
+    if (point) {
+        long differ = 0;
+        for (size_t p = 0; p < npix; p++)
+            differ += (six_mask[p] == 0) != (bc->mask[p] == 0);
+        printf("point %s %dx%d, %d threads: partition (today) %.2f / %.2f ms min / median, six passes (before) "
+               "%.2f / %.2f ms = %.2fx; six passes' stages (median ms): reconstruct %.2f, binning %.2f, culling "
+               "%.2f, raster %.2f; partition's: %.2f, %.2f, %.2f, %.2f; points %d (six passes: %d); mask pixels "
+               "that differ between the two: %ld\n",
+               bc->s->name, bc->W, bc->H, T, s[M_TOTAL].min, s[M_TOTAL].median, s[M_SIX].min, s[M_SIX].median,
+               s[M_SIX].median / s[M_TOTAL].median, s[M_SIX_RECON].median, s[M_SIX_BIN].median,
+               s[M_SIX_CULL].median, s[M_SIX_RASTER].median, s[M_RECON].median, s[M_BIN].median, s[M_CULL].median,
+               s[M_RASTER].median, st.points, six_points, differ);
+    }
     fflush(stdout);
+    free(six_mask), free(six_scratch);
     free(fa), free(fb);
     bench_bvh_destroy(bvh);
     izb_destroy(b);

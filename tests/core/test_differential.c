@@ -13,8 +13,8 @@
  *      position of a closed mesh, so that it is outside that mesh before and inside after (auto
  *      culling's decision changes; counted and required);
  *  (e) on the seeds with a point light (the spot's position: outside, inside a closed mesh, on a
- *      surface or at a vertex), the six faces combined equal the per-face brute forces combined
- *      by max, cull auto / off x ids off / on, and auto equals off where their brute forces agree.
+ *      surface or at a vertex), the six faces combined equal the brute force of the faces as a
+ *      partition (izb_brute_force_faces), cull auto / off x ids off / on, and auto equals off where their brute forces agree.
  * Nothing is printed for a seed unless it fails: then the seed and what differed (replay with
  * IZB_DIFF_SEED=K). IZB_DIFF_SEEDS=N runs N seeds (default DEFAULT_SEEDS: about 10 s on one core)
  * from IZB_DIFF_SEED_BASE (default 0). */
@@ -104,8 +104,8 @@ static bool truth_sure_shadow(const diff_case *dc, int k, const float lpos[3], u
     return false;
 }
 
-/* (e) a point light: the six faces combined (izb_shade_arrays_faces) against the per-face brute
- * forces combined by max, for cull auto / off x ids off / on; and cull auto against off wherever
+/* (e) a point light: the six faces combined (izb_shade_arrays_faces) against the brute force of
+ * the faces as a partition (izb_brute_force_faces: each pixel shaded by the face that owns it), for cull auto / off x ids off / on; and cull auto against off wherever
  * the two brute forces agree (the light on a surface, at a vertex, inside a closed mesh: auto must
  * stay exact), and cull auto lit nowhere the ray-traced truth is sure of shadow (a third of the
  * pixels: time) — the brute forces share izb_may_cull, so only this catches a wrong decision that
@@ -114,17 +114,22 @@ static void check_point(izb_backend *b, const diff_case *dc, const izb_closed *c
 {
     const int W = dc->W, H = dc->H, N = W * H;
     static uint8_t want[4][MAX_W * MAX_H], got[4][MAX_W * MAX_H], face[MAX_W * MAX_H], scratch[MAX_W * MAX_H];
+    static float face_depth[MAX_W * MAX_H];
+    static izb_point pts[MAX_W * MAX_H];
+    static int pix[MAX_W * MAX_H];
     char what[256];
     CHECK(dc->nfaces == LIGHT_CUBE_FACES, "seed %llu: a point light has %d faces", (unsigned long long)seed,
           dc->nfaces);
     for (int q = 0; q < 4; q++) {
         const izb_cull c = q & 1 ? IZB_CULL_OFF : IZB_CULL_AUTO;
         const uint32_t *ids = q & 2 ? dc->ids : NULL;
-        memset(want[q], 0, (size_t)N);
-        for (int i = 0; i < dc->nfaces; i++) {
-            brute_mode(&dc->faces[i], dc->depth, ids, dc->g.xyz, dc->g.nt, cl, c, dc->bias, face);
-            for (int k = 0; k < N; k++) want[q][k] = want[q][k] > face[k] ? want[q][k] : face[k];
-        }
+        const izb_settings rs = izb_settings_resolve((izb_settings){.cull = c, .bias = dc->bias});
+        izb_recon fb[LIGHT_CUBE_FACES];
+        for (int i = 0; i < dc->nfaces; i++) fb[i] = dc->faces[i], fb[i].bias = rs.bias;
+        izb_cull_view cv = {.mode = rs.cull, .comp = cl->comp, .boxes = cl->boxes, .light_is_spot = fb[0].light_is_spot};
+        izb_light_origin(fb[0].light, cv.light_origin);
+        izb_brute_force_faces(fb, dc->nfaces, dc->depth, ids, dc->g.xyz, dc->g.nt, &cv, want[q], pts, pix, face_depth,
+                              face);
         const izb_settings s = {.kernel = dc->pt_kernel[q], .binning = dc->pt_binning[q], .cull = c, .bias = dc->bias};
         snprintf(what, sizeof what, "(e) point light (%s position) kernel%d %s cull %s%s", light_kind_names[dc->light_kind],
                  s.kernel, izb_binning_names[s.binning], izb_cull_names[c], ids ? " ids" : "");

@@ -3,11 +3,18 @@
  * light and the camera inside it, random closed cubes and open quads between them. Per seed:
  * - coverage: the room alone is lit everywhere the camera sees (a gap or a wrong face in the cube —
  *   a face narrower than 90 degrees, an axis missing — leaves unlit pixels);
- * - the backend equals the brute force of izb_math.h per face, combined by max, bit for bit, for
- *   kernel 1/2 x radix/atomic x cull auto/off, with and without primitive ids;
+ * - the backend equals the brute force of izb_math.h per face, each pixel taken from the face
+ *   izb_face_owner gives it, bit for bit, for kernel 1/2 x radix/atomic x cull auto/off, with and
+ *   without primitive ids;
  * - the ray-traced truth, independent of izb_math.h (double segment tests to the light, tests/
  *   ray_cast.h): every pixel the truth is sure of (not within a band of the bias or of a triangle's
  *   edge) agrees, and many of those lie at the seams between faces (no seam may show).
+ * - the same through izb_shade_arrays_faces' path for backends without a partition of their own
+ *   (one array pass per face, the other faces' pixels sky; the CPU backend behind core/izb.c's
+ *   fault-injection wrapper), on 4 of the configurations: CUDA's frames take that path;
+ * - stats: every sample point counted once (in the face izb_face_owner gives it);
+ * - the seam rule's tie, made systematic (tie_case): two faces with the same w row and opposite
+ *   depth orders, in both orders, on both paths, against the brute force.
  * The light inside a closed mesh (the room, inward or outward) also checks that culling auto keeps
  * its faces. */
 #include "izb.h"
@@ -182,25 +189,25 @@ static bool near_seam(const room *r, const izb_recon *f, const float *depth, int
     return mid > hi * tan(43.0 * M_PI / 180);
 }
 
-/* the brute force per face, combined by max (what izb_shade_arrays_faces promises) */
+/* the brute force of the partition: each pixel shaded by the face izb_face_owner gives it, and by
+ * that face alone (what izb_shade_arrays_faces promises) */
 static void brute_faces(const izb_recon *faces, int count, const float *depth, const uint32_t *ids, const room *r,
                         const izb_closed *cl, izb_cull mode, uint8_t *mask)
 {
     static izb_point pts[W * H];
     static int pix[W * H];
     static uint8_t face_mask[W * H];
+    static float face_depth[W * H];
     const izb_settings rs = izb_settings_resolve((izb_settings){.cull = mode});
-    for (int i = 0; i < count; i++) {
-        izb_recon f = faces[i];
-        f.bias = rs.bias;
-        izb_cull_view cv = {.mode = rs.cull, .comp = cl->comp, .boxes = cl->boxes, .light_is_spot = f.light_is_spot};
-        izb_light_origin(f.light, cv.light_origin);
-        izb_brute_force(&f, depth, ids, r->xyz, r->nt, &cv, i == 0 ? mask : face_mask, pts, pix);
-        if (i > 0)
-            for (int p = 0; p < W * H; p++)
-                mask[p] = face_mask[p] > mask[p] ? face_mask[p] : mask[p];
-    }
+    izb_recon f[LIGHT_CUBE_FACES];
+    for (int i = 0; i < count; i++)
+        f[i] = faces[i], f[i].bias = rs.bias;
+    izb_cull_view cv = {.mode = rs.cull, .comp = cl->comp, .boxes = cl->boxes, .light_is_spot = IZB_LIGHT_CUBE};
+    izb_light_origin(f[0].light, cv.light_origin);
+    izb_brute_force_faces(f, count, depth, ids, r->xyz, r->nt, &cv, mask, pts, pix, face_depth, face_mask);
 }
+
+static int ties_decided; /* seeds where the tie's order changed the mask */
 
 static int count_diff(const uint8_t *a, const uint8_t *b)
 {
@@ -210,15 +217,73 @@ static int count_diff(const uint8_t *a, const uint8_t *b)
     return n;
 }
 
+/* The sample points the frame has: sky and points behind the light excluded, each point once, in
+ * the face izb_face_owner gives it (what izb_stats.points must say). */
+static int owned_samples(const izb_recon *faces, int count, const float *depth)
+{
+    int n = 0;
+    for (int py = 0; py < H; py++)
+        for (int px = 0; px < W; px++) {
+            const float d = depth[py * W + px];
+            float vx, vy, vz;
+            izb_view_point(&faces[0], px, py, d, &vx, &vy, &vz);
+            izb_recon f = faces[izb_face_owner(faces, count, vx, vy, vz)];
+            f.light_is_spot = IZB_LIGHT_CUBE;
+            izb_point p;
+            n += izb_reconstruct(&f, px, py, d, &p) == IZB_SAMPLE;
+        }
+    return n;
+}
+
+/* The seam rule's tie, made systematic: face 1 is face 0 with its depth key's row negated (the same
+ * w row, so every point ties, and the opposite depth order, so the face that takes a point changes
+ * its answer). Lowest index wins: {A, A'} must be A's answers and {A', A} A''s, on the backend's own
+ * partition (b) and on the path through one array pass per face (g); and the two must differ, or
+ * the tie decided nothing. */
+static void tie_case(izb_backend *b, izb_backend *g, const room *r, const izb_recon *face, const float *depth,
+                     int seed)
+{
+    static uint8_t m[4][W * H], brute[W * H], scratch[W * H];
+    izb_recon pair[2][2];
+    izb_recon neg = *face;
+    for (int k = 0; k < 4; k++)
+        neg.light[4 * k + 2] = -neg.light[4 * k + 2], neg.cam_to_light[4 * k + 2] = -neg.cam_to_light[4 * k + 2];
+    pair[0][0] = *face, pair[0][1] = neg, pair[1][0] = neg, pair[1][1] = *face;
+    izb_closed none = {0};
+    for (int o = 0; o < 2; o++) {
+        izb_stats st = {0};
+        CHECK(izb_shade_arrays_faces(b, pair[o], 2, &(izb_settings){.cull = IZB_CULL_OFF}, depth, NULL, m[o], scratch,
+                                     &st) &&
+                  izb_shade_arrays_faces(g, pair[o], 2, &(izb_settings){.cull = IZB_CULL_OFF}, depth, NULL, m[2 + o],
+                                         scratch, NULL),
+              "seed %d tie %d: shade", seed, o);
+        brute_faces(pair[o], 2, depth, NULL, r, &none, IZB_CULL_OFF, brute);
+        CHECK(count_diff(m[o], brute) == 0 && count_diff(m[2 + o], brute) == 0,
+              "seed %d: a tie between faces taken by the wrong one (order %d: %d, %d pixels differ)", seed, o,
+              count_diff(m[o], brute), count_diff(m[2 + o], brute));
+        CHECK(st.points == owned_samples(pair[o], 2, depth), "seed %d tie %d: %d points, %d owned samples", seed, o,
+              st.points, owned_samples(pair[o], 2, depth));
+    }
+    ties_decided += count_diff(m[0], m[1]) > 0;
+}
+
 int main(void)
 {
     izb_backend *b = izb_create(&(izb_desc){.backend = IZB_BACKEND_CPU, .threads = 2});
     CHECK(b != NULL, "CPU backend");
     if (!b) return test_done();
+    /* the same CPU backend seen through the fault-injection wrapper (core/izb.c), which has no
+     * shade_faces of its own: izb_shade_arrays_faces then runs the path every other backend (CUDA)
+     * takes, one array pass per face with the other faces' pixels sky — it must give the same bits */
+    setenv("IZB_FAULT", "frame:2000000000", 1);
+    izb_backend *g = izb_create(&(izb_desc){.backend = IZB_BACKEND_AUTO, .threads = 2, .quiet = true});
+    unsetenv("IZB_FAULT");
+    CHECK(g != NULL && strcmp(izb_name(g), "cpu") != 0, "the wrapped backend (%s)", g ? izb_name(g) : "none");
+    if (!g) return test_done();
     static room r;
     static float depth[W * H];
     static uint32_t ids[W * H];
-    static uint8_t mask[W * H], scratch[W * H], brute[W * H];
+    static uint8_t mask[W * H], scratch[W * H], brute[W * H], passes[W * H];
     long sure = 0, seam_sure = 0, covered = 0;
     for (int seed = 0; seed < SEEDS; seed++) {
         rng_state = 0x9E3779B97F4A7C15ull ^ (uint64_t)(seed + 1) * 0xBF58476D1CE4E5B9ull;
@@ -241,7 +306,7 @@ int main(void)
         gen_room(&r, 6 + seed % 8);
         count = izb_frame_make_faces(&r.cam, &r.light, r.bmin, r.bmax, W, H, faces);
         ray_cast_depth(&r.cam, &faces[0], r.xyz, r.nt, depth, ids);
-        CHECK(izb_set_scene(b, r.xyz, r.nt), "seed %d: set_scene", seed);
+        CHECK(izb_set_scene(b, r.xyz, r.nt) && izb_set_scene(g, r.xyz, r.nt), "seed %d: set_scene", seed);
         izb_closed cl = {0};
         izb_closed_find(r.xyz, r.nt, &cl);
         CHECK(cl.cullable > 0, "seed %d: the room and cubes are closed (%d cullable)", seed, cl.cullable);
@@ -250,11 +315,20 @@ int main(void)
                                     .binning = cfg & 2 ? IZB_BINNING_ATOMIC : IZB_BINNING_RADIX,
                                     .cull = cfg & 4 ? IZB_CULL_OFF : IZB_CULL_AUTO};
             const uint32_t *pid = cfg & 8 ? ids : NULL;
-            CHECK(izb_shade_arrays_faces(b, faces, count, &s, depth, pid, mask, scratch, NULL), "seed %d cfg %d",
-                  seed, cfg);
+            izb_stats st = {0};
+            /* the path of one pass per face on 4 of the 16 configurations (each of kernel, binning, cull
+             * and ids both ways): its passes are many small parallel regions */
+            const bool paths = cfg % 5 == 0;
+            CHECK(izb_shade_arrays_faces(b, faces, count, &s, depth, pid, mask, scratch, &st) &&
+                      (!paths || izb_shade_arrays_faces(g, faces, count, &s, depth, pid, passes, scratch, NULL)),
+                  "seed %d cfg %d", seed, cfg);
             brute_faces(faces, count, depth, pid, &r, &cl, s.cull, brute);
-            const int nb = count_diff(mask, brute);
+            const int nb = count_diff(mask, brute), ng = paths ? count_diff(passes, brute) : 0;
             CHECK(nb == 0, "seed %d cfg %d: %d pixels differ from the brute force", seed, cfg, nb);
+            CHECK(ng == 0, "seed %d cfg %d: one pass per face: %d pixels differ from the brute force", seed, cfg, ng);
+            if (cfg == 0)
+                CHECK(st.points == owned_samples(faces, count, depth), "seed %d: %d points, %d samples (each once)",
+                      seed, st.points, owned_samples(faces, count, depth));
             int wrong = 0;
             for (int py = 0; py < H; py++)
                 for (int px = 0; px < W; px++) {
@@ -276,11 +350,25 @@ int main(void)
             CHECK(wrong == 0, "seed %d cfg %d: %d pixels disagree with the ray-traced truth", seed, cfg, wrong);
         }
         izb_closed_free(&cl);
+        if (seed == 0) { /* bad input: more cube faces than a cube has, a light angle on a face */
+            izb_recon seven[LIGHT_CUBE_FACES + 1];
+            for (int i = 0; i < LIGHT_CUBE_FACES + 1; i++)
+                seven[i] = faces[i % count];
+            CHECK(!izb_shade_arrays_faces(b, seven, LIGHT_CUBE_FACES + 1, NULL, depth, NULL, mask, scratch, NULL),
+                  "7 cube faces accepted");
+            seven[2].light_angle = 0.01f, seven[2].light_samples = 32;
+            CHECK(!izb_shade_arrays_faces(b, seven, count, NULL, depth, NULL, mask, scratch, NULL),
+                  "a cube face with a light angle accepted");
+        }
+        /* the tie rule, on this room without culling (the same triangles in both orders) */
+        tie_case(b, g, &r, &faces[seed % count], depth, seed);
     }
+    CHECK(ties_decided > SEEDS / 2, "the tie's order changed the mask in only %d of %d rooms", ties_decided, SEEDS);
     /* the truth must be sure of most pixels, and of many at the seams, or the test proves little */
     CHECK(sure > 0.9 * covered, "the truth is sure of %ld of %ld covered pixels", sure, covered);
     CHECK(seam_sure > 200, "only %ld sure pixels within 2 degrees of a seam", seam_sure);
     printf("%ld covered pixels, truth sure of %ld, %ld of them at seams\n", covered, sure, seam_sure);
     izb_destroy(b);
+    izb_destroy(g);
     return test_done();
 }

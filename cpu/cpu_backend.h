@@ -1,0 +1,63 @@
+/* cpu_backend.h — private to the CPU backend: its state, shared by backend.c (one frame of one
+ * frustum) and faces.c (a point light's cube faces, izb_backend_vtbl.shade_faces). */
+#ifndef CPU_BACKEND_H
+#define CPU_BACKEND_H
+
+#include "izb_backend.h"
+#include "izb_cpu_stages.h"
+
+/* A growable array: `cap` elements allocated. */
+typedef struct buffer {
+    void *data;
+    size_t cap;   /* elements */
+    size_t bytes; /* allocated */
+} buffer;
+
+typedef struct cpu_backend {
+    izb_backend base;
+    int threads;
+    int tri_count;
+    bool have_closed; /* comp and boxes hold the scene's closed meshes */
+    buffer xyz;        /* float, 9 per triangle: the scene */
+    buffer points;     /* izb_point, one per pixel: reconstructed, pixel order, in runs */
+    izb_cpu_points binned; /* one per pixel: grouped by cell, structure of arrays (stage 2 -> 4) */
+    buffer debug_points;   /* izb_point, point_count: binned as an array, made by izb_get_debug */
+    buffer cell_start; /* uint32_t, one per cell */
+    buffer cell_end;   /* uint32_t, one per cell */
+    buffer scratch;    /* uint32_t, izb_cpu_bin_scratch() */
+    buffer hits;       /* uint64_t, izb_cpu_raster_scratch(): the raster's per-thread hit bitmaps */
+    buffer tris;       /* izb_tri, one per triangle: compacted survivors */
+    buffer tri_id;     /* uint32_t, one per triangle: the survivors' scene indices (frames with ids) */
+    buffer soft_tris;  /* izb_soft_tri, one per triangle: soft frames' survivors (their ids in tri_id) */
+    buffer soft_masks; /* uint32_t, izb_mask_words(M) per point: soft frames' visibility masks */
+    buffer cell_zmax;  /* float, one per cell: soft frames' farthest receiver per cell */
+    buffer aa_foot;    /* izb_aa_foot, n + IZB_CPU_POINTS_PAD: anti-aliased frames' footprints */
+    buffer aa_masks;   /* uint32_t, one per point: anti-aliased frames' sub-sample masks */
+    buffer cell_ext;   /* float, two per cell: anti-aliased frames' largest footprint extent per cell */
+    buffer comp;       /* uint32_t, one per triangle: closed component (izb_closed.h) */
+    buffer boxes;      /* float, 6 per closed component */
+    size_t box_floats; /* in use in boxes */
+    izb_cutout_set cut; /* the scene's cut-outs (izb_set_cutouts); cut.cut_count 0: none */
+    buffer face_points; /* izb_point, one per pixel: a cube frame's points grouped by face per chunk */
+    buffer face_of;     /* uint8_t, one per pixel: the face of each reconstructed point (faces.c) */
+    buffer reach;       /* uint8_t, one per triangle: the cube faces it may shadow (izb_face_reach) */
+    float xyz_maxabs;   /* the largest |coordinate| of the scene's vertices (NaN ignored), faces.c's
+                         * scale; < 0 until a point light's frame measures it after a set/update */
+    /* the last frame, for izb_get_debug */
+    bool have_frame;
+    int point_count, tris_after_cull;
+    izb_grid grid;
+} cpu_backend;
+
+/* make buf hold at least `need` elements of `size` bytes; false (with a message) on OOM */
+bool izb_cpu_reserve(buffer *buf, size_t need, size_t size, const char *what);
+/* the monotonic wall clock, ms */
+double izb_cpu_now_ms(void);
+/* the frame's bookkeeping for izb_get_debug and its stats (t: the stage boundaries) */
+void izb_cpu_finish_frame(cpu_backend *b, const izb_settings *s, izb_stats *stats, int n, int nt,
+                          const izb_grid *gp, const izb_bbox *bbox, const double *t);
+/* izb_backend_vtbl.shade_faces (faces.c) */
+bool izb_cpu_shade_faces(izb_backend *base, const izb_recon *faces, int count, const izb_settings *s,
+                         const float *depth, const uint32_t *ids, uint8_t *mask, izb_stats *stats);
+
+#endif

@@ -1,0 +1,231 @@
+/* faces.c — a point light's cube faces on the CPU backend (izb_backend_vtbl.shade_faces, called by
+ * core/izb_faces.c): every pixel is reconstructed once, into the face izb_face_owner gives it
+ * (kernels_recon.h's recon_faces_rows), each chunk of rows then groups its points by face (a
+ * counting sort within the chunk, in pixel order), and each face with points runs stages 2-4 on
+ * its own points only: its grid over its own bbox, its triangles culled and set up against that
+ * bbox, its hits cleared in the one mask (the raster only ever writes 0). A face with no points
+ * costs nothing. The same bits as one izb_shade_arrays_ids per face with the other faces' pixels
+ * made sky (izb_faces.c's path for other backends); nothing depends on the thread count. */
+#include "cpu_backend.h"
+#include "izb_cpu_isa.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define FACE_CHUNKS_PER_THREAD 8 /* as recon.c: sky rows are cheap, so chunks are taken as threads free up */
+
+/* The points of each face, as runs over the chunks (izb_cpu_runs, in chunk order) */
+typedef struct face_parts {
+    izb_cpu_runs runs[IZB_CUBE_FACES];
+    int n[IZB_CUBE_FACES];
+    izb_bbox bbox[IZB_CUBE_FACES];
+} face_parts;
+
+/* the bbox of n points (izb_minf / izb_maxf: NaN ignored), in lanes so that it vectorises */
+static izb_bbox group_bbox(const izb_point *p, uint32_t n)
+{
+    float lo_x[16], lo_y[16], hi_x[16], hi_y[16];
+    for (int k = 0; k < 16; k++)
+        lo_x[k] = lo_y[k] = INFINITY, hi_x[k] = hi_y[k] = -INFINITY;
+    uint32_t j = 0;
+    for (; j + 16 <= n; j += 16)
+        for (int k = 0; k < 16; k++) {
+            lo_x[k] = izb_minf(lo_x[k], p[j + k].x), lo_y[k] = izb_minf(lo_y[k], p[j + k].y);
+            hi_x[k] = izb_maxf(hi_x[k], p[j + k].x), hi_y[k] = izb_maxf(hi_y[k], p[j + k].y);
+        }
+    for (int k = 0; j < n; j++, k++) {
+        lo_x[k] = izb_minf(lo_x[k], p[j].x), lo_y[k] = izb_minf(lo_y[k], p[j].y);
+        hi_x[k] = izb_maxf(hi_x[k], p[j].x), hi_y[k] = izb_maxf(hi_y[k], p[j].y);
+    }
+    izb_bbox b = {INFINITY, INFINITY, -INFINITY, -INFINITY};
+    for (int k = 0; k < 16; k++) {
+        b.min_x = izb_minf(b.min_x, lo_x[k]), b.min_y = izb_minf(b.min_y, lo_y[k]);
+        b.max_x = izb_maxf(b.max_x, hi_x[k]), b.max_y = izb_maxf(b.max_y, hi_y[k]);
+    }
+    return b;
+}
+
+/* Stage 1: reconstruction into faces and the partition (the mask's sky and unlit pixels set). */
+static void partition(cpu_backend *b, const izb_recon *faces, int count, const float *depth, uint8_t *mask,
+                      const izb_cpu_kernels *kern, face_parts *fp)
+{
+    const izb_recon *f0 = &faces[0];
+    float m[IZB_CUBE_FACES][16] = {{0}};
+    for (int i = 0; i < IZB_CUBE_FACES; i++) {
+        if (i < count)
+            memcpy(m[i], faces[i].cam_to_light, sizeof m[i]);
+        else
+            m[i][15] = -INFINITY; /* w = -inf: a missing face never takes a point */
+    }
+    const int T = b->threads, w = f0->width;
+    int64_t chunks = (int64_t)FACE_CHUNKS_PER_THREAD * T;
+    chunks = chunks < IZB_CPU_MAX_THREADS ? chunks : IZB_CPU_MAX_THREADS;
+    chunks = chunks < f0->height ? chunks : f0->height;
+    izb_bbox box[IZB_CPU_MAX_THREADS][IZB_CUBE_FACES]; /* per chunk and face (24 KB) */
+    uint32_t cnt[IZB_CPU_MAX_THREADS][IZB_CUBE_FACES];
+    izb_point *points = b->points.data, *grouped = b->face_points.data;
+    uint8_t *face_of = b->face_of.data;
+#pragma omp parallel for num_threads(T) schedule(dynamic, 1)
+    for (int64_t r = 0; r < chunks; r++) {
+        int64_t y0, y1;
+        izb_cpu_chunk(f0->height, (int)r, (int)chunks, &y0, &y1);
+        const size_t at = (size_t)y0 * (size_t)w;
+        const uint32_t n = kern->recon_faces_rows(f0, (const float (*)[16])m, depth, (int)y0, (int)y1, mask,
+                                                  points + at, face_of + at);
+        /* the chunk's points grouped by face, each group in pixel order, where the chunk starts */
+        uint32_t c[IZB_CUBE_FACES] = {0}, off[IZB_CUBE_FACES];
+        for (uint32_t j = 0; j < n; j++)
+            c[face_of[at + j]]++;
+        for (int i = 0, o = 0; i < IZB_CUBE_FACES; o += (int)c[i], i++)
+            off[i] = (uint32_t)o;
+        for (uint32_t j = 0; j < n; j++)
+            grouped[at + off[face_of[at + j]]++] = points[at + j];
+        /* each face's bbox over its group, as recon_rows' (izb_minf: NaN ignored; min and max do not
+         * depend on the order) */
+        for (int i = 0, o = 0; i < IZB_CUBE_FACES; o += (int)c[i], i++)
+            box[r][i] = group_bbox(grouped + at + o, c[i]);
+        memcpy(cnt[r], c, sizeof c);
+    }
+    for (int i = 0; i < count; i++) {
+        izb_bbox bb = {INFINITY, INFINITY, -INFINITY, -INFINITY};
+        int n = 0, runs = 0;
+        for (int64_t r = 0; r < chunks; r++) { /* in chunk order, whichever thread took each */
+            int64_t y0, y1;
+            izb_cpu_chunk(f0->height, (int)r, (int)chunks, &y0, &y1);
+            uint32_t before = 0;
+            for (int k = 0; k < i; k++)
+                before += cnt[r][k];
+            if (!cnt[r][i]) continue;
+            fp->runs[i].at[runs] = grouped + (size_t)y0 * (size_t)w + before;
+            fp->runs[i].len[runs++] = cnt[r][i];
+            n += (int)cnt[r][i];
+            bb.min_x = izb_minf(bb.min_x, box[r][i].min_x);
+            bb.min_y = izb_minf(bb.min_y, box[r][i].min_y);
+            bb.max_x = izb_maxf(bb.max_x, box[r][i].max_x);
+            bb.max_y = izb_maxf(bb.max_y, box[r][i].max_y);
+        }
+        fp->runs[i].count = runs;
+        fp->n[i] = n;
+        fp->bbox[i] = bb;
+    }
+}
+
+/* the largest |v| of v[0 .. n) (NaN ignored; 0 when none) */
+static float maxabs(const float *v, size_t n, int threads)
+{
+    float m = 0.0f;
+#pragma omp parallel for simd num_threads(threads) reduction(max : m)
+    for (size_t i = 0; i < n; i++)
+        m = izb_maxf(m, fabsf(v[i]));
+    return m;
+}
+
+/* Culling's pre-test (izb_face_reach) for every triangle into b->reach. The margin: 1e-5 of the
+ * scale of the coordinates izb_face_owner's choice is computed from (the scene's vertices, the
+ * light, the camera relative to the light): its rounding is ~1e-7 of that, so a triangle marked
+ * for one face alone can never hide another face's point. */
+static void mark_reach(cpu_backend *b, const izb_recon *faces, int count, const izb_cpu_kernels *kern)
+{
+    float w[IZB_CUBE_FACES][4] = {{0}}, origin[3];
+    for (int f = 0; f < IZB_CUBE_FACES; f++) {
+        for (int k = 0; k < 4; k++)
+            w[f][k] = f < count ? faces[f].light[4 * k + 3] : 0.0f;
+        if (f >= count) w[f][3] = -INFINITY; /* a missing face never takes a vertex */
+    }
+    izb_light_origin(faces[0].light, origin);
+    if (b->xyz_maxabs < 0.0f) /* once per izb_set_scene / izb_update_scene, only for point lights */
+        b->xyz_maxabs = maxabs(b->xyz.data, 9 * (size_t)b->tri_count, b->threads);
+    const float *m = faces[0].cam_to_light; /* its column 3: the camera in the face's clip space */
+    const float scale = 3.0f * (b->xyz_maxabs + izb_maxf(izb_maxf(fabsf(origin[0]), fabsf(origin[1])), fabsf(origin[2]))) +
+                        fabsf(m[12]) + fabsf(m[13]) + fabsf(m[14]) + fabsf(m[15]);
+    const float margin = 1e-5f * scale;
+    const float *xyz = b->xyz.data;
+    uint8_t *reach = b->reach.data;
+    const int64_t n = b->tri_count;
+#pragma omp parallel num_threads(b->threads)
+    {
+        int64_t i0, i1;
+        izb_cpu_chunk(n, THREAD_NUM(), NUM_THREADS(), &i0, &i1);
+        kern->face_reach((const float (*)[4])w, xyz, i0, i1, margin, reach);
+    }
+}
+
+bool izb_cpu_shade_faces(izb_backend *base, const izb_recon *faces, int count, const izb_settings *s,
+                         const float *depth, const uint32_t *ids, uint8_t *mask, izb_stats *stats)
+{
+    cpu_backend *b = (cpu_backend *)base;
+    b->have_frame = false;
+    if (s->grid_w > IZB_GRID_MAX_DIM || s->grid_h > IZB_GRID_MAX_DIM) {
+        fprintf(stderr, "izb cpu: grid %dx%d: each side must be at most %d cells\n", s->grid_w, s->grid_h,
+                IZB_GRID_MAX_DIM);
+        return false;
+    }
+    const izb_cpu_kernels *kern = izb_cpu_kernels_get(IZB_CPU_ISA_AUTO);
+    const size_t npix = (size_t)faces[0].width * (size_t)faces[0].height;
+    if (!kern || !izb_cpu_reserve(&b->points, npix, sizeof(izb_point), "sample points") ||
+        !izb_cpu_reserve(&b->face_points, npix, sizeof(izb_point), "points by face") ||
+        !izb_cpu_reserve(&b->face_of, npix, 1, "points' faces") ||
+        !izb_cpu_points_reserve(&b->binned, npix, "binned points") ||
+        !izb_cpu_reserve(&b->reach, (size_t)b->tri_count, 1, "triangles' faces") ||
+        ((ids || b->cut.cut_count) && !izb_cpu_reserve(&b->tri_id, (size_t)b->tri_count, sizeof(uint32_t), "triangle ids")))
+        return false;
+    const int T = b->threads;
+    double ms[IZB_STAGE_COUNT] = {0};
+    const double t0 = izb_cpu_now_ms();
+    face_parts fp;
+    partition(b, faces, count, depth, mask, kern, &fp);
+    double t = izb_cpu_now_ms();
+    ms[IZB_STAGE_RECONSTRUCT] = t - t0;
+
+    int points = 0, tris = 0, big = -1; /* big: the face with the most points, for the stats' grid */
+    bool marked = false; /* the triangles' faces, once the first face with points needs them */
+    izb_grid g_big = {0}, g_last = {0};
+    int n_last = 0, nt_last = 0;
+    for (int i = 0; i < count; i++) {
+        const int n = fp.n[i];
+        if (n == 0) continue; /* a face without points costs nothing */
+        const izb_grid g = izb_grid_make(fp.bbox[i], n, s->grid_w, s->grid_h);
+        const size_t cells = (size_t)g.w * (size_t)g.h;
+        if (!izb_cpu_reserve(&b->cell_start, cells, sizeof(uint32_t), "cell starts") ||
+            !izb_cpu_reserve(&b->cell_end, cells, sizeof(uint32_t), "cell ends") ||
+            !izb_cpu_reserve(&b->scratch, izb_cpu_bin_scratch(n, &g, T), sizeof(uint32_t), "binning scratch") ||
+            !izb_cpu_reserve(&b->hits, izb_cpu_raster_scratch(n, T), sizeof(uint64_t), "raster hit bitmaps"))
+            return false;
+        izb_cpu_bin_runs(&fp.runs[i], &g, &b->binned, b->cell_start.data, b->cell_end.data, T, b->scratch.data,
+                         IZB_CPU_ISA_AUTO);
+        double u = izb_cpu_now_ms();
+        ms[IZB_STAGE_BINNING] += u - t, t = u;
+
+        izb_cull_view cv = {.mode = s->cull, .comp = b->have_closed ? b->comp.data : NULL,
+                            .boxes = b->boxes.data, .light_is_spot = faces[i].light_is_spot};
+        izb_light_origin(faces[i].light, cv.light_origin);
+        if (!marked) mark_reach(b, faces, count, kern), marked = true;
+        const int nt = izb_cpu_cull_reach(b->xyz.data, b->tri_count, &faces[i], &g, &fp.bbox[i], &cv, b->tris.data,
+                                          ids || b->cut.cut_count ? b->tri_id.data : NULL, T, IZB_CPU_ISA_AUTO,
+                                          b->reach.data, (uint8_t)(1u << i));
+        u = izb_cpu_now_ms();
+        ms[IZB_STAGE_CULLING] += u - t, t = u;
+
+        if (nt > 0)
+            izb_cpu_raster_cut(b->tris.data, nt, &b->binned, n, b->cell_start.data, b->cell_end.data, &g, s->kernel,
+                               ids ? &(izb_own){b->tri_id.data, ids, b->xyz.data, (uint32_t)b->tri_count} : NULL,
+                               b->cut.cut_count ? &(izb_cut){b->tri_id.data, b->cut.tex, b->cut.uv,
+                                                             b->cut.textures, b->cut.pool}
+                                                : NULL,
+                               mask, T, b->hits.data, IZB_CPU_ISA_AUTO);
+        u = izb_cpu_now_ms();
+        ms[IZB_STAGE_RASTER] += u - t, t = u;
+        points += n, tris += nt;
+        n_last = n, nt_last = nt, g_last = g;
+        if (big < 0 || n > fp.n[big]) big = i, g_big = g;
+    }
+    double tt[IZB_STAGE_COUNT + 1] = {t0};
+    for (int k = 0; k < IZB_STAGE_COUNT; k++)
+        tt[k + 1] = tt[k] + ms[k];
+    const izb_bbox none = {0};
+    izb_cpu_finish_frame(b, s, stats, points, tris, &g_big, big >= 0 ? &fp.bbox[big] : &none, tt);
+    /* izb_get_debug: the binned points, cells and set-ups of the last face shaded */
+    b->point_count = n_last, b->tris_after_cull = nt_last, b->grid = g_last;
+    return true;
+}
