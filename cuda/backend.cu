@@ -640,6 +640,7 @@ static bool cuda_set_cutouts(izb_backend *base, izb_cutout_set *s)
 static const izb_backend_vtbl cuda_vtbl = {
     "cuda", cuda_destroy, cuda_set_scene, cuda_shade_arrays, cuda_shade_gl, cuda_get_debug, cuda_update_scene,
     cuda_set_cutouts,
+    false, /* soft: no soft frames yet (izb.c refuses them) */
 };
 
 /* Device, stream, events and the fixed-size buffers; false with a message. */
