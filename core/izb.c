@@ -212,8 +212,8 @@ bool izb_set_cutouts(izb_backend *b, const izb_cutouts *c)
     if (!b->vt->set_cutouts) {
         b->tris_cut = 0;
         if (!any) return true; /* nothing to ignore */
-        fprintf(stderr, "izb %s: cut-outs run on the CPU backend only so far: the IZB treats every triangle "
-                        "as opaque\n", b->vt->name);
+        fprintf(stderr, "izb %s: this backend cannot alpha-test cut-outs (the CPU and CUDA backends do): the "
+                        "IZB treats every triangle as opaque\n", b->vt->name);
         return false;
     }
     izb_cutout_set set;

@@ -162,9 +162,10 @@ typedef struct izb_cutouts {
  * keep their path and cost. NULL, or no cut-out triangle: none. Bad data gives one warning line per
  * kind and a defined result: an image that is NULL, 0 wide, larger than IZB_ALPHA_MAX_DIM or has an
  * unknown wrap makes its triangles opaque; a triangle naming no image is opaque; a cutoff outside
- * [0, 1] is clamped (NaN: 0.5); NaN/Inf UVs name a defined texel (izb_alpha.h). False, with a
- * message, when the backend cannot alpha-test (CUDA so far: cut-outs run on the CPU backend
- * only) or tri_count differs from the scene's; the scene is then opaque for the IZB. */
+ * [0, 1] is clamped (NaN: 0.5); NaN/Inf UVs name a defined texel (izb_alpha.h). The CPU and CUDA
+ * backends alpha-test, bit for bit alike. False, with a message, when the backend cannot
+ * alpha-test, tri_count differs from the scene's or the backend runs out of memory; the scene is
+ * then opaque for the IZB. */
 bool izb_set_cutouts(izb_backend *b, const izb_cutouts *c);
 
 /* Whether a frame's light extent is one the backends take (izb_soft.h): light_angle within 0 ..

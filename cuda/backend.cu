@@ -72,6 +72,13 @@ typedef struct cuda_backend {
     size_t comp_cap, box_cap;
     size_t box_floats; /* in use: 6 per closed component */
     bool have_closed;
+    /* the scene's cut-outs (izb_set_cutouts, core/izb_cutouts.h) uploaded as they are: cut_count 0:
+     * none (the buffers are freed). Dropped by set_scene, kept by update_scene. */
+    int cut_count;
+    uint8_t *d_cut_pool;
+    izb_alpha_tex *d_cut_textures;
+    float *d_cut_uv;
+    uint32_t *d_cut_tex;
     /* izb_update_scene: pinned staging (9 planes of tri_count floats, then the boxes), reused once
      * the upload recorded in ev_upload has finished */
     float *h_stage;
@@ -146,6 +153,15 @@ static void free_scene(cuda_backend *b)
     dev_free(&b->d_boxes);
     b->tri_cap = b->comp_cap = b->box_cap = 0;
     b->have_closed = false;
+}
+
+static void free_cutouts(cuda_backend *b)
+{
+    dev_free(&b->d_cut_pool);
+    dev_free(&b->d_cut_textures);
+    dev_free(&b->d_cut_uv);
+    dev_free(&b->d_cut_tex);
+    b->cut_count = 0;
 }
 
 /* Upload the closed-mesh index and boxes (culling auto); without them every triangle is open. */
@@ -223,6 +239,7 @@ static void cuda_destroy(izb_backend *base)
     interop_release(&b->gl_ids);
     free_points(b);
     free_scene(b);
+    free_cutouts(b);
     dev_free(&b->d_depth);
     dev_free(&b->d_mask);
     dev_free(&b->d_pixel_id);
@@ -258,6 +275,7 @@ static bool cuda_set_scene(izb_backend *base, const float *xyz, int tri_count, c
     b->tri_count = 0;
     b->have_frame = false;
     b->have_closed = false;
+    free_cutouts(b); /* they were the old scene's */
     if (tri_count < 0 || tri_count >= (1 << 28) || (tri_count > 0 && !xyz)) {
         fprintf(stderr, "izb cuda: set_scene: bad triangle count %d\n", tri_count);
         return false;
@@ -365,7 +383,7 @@ static bool run_frame(cuda_backend *b, const izb_recon *f, const izb_settings *s
                                  (uint32_t)b->tri_cap,
                                  b->d_info,
                                  &b->temp,
-                                 pixel_id ? b->d_tri_id : NULL};
+                                 pixel_id || b->cut_count ? b->d_tri_id : NULL};
         izb_cull_view cv = {s->cull, b->have_closed ? b->d_comp : NULL, b->d_boxes, {0.0f, 0.0f, 0.0f},
                             f->light_is_spot};
         if (f->light_is_spot)
@@ -398,7 +416,8 @@ static bool run_frame(cuda_backend *b, const izb_recon *f, const izb_settings *s
         const raster_args ra = {
             b->d_tris,         (uint32_t)b->tri_cap, ntri,     b->d_binned, n,
             b->d_cell_start,   b->d_cell_end,        g,        b->d_shadow, b->sm_count,
-            IZB_CUDA_K1_SPLIT, b->d_tri_id,          pixel_id, b->d_xyz,    (uint32_t)b->tri_count};
+            IZB_CUDA_K1_SPLIT, b->d_tri_id,          pixel_id, b->d_xyz,    (uint32_t)b->tri_count,
+            {b->cut_count ? b->d_cut_tex : NULL, b->d_cut_uv, b->d_cut_textures, b->d_cut_pool}};
         if (!raster_run(s->kernel, unit, &ra, img, st))
             return false;
     }
@@ -577,10 +596,53 @@ static bool cuda_get_debug(izb_backend *base, izb_debug *out)
     return true;
 }
 
+/* host -> device on the backend's stream, finished before it returns (as set_scene's upload) */
+static bool upload(void *dst, const void *src, size_t bytes, cudaStream_t st)
+{
+    CUDA_TRY(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, st));
+    CUDA_TRY(cudaStreamSynchronize(st));
+    return true;
+}
+
+/* izb.c checked and copied the cut-outs (izb_cutout_set_build): the device gets the same arrays,
+ * so the kernels' alpha test (izb_alpha.h) reads what the CPU backend's reads. The old ones go
+ * first: on a failure the scene is opaque for the IZB, as izb_set_cutouts documents. */
+static bool cuda_set_cutouts(izb_backend *base, izb_cutout_set *s)
+{
+    cuda_backend *b = (cuda_backend *)base;
+    b->have_frame = false;
+    free_cutouts(b); /* (cudaFree waits for the kernels that may still read them) */
+    if (s->cut_count == 0) {
+        izb_cutout_set_free(s);
+        return true;
+    }
+    if (s->tri_count != b->tri_count) {
+        fprintf(stderr, "izb cuda: set_cutouts: %d triangles, the scene has %d\n", s->tri_count, b->tri_count);
+        return false;
+    }
+    const size_t n = (size_t)s->tri_count, nt = (size_t)s->texture_count;
+    const bool ok = DEV_ALLOC(b->d_cut_pool, s->pool_bytes, "cut-out alpha") &&
+                    DEV_ALLOC(b->d_cut_textures, nt, "cut-out textures") &&
+                    DEV_ALLOC(b->d_cut_uv, 6 * n, "cut-out UVs") && DEV_ALLOC(b->d_cut_tex, n, "cut-out indices") &&
+                    upload(b->d_cut_pool, s->pool, s->pool_bytes, b->stream) &&
+                    upload(b->d_cut_textures, s->textures, nt * sizeof *s->textures, b->stream) &&
+                    upload(b->d_cut_uv, s->uv, 6 * n * sizeof *s->uv, b->stream) &&
+                    upload(b->d_cut_tex, s->tex, n * sizeof *s->tex, b->stream);
+    if (!ok) {
+        free_cutouts(b);
+        return false;
+    }
+    b->cut_count = s->cut_count;
+    izb_cutout_set_free(s); /* taken over: the device holds all the frames need */
+    return true;
+}
+
 static const izb_backend_vtbl cuda_vtbl = {
     "cuda", cuda_destroy, cuda_set_scene, cuda_shade_arrays, cuda_shade_gl, cuda_get_debug, cuda_update_scene,
-    NULL, /* set_cutouts: cut-outs run on the CPU backend only so far; izb_set_cutouts says so and fails */
-    NULL, /* shade_faces: a point light's faces take core/izb_faces.c's one pass per face */
+    cuda_set_cutouts,
+    NULL,  /* shade_faces: a point light's faces take core/izb_faces.c's one pass per face */
+    false, /* soft: no soft frames yet (izb.c refuses them) */
+    false, /* aa: no sub-samples per pixel yet (izb.c refuses N > 1) */
 };
 
 /* Device, stream, events and the fixed-size buffers; false with a message. */

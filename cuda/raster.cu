@@ -18,6 +18,12 @@
  * With primitive ids a hit by the point's own triangle, or one in its plane, is ignored
  * (izb_hit_is_own); a point already flagged skips that test (a racy read of the flag: a stale 0
  * only costs the test, whose answer cannot change the flag already set).
+ *
+ * Cut-outs (raster_cut): a hit of a cut-out survivor counts only where izb_alpha_tri_keeps (the
+ * CPU's alpha test, core/izb_alpha.h) keeps the triangle at the point's light-plane position. The
+ * decision "is this triangle a cut-out" is taken once per triangle (uniform over its unit) and
+ * picks one of two copies of the triangle's walk: opaque triangles run the loop without the test.
+ * A launch without cut-outs runs kernels in which the test is not compiled at all (CUTS false).
  */
 #include "raster.h"
 
@@ -54,13 +60,86 @@ static __device__ __forceinline__ bool own_hit(const own_args &o, uint32_t t, ui
            izb_hit_is_own(o.xyz, 1, o.scene_n, o.scene_n, o.pixel_id[pixel], o.tri_id[t]);
 }
 
-template <int UNIT>
+/* Cut-outs (raster_cut with the survivors' scene indices) as one kernel parameter */
+struct cut_args {
+    const uint32_t *tri_id, *tex;
+    const float *uv;
+    const izb_alpha_tex *textures;
+    const uint8_t *pool;
+};
+
+/* A cut-out survivor's alpha-test inputs, loaded once per triangle into registers (every lane of
+ * the unit loads the same words: broadcast). */
+struct cut_tri {
+    izb_alpha_tex tex;
+    float uv[6];
+};
+
+/* Is compacted triangle t a cut-out? Then *ct holds its inputs. Uniform over the unit (one
+ * triangle), so the branch on it never diverges; opaque triangles take the loops without the test. */
+static __device__ __forceinline__ bool cut_of(const cut_args &c, uint32_t t, cut_tri *ct)
+{
+    const uint32_t id = c.tri_id[t], k = c.tex[id];
+    if (k == IZB_OPAQUE)
+        return false;
+    ct->tex = c.textures[k];
+#pragma unroll
+    for (int i = 0; i < 6; i++)
+        ct->uv[i] = c.uv[6 * (size_t)id + (size_t)i];
+    return true;
+}
+
+/* Does triangle t's hit on binned point j (p) shadow it? CUT false: the opaque test, as before
+ * cut-outs existed (the same instructions); CUT true: a point already flagged is done (a racy
+ * read, as in own_hit: a stale 0 only costs the test), else the alpha test (izb_alpha.h, the CPU's
+ * own function: texels read from the pool, no texture unit) must keep t there. The mask is an OR
+ * over triangles of occludes AND keeps AND not own, so the order of the tests changes nothing. */
+template <bool CUT>
+static __device__ __forceinline__ bool hit_counts(const izb_tri &tri, const cut_tri &ct, const uint8_t *pool,
+                                                  const own_args &own, uint32_t t, const izb_point &p,
+                                                  const uint8_t *shadow, uint32_t j)
+{
+    if (CUT && (shadow[j] || !izb_alpha_tri_keeps(&tri, p.x, p.y, ct.uv, pool, &ct.tex)))
+        return false;
+    return !own_hit(own, t, p.pixel, shadow, j);
+}
+
+/* kernel1's walk of triangle t's rows, its unit's part [lo, hi) of their point sequence */
+template <int UNIT, bool CUT>
+static __device__ __forceinline__ void k1_rows(const izb_tri &tri, const cut_tri &ct, const uint8_t *pool,
+                                               const float4 *__restrict__ points,
+                                               const uint32_t *__restrict__ cell_start,
+                                               const uint32_t *__restrict__ cell_end, uint32_t grid_w, int cx0,
+                                               int cy0, int cx1, int cy1, uint32_t lo, uint32_t hi, uint32_t lane,
+                                               const own_args &own, uint32_t t, uint8_t *__restrict__ shadow)
+{
+    uint32_t seen = 0; /* points of the rows before cy */
+    for (int cy = cy0; cy <= cy1 && seen < hi; cy++) {
+        const uint32_t row = (uint32_t)cy * grid_w;
+        const uint32_t start = cell_start[row + (uint32_t)cx0], end = cell_end[row + (uint32_t)cx1];
+        const uint32_t len = end > start ? end - start : 0u;
+        if (seen + len > lo) {
+            const uint32_t from = start + (lo > seen ? lo - seen : 0u);
+            const uint32_t to = hi - seen < len ? start + (hi - seen) : end;
+            for (uint32_t j = from + lane; j < to; j += UNIT) {
+                const izb_point p = point_load(points, j);
+                if (izb_tri_occludes(&tri, p.x, p.y, p.z) && hit_counts<CUT>(tri, ct, pool, own, t, p, shadow, j))
+                    shadow[j] = 1;
+            }
+        }
+        seen += len;
+    }
+}
+
+/* CUTS: the launch has cut-outs (without, the alpha test is compiled out altogether) */
+template <int UNIT, bool CUTS>
 __global__ void __launch_bounds__(RASTER_THREADS)
     raster_k1(const float4 *__restrict__ tris, uint32_t tri_capacity, uint32_t ntri,          // in
               const float4 *__restrict__ points,                                              // in
               const uint32_t *__restrict__ cell_start, const uint32_t *__restrict__ cell_end, // in
               const izb_grid grid, uint32_t split,                                            // in
               const own_args own,                                                             // in: ids
+              const cut_args cut,                                                             // in: cut-outs
               uint8_t *__restrict__ shadow)                                                   // out
 {
     static_assert(UNIT >= 32 && UNIT <= RASTER_THREADS && RASTER_THREADS % UNIT == 0, "unit size");
@@ -90,22 +169,13 @@ __global__ void __launch_bounds__(RASTER_THREADS)
         lo = piece * chunk;
         hi = piece + 1u == pieces ? w : lo + chunk;
     }
-    uint32_t seen = 0; /* points of the rows before cy */
-    for (int cy = cy0; cy <= cy1 && seen < hi; cy++) {
-        const uint32_t row = (uint32_t)cy * grid_w;
-        const uint32_t start = cell_start[row + (uint32_t)cx0], end = cell_end[row + (uint32_t)cx1];
-        const uint32_t len = end > start ? end - start : 0u;
-        if (seen + len > lo) {
-            const uint32_t from = start + (lo > seen ? lo - seen : 0u);
-            const uint32_t to = hi - seen < len ? start + (hi - seen) : end;
-            for (uint32_t j = from + lane; j < to; j += UNIT) {
-                const izb_point p = point_load(points, j);
-                if (izb_tri_occludes(&tri, p.x, p.y, p.z) && !own_hit(own, t, p.pixel, shadow, j))
-                    shadow[j] = 1;
-            }
-        }
-        seen += len;
-    }
+    cut_tri ct;
+    if (CUTS && cut_of(cut, t, &ct))
+        k1_rows<UNIT, true>(tri, ct, cut.pool, points, cell_start, cell_end, grid_w, cx0, cy0, cx1, cy1, lo, hi,
+                            lane, own, t, shadow);
+    else
+        k1_rows<UNIT, false>(tri, ct, cut.pool, points, cell_start, cell_end, grid_w, cx0, cy0, cx1, cy1, lo,
+                             hi, lane, own, t, shadow);
 }
 
 /* The smallest c >= lo with c % m == own (lo >= 0, 0 <= own < m). */
@@ -119,13 +189,38 @@ static __device__ __forceinline__ int first_owned(int lo, int own, int m)
  * ptxas squeezed kernel2 into 32 registers and spilled). */
 #define K2_MIN_BLOCKS (1 << (IZB_CUDA_K2_THREADS_PER_SM_LOG2 - IZB_CUDA_RASTER_THREADS_LOG2))
 
-template <int UNIT>
+/* kernel2's walk of triangle t's cells that unit (ux, uy) owns (r: its cell range) */
+template <int UNIT, bool CUT>
+static __device__ __forceinline__ void k2_cells(const izb_tri &tri, const cut_tri &ct, const uint8_t *pool,
+                                                const int4 r, int ux, int uy, int ux_count, int uy_count,
+                                                const float4 *__restrict__ points,
+                                                const uint32_t *__restrict__ cell_start,
+                                                const uint32_t *__restrict__ cell_end, uint32_t grid_w,
+                                                uint32_t lane, const own_args &own, uint32_t t,
+                                                uint8_t *__restrict__ shadow)
+{
+    const int x0 = first_owned(r.x, ux, ux_count);
+    for (int cy = first_owned(r.y, uy, uy_count); cy <= r.w; cy += uy_count) {
+        for (int cx = x0; cx <= r.z; cx += ux_count) {
+            const uint32_t c = (uint32_t)cy * grid_w + (uint32_t)cx;
+            const uint32_t end = cell_end[c];
+            for (uint32_t p = cell_start[c] + lane; p < end; p += UNIT) {
+                const izb_point pt = point_load(points, p);
+                if (izb_tri_occludes(&tri, pt.x, pt.y, pt.z) && hit_counts<CUT>(tri, ct, pool, own, t, pt, shadow, p))
+                    shadow[p] = 1;
+            }
+        }
+    }
+}
+
+template <int UNIT, bool CUTS>
 __global__ void __launch_bounds__(RASTER_THREADS, K2_MIN_BLOCKS)
     raster_k2(const float4 *__restrict__ tris, uint32_t tri_capacity, uint32_t ntri,          // in
               const float4 *__restrict__ points,                                              // in
               const uint32_t *__restrict__ cell_start, const uint32_t *__restrict__ cell_end, // in
               const izb_grid grid, int ux_count, int uy_count, // in: grid, unit layout
               const own_args own,                          // in: ids
+              const cut_args cut,                          // in: cut-outs
               uint8_t *__restrict__ shadow)                // out
 {
     static_assert(UNIT >= 32 && UNIT <= RASTER_THREADS && RASTER_THREADS % UNIT == 0, "unit size");
@@ -164,19 +259,13 @@ __global__ void __launch_bounds__(RASTER_THREADS, K2_MIN_BLOCKS)
                 hits &= hits - 1u;
                 const int4 r = s_range[jt];
                 const izb_tri tri = tri_load(tris, tri_capacity, base + jt);
-                const int x0 = first_owned(r.x, ux, ux_count);
-                for (int cy = first_owned(r.y, uy, uy_count); cy <= r.w; cy += uy_count) {
-                    for (int cx = x0; cx <= r.z; cx += ux_count) {
-                        const uint32_t c = (uint32_t)cy * grid_w + (uint32_t)cx;
-                        const uint32_t end = cell_end[c];
-                        for (uint32_t p = cell_start[c] + lane; p < end; p += UNIT) {
-                            const izb_point pt = point_load(points, p);
-                            if (izb_tri_occludes(&tri, pt.x, pt.y, pt.z) &&
-                                !own_hit(own, base + jt, pt.pixel, shadow, p))
-                                shadow[p] = 1;
-                        }
-                    }
-                }
+                cut_tri ct;
+                if (CUTS && cut_of(cut, base + jt, &ct))
+                    k2_cells<UNIT, true>(tri, ct, cut.pool, r, ux, uy, ux_count, uy_count, points, cell_start,
+                                         cell_end, grid_w, lane, own, base + jt, shadow);
+                else
+                    k2_cells<UNIT, false>(tri, ct, cut.pool, r, ux, uy, ux_count, uy_count, points, cell_start,
+                                          cell_end, grid_w, lane, own, base + jt, shadow);
             }
         }
     }
@@ -225,17 +314,19 @@ static bool launch_raster(izb_kernel kernel, const raster_args *a, cudaStream_t 
     constexpr uint32_t UNITS = RASTER_THREADS / UNIT;
     const uint32_t ntri = (uint32_t)a->ntri;
     const own_args own = {a->tri_id, a->pixel_id, a->xyz, a->scene_n};
+    const cut_args cut = {a->tri_id, a->cut.tex, a->cut.uv, a->cut.textures, a->cut.pool};
     if (kernel == IZB_KERNEL2) {
         int ux, uy;
         raster_k2_units(&a->grid, UNIT, a->sm_count, &ux, &uy);
-        auto k = raster_k2<UNIT>;
+        auto k = cut.tex ? raster_k2<UNIT, true> : raster_k2<UNIT, false>;
         CUDA_LAUNCH(k, cuda_blocks((size_t)ux * uy, UNITS), RASTER_THREADS, 0, s, a->tris, a->tri_capacity,
-                    ntri, a->points, a->cell_start, a->cell_end, a->grid, ux, uy, own, a->shadow);
+                    ntri, a->points, a->cell_start, a->cell_end, a->grid, ux, uy, own, cut, a->shadow);
     } else {
         const uint32_t split = a->k1_split > 1 ? (uint32_t)a->k1_split : 1u;
-        auto k = raster_k1<UNIT>;
+        auto k = cut.tex ? raster_k1<UNIT, true> : raster_k1<UNIT, false>;
         CUDA_LAUNCH(k, cuda_blocks((size_t)ntri * split, UNITS), RASTER_THREADS, 0, s, a->tris,
-                    a->tri_capacity, ntri, a->points, a->cell_start, a->cell_end, a->grid, split, own, a->shadow);
+                    a->tri_capacity, ntri, a->points, a->cell_start, a->cell_end, a->grid, split, own, cut,
+                    a->shadow);
     }
     return true;
 }
@@ -243,6 +334,7 @@ static bool launch_raster(izb_kernel kernel, const raster_args *a, cudaStream_t 
 extern "C" bool raster_run(izb_kernel kernel, int unit, const raster_args *a, const cuda_image *img, cudaStream_t s)
 {
     if (a->ntri <= 0 || a->n <= 0 || a->grid.w <= 0 || a->grid.h <= 0 || img->width <= 0 ||
+        (a->cut.tex && (!a->tri_id || !a->cut.uv || !a->cut.textures || !a->cut.pool)) ||
         (size_t)a->ntri * (size_t)(a->k1_split > 1 ? a->k1_split : 1) >= ((size_t)1 << 32)) {
         fprintf(stderr, "izb cuda: raster: bad input (%d triangles, %d points)\n", a->ntri, a->n);
         return false;

@@ -6,11 +6,22 @@
 #define IZB_CUDA_RASTER_H
 
 #include "../core/izb.h"
+#include "../core/izb_alpha.h"
 #include "cuda_common.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* The scene's cut-outs on the device (izb_cutout_set uploaded by set_cutouts), indexed by scene
+ * triangle through raster_args.tri_id. tex NULL: no cut-outs (every triangle opaque; the kernels
+ * without the alpha test run). */
+typedef struct raster_cut {
+    const uint32_t *tex;           /* per scene triangle: texture index or IZB_OPAQUE */
+    const float *uv;               /* 6 per scene triangle: u0 v0 u1 v1 u2 v2 */
+    const izb_alpha_tex *textures; /* the textures tex names */
+    const uint8_t *pool;           /* their alpha (izb_alpha_tex.offset) */
+} raster_cut;
 
 typedef struct raster_args {
     const float4 *tris;              /* in: ntri set-up triangles as 4 planes (cull.h) */
@@ -30,6 +41,8 @@ typedef struct raster_args {
                                         shadows it (izb_hit_is_own) */
     const float *xyz;                /* in: the scene, 9 planes of scene_n floats (cull.h) */
     uint32_t scene_n;
+    raster_cut cut;                  /* in: cut-outs (cut.tex NULL: none); needs tri_id. A hit of a
+                                        cut-out survivor counts only where izb_alpha_tri_keeps */
 } raster_args;
 
 /* The unit size `requested` resolves to: itself when 32/64/128/256, else (0 = auto) the

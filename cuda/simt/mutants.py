@@ -61,6 +61,12 @@ MUTANTS = [
      "nb = boxes && b->have_closed ? b->box_floats : 0;",
      "nb = 0;",
      "test_cuda_differential"),
+    # cut-outs (issue 18): random alpha-tested cards against the CPU backend
+    ("kernel2 skips the alpha test: a cut-out survivor's hits count as an opaque triangle's",
+     "cuda/raster.cu",
+     "                    k2_cells<UNIT, true>(",
+     "                    k2_cells<UNIT, false>(",
+     "test_cuda_cutout"),
 ]
 
 
