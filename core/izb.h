@@ -231,6 +231,11 @@ typedef struct izb_debug {
     izb_grid grid;
     const izb_tri *tris; /* the set-up triangles the rasteriser got; NULL where not kept on the host */
     int tri_count;
+    /* A soft or anti-aliased frame's visibility masks (izb_mask.h: bit k set = sample k hidden),
+     * sample_words words per point in the order of points, for tools that check each sample against
+     * its own ray (izb-quality); NULL (sample_bits 0) after a hard frame or where not kept on the host. */
+    const uint32_t *sample_masks;
+    int sample_bits, sample_words;
 } izb_debug;
 bool izb_get_debug(izb_backend *b, izb_debug *out);
 

@@ -122,6 +122,7 @@ void izb_cpu_finish_frame(cpu_backend *b, const izb_settings *s, izb_stats *stat
 {
     const izb_grid g = *gp;
     b->have_frame = true;
+    b->sample_bits = 0; /* a soft or anti-aliased frame sets it after this */
     b->point_count = n;
     b->tris_after_cull = nt;
     b->grid = g;
@@ -190,6 +191,7 @@ static bool soft_frame(cpu_backend *b, const izb_recon *f, const izb_settings *s
     izb_cpu_finish_frame(b, s, stats, n, nt, g, bbox, t);
     /* the debug view draws izb_tri set-ups, which a soft frame has none of */
     b->tris_after_cull = 0;
+    b->sample_bits = L.m, b->soft_samples = true;
     if (stats) {
         stats->tris_after_cull = nt;
         stats->soft_tests_global = (double)counts.global;
@@ -234,6 +236,7 @@ static bool aa_frame(cpu_backend *b, const izb_recon *f, const izb_settings *s, 
                           b->aa_masks.data, mask, T, IZB_CPU_ISA_AUTO, &counts);
     t[4] = izb_cpu_now_ms();
     izb_cpu_finish_frame(b, s, stats, n, nt, g, bbox, t);
+    b->sample_bits = S.n, b->soft_samples = false;
     if (stats) {
         stats->aa_tests_global = (double)counts.global;
         stats->aa_tests = (double)counts.visited;
@@ -334,6 +337,9 @@ static bool cpu_get_debug(izb_backend *base, izb_debug *out)
     out->grid = b->grid;
     out->tris = b->tris.data;
     out->tri_count = b->tris_after_cull;
+    out->sample_bits = b->sample_bits;
+    out->sample_words = b->sample_bits ? izb_mask_words(b->sample_bits) : 0;
+    out->sample_masks = !b->sample_bits ? NULL : b->soft_samples ? b->soft_masks.data : b->aa_masks.data;
     return true;
 }
 

@@ -46,6 +46,10 @@ typedef struct cpu_backend {
     /* the last frame, for izb_get_debug */
     bool have_frame;
     int point_count, tris_after_cull;
+    /* the last frame's samples per point (izb_debug.sample_masks): 0 hard, else M in soft_masks
+     * (soft_samples) or N in aa_masks */
+    int sample_bits;
+    bool soft_samples;
     izb_grid grid;
 } cpu_backend;
 

@@ -53,6 +53,7 @@
 #include "izb_closed.h"
 #include "izb_aa.h"
 #include "izb_soft.h"
+#include "sample_rays.h"
 #include "oracle.h"
 #include "scene.h"
 #include "scene_cutout.h"
@@ -268,33 +269,13 @@ static void soft_vs_embree(bench_bvh *bvh, const bench_case *bc, double izb_ms, 
 {
     izb_soft_light L;
     izb_soft_light_make(&bc->f[0], &L);
-    /* world direction of clip direction d: A^-1 d, A the light matrix's upper 3x3 (column-major) */
-    double a[3][3], inv[3][3];
-    for (int r = 0; r < 3; r++)
-        for (int c = 0; c < 3; c++)
-            a[r][c] = bc->f[0].light[4 * c + r];
-    const double det = a[0][0] * (a[1][1] * a[2][2] - a[1][2] * a[2][1]) -
-                       a[0][1] * (a[1][0] * a[2][2] - a[1][2] * a[2][0]) +
-                       a[0][2] * (a[1][0] * a[2][1] - a[1][1] * a[2][0]);
-    for (int r = 0; r < 3; r++)
-        for (int c = 0; c < 3; c++) {
-            const int r1 = (c + 1) % 3, r2 = (c + 2) % 3, c1 = (r + 1) % 3, c2 = (r + 2) % 3;
-            inv[r][c] = (a[r1][c1] * a[r2][c2] - a[r1][c2] * a[r2][c1]) / det;
-        }
     float *dirs = malloc(sizeof(float) * 3 * (size_t)L.m);
     uint8_t *em = malloc((size_t)bc->W * bc->H);
     if (!dirs || !em) {
         free(dirs), free(em);
         return;
     }
-    for (int j = 0; j < L.m; j++) {
-        const double d[3] = {L.dx[j], L.dy[j], -1.0};
-        double w[3], n = 0.0;
-        for (int k = 0; k < 3; k++)
-            w[k] = inv[k][0] * d[0] + inv[k][1] * d[1] + inv[k][2] * d[2], n += w[k] * w[k];
-        for (int k = 0; k < 3; k++)
-            dirs[3 * j + k] = (float)(w[k] / sqrt(n));
-    }
+    sample_rays_soft_dirs(&bc->f[0], dirs);
     memcpy(em, bc->mask, (size_t)bc->W * bc->H);
     const double t0 = now_ms();
     bench_rays_occluded16_soft(bvh, &bc->rays, dirs, L.m, em, T);
@@ -369,30 +350,8 @@ static int aa_sweep(const bench_opts *o, bench_case *bc, izb_backend *b, bench_b
         fprintf(stderr, "bench-cpu: shadow-samples sweep: out of memory\n");
         return 1;
     }
-    /* the footprint axes in world space: izb_aa_axes (view space) turned by the camera's rotation */
-    float m[16];
-    camera_view(&bc->cam, m);
-    izb_aa_view V;
-    izb_aa_view_make(f, &V);
-    for (int py = 0; py < bc->H; py++)
-        for (int px = 0; px < bc->W; px++) {
-            const int i = py * bc->W + px;
-            const float d = bc->depth[i];
-            float A[3] = {0, 0, 0}, B[3] = {0, 0, 0};
-            if (!izb_depth_is_sky(d)) {
-                const float nb[4] = {px > 0 ? bc->depth[i - 1] : 0.0f, px + 1 < bc->W ? bc->depth[i + 1] : 0.0f,
-                                     py > 0 ? bc->depth[i - bc->W] : 0.0f, py + 1 < bc->H ? bc->depth[i + bc->W] : 0.0f};
-                /* with --ids the facet's plane, as the backend's footprints (izb_aa_facet_normal) */
-                float nv[3];
-                const bool facet = o->ids && bc->ids[i] < (uint32_t)bc->s->tri_count;
-                if (facet) izb_aa_facet_normal(&V, bc->s->xyz + 9 * (size_t)bc->ids[i], nv);
-                izb_aa_axes(f, px, py, d, nb, facet ? nv : NULL, A, B);
-            }
-            for (int k = 0; k < 3; k++) {
-                axes[6 * i + k] = m[4 * k] * A[0] + m[4 * k + 1] * A[1] + m[4 * k + 2] * A[2];
-                axes[6 * i + 3 + k] = m[4 * k] * B[0] + m[4 * k + 1] * B[1] + m[4 * k + 2] * B[2];
-            }
-        }
+    /* the footprint axes in world space, as the backend's footprints (with --ids the facet's plane) */
+    sample_rays_aa_axes(f, &bc->cam, bc->depth, o->ids ? bc->ids : NULL, bc->s->xyz, bc->s->tri_count, axes);
     izb_stats st[AA_COUNTS];
     for (int round = 0; round < o->warmup + o->frames; round++)
         for (int c = 0; c < AA_COUNTS; c++) {

@@ -455,6 +455,23 @@ long oracle_ray_first_hit(oracle *o, const oracle_ray *r, long skip, float *t)
     return rh.hit.geomID != RTC_INVALID_GEOMETRY_ID ? (long)rh.hit.primID : -1;
 }
 
+bool oracle_occluded(oracle *o, const oracle_ray *r, long skip)
+{
+    self_context sc;
+    rtcInitIntersectContext(&sc.ctx);
+    sc.self = skip >= 0 ? (unsigned)skip : RTC_INVALID_GEOMETRY_ID;
+    sc.near_edge = false;
+    struct RTCRay ray;
+    memset(&ray, 0, sizeof ray);
+    ray.org_x = r->org[0], ray.org_y = r->org[1], ray.org_z = r->org[2];
+    ray.dir_x = r->dir[0], ray.dir_y = r->dir[1], ray.dir_z = r->dir[2];
+    ray.tnear = r->tnear;
+    ray.tfar = r->tfar;
+    ray.mask = 0xFFFFFFFFu;
+    rtcOccluded1(o->scene, &sc.ctx, &ray);
+    return ray.tfar < 0.0f; /* Embree sets tfar = -inf when occluded */
+}
+
 mask_diff mask_compare(const float *depth, const uint8_t *test, const uint8_t *truth, long n)
 {
     mask_diff r = {0, 0, 0, 0};

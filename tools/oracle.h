@@ -79,6 +79,10 @@ int oracle_pixel_ray(const oracle_ray_setup *rs, int px, int py, float depth, or
  * with its distance in *t (units of ray->dir). */
 long oracle_pixel_prim(oracle *o, const camera *c, int width, int height, int px, int py);
 long oracle_ray_first_hit(oracle *o, const oracle_ray *r, long skip, float *t);
+/* Whether ray r (oracle_pixel_ray's, or one of a pixel's per-sample rays: tools/sample_rays.h) hits
+ * a triangle in [tnear, tfar], through the cut-out filter; skip >= 0 never counts, nor a triangle in
+ * its plane (oracle_skip_self's rule). Thread-safe: izb-quality casts its sample rays in parallel. */
+bool oracle_occluded(oracle *o, const oracle_ray *r, long skip);
 
 typedef struct mask_diff {
     long covered;      /* non-sky pixels */

@@ -17,8 +17,12 @@
 #include "file_out.h"
 #include "gl_context.h"
 #include "izb.h"
+#include "izb_aa.h"
+#include "izb_mask.h"
 #include "oracle.h"
 #include "quality_lib.h"
+#include "quality_samples.h"
+#include "sample_rays.h"
 #include "render.h"
 #include "scene.h"
 #include "scene_cutout.h"
@@ -47,6 +51,10 @@ typedef struct quality_run {
     uint8_t *truth, *mask, *rgb;
     uint8_t *unsure; /* the truth's pixels near a cut-out texel edge (oracle_shadow_unsure) */
     long n;
+    /* per-sample views: the IZB's and the truth's hidden samples (IZB_MASK_MAX_WORDS per pixel),
+     * the truth's and the anti-aliasing reference's visibility, footprint axes, primitive ids */
+    uint32_t *izb_bits, *truth_bits, *ids;
+    float *truth_vis, *ref_vis, *axes;
 } quality_run;
 
 static void usage(FILE *f);
@@ -59,6 +67,13 @@ static bool save_colour(quality_run *q, const char *view, const char *what);
 static bool save_rgb(quality_run *q, const char *view, const char *what);
 /* compare q->mask (the method's) with q->truth: row + difference image */
 static bool report(quality_run *q, const char *view, const char *method);
+/* a per-sample view (quality_view_per_sample) in its loaded scene: its rows of the second table */
+static bool sample_view(quality_run *q, const quality_view *qv, const scene *s, oracle *orc,
+                        const camera *cam, const light *l);
+static void print_header(bool csv);
+static void print_sample_header(bool csv);
+static void print_sample_row(const quality_run *q, const char *view, const char *method,
+                             const quality_sample_counts *c);
 
 static void usage(FILE *f)
 {
@@ -134,10 +149,12 @@ static void print_row(const quality_run *q, const char *view, const char *method
     const long unsure = quality_count_unsure(q->depth, q->mask, q->truth, q->unsure, q->n);
     if (q->opt.csv)
         printf("%s,%s,%ld,%ld,%ld,%ld,%.4f,%ld,%ld,%ld\n", view, method, c->covered, c->truth_shadow,
-               c->test_shadow, c->mismatched, quality_mismatch_pct(c), c->false_shadow, c->false_light, unsure);
+               c->test_shadow, c->mismatched, quality_mismatch_pct(c), c->false_shadow, c->false_light,
+               unsure);
     else
         printf("| %s | %s | %ld | %ld | %ld | %.4f%% | %ld | %ld | %ld |\n", view, method, c->covered,
-               c->truth_shadow, c->mismatched, quality_mismatch_pct(c), c->false_shadow, c->false_light, unsure);
+               c->truth_shadow, c->mismatched, quality_mismatch_pct(c), c->false_shadow, c->false_light,
+               unsure);
     fflush(stdout);
 }
 
@@ -172,6 +189,164 @@ static bool report(quality_run *q, const char *view, const char *method)
     return save_rgb(q, view, what) && ok;
 }
 
+static void print_header(bool csv)
+{
+    if (csv)
+        printf("view,method,covered_px,truth_shadow_px,method_shadow_px,mismatched_px,mismatched_pct,"
+               "false_shadow_px,false_light_px,mismatched_near_texel_edge_px\n");
+    else
+        printf("| view | method | covered px | in shadow (truth) | mismatched | of covered | false shadow | "
+               "false light | of them near a texel edge |\n| --- | --- | ---: | ---: | ---: | ---: | ---: | "
+               "---: | ---: |\n");
+}
+
+static void print_sample_header(bool csv)
+{
+    if (csv)
+        printf("view,method,samples_per_px,covered_px,answers,wrong_answers,wrong_pct,false_hidden,"
+               "wrong_where_light_straddles_horizon,mean_abs_vis_error,mean_abs_vis_error_ref256\n");
+    else
+        printf(
+            "| view | method | samples per px | covered px | (point, sample) answers | wrong | of answers | "
+            "wrongly hidden | mean abs. visibility error | against 256 sub-samples |\n"
+            "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+}
+
+static void print_sample_row(const quality_run *q, const char *view, const char *method,
+                             const quality_sample_counts *c)
+{
+    const double pct = c->answers ? 100.0 * (double)c->wrong / (double)c->answers : 0.0;
+    char ref[32] = "";
+    if (c->abs_err_ref >= 0.0) snprintf(ref, sizeof ref, "%.5f", c->abs_err_ref);
+    if (q->opt.csv) {
+        printf("%s,%s,%d,%ld,%ld,%ld,%.5f,%ld,%.5f,%s\n", view, method, c->samples, c->covered, c->answers,
+               c->wrong, pct, c->false_hidden, c->abs_err, ref);
+    } else if (c->samples) {
+        printf("| %s | %s | %d | %ld | %ld | %ld | %.5f%% | %ld | %.5f | %s |\n", view, method, c->samples,
+               c->covered, c->answers, c->wrong, pct, c->false_hidden, c->abs_err, ref);
+    } else { /* a filtered map answers no sample: only its visibility */
+        printf("| %s | %s | | %ld | | | | | %.5f | %s |\n", view, method, c->covered, c->abs_err, ref);
+    }
+    fflush(stdout);
+}
+
+/* the visibility image of q->truth_vis / the method's error image into out_dir */
+static bool save_vis(quality_run *q, const char *view, const char *what, bool diff)
+{
+    if (diff)
+        quality_vis_diff_image(q->mask, q->truth_vis, q->n, q->rgb);
+    else
+        quality_vis_image(q->truth_vis, q->n, q->rgb);
+    return save_rgb(q, view, what);
+}
+
+/* Shadow maps with 3x3 PCF (the filtered mask is a visibility fraction) at every size, against
+ * the truth's visibility (and the reference's, ref not NULL). */
+static bool sample_view_maps(quality_run *q, const char *view, const camera *cam, const light *l, int m,
+                             const float *ref)
+{
+    char err[1024];
+    const int max = render_shadow_map_max_size();
+    bool ok = true;
+    for (int i = 0; i < q->opt.size_count && ok; i++) {
+        if (q->opt.sizes[i] > max) continue;
+        if (!render_set_shadow_map(q->r, &(shadow_map_desc){.size = q->opt.sizes[i], .pcf = true}, err,
+                                   sizeof err) ||
+            !render_set_shadow_mode(q->r, SHADOW_MODE_MAP, err, sizeof err)) {
+            fprintf(stderr, "izb-quality: %s\n", err);
+            continue;
+        }
+        render_frame(q->r, &(render_frame_desc){.cam = cam, .light = l});
+        render_read_shadow_map_mask(q->r, q->mask);
+        const quality_sample_counts c =
+            quality_sample_compare(NULL, q->mask, NULL, q->truth_vis, ref, NULL, m, q->n);
+        char method[32];
+        snprintf(method, sizeof method, "sm%d-pcf", q->opt.sizes[i]);
+        print_sample_row(q, view, method, &c);
+        ok = save_colour(q, view, method) && save_vis(q, view, strcat(method, "-diff"), true);
+    }
+    render_set_shadow_mode(q->r, SHADOW_MODE_IZB, err, sizeof err);
+    render_set_shadow_map(q->r, &(shadow_map_desc){.size = 1024}, err, sizeof err);
+    return ok;
+}
+
+/* One IZB frame of the CPU backend (q->backends[0]) with n sub-samples per pixel (0: as the light
+ * says), its mask in q->mask and its answers in q->izb_bits; depth and ids read back. */
+static bool sample_izb_frame(quality_run *q, const camera *cam, const light *l, int n, int m)
+{
+    char err[1024];
+    render_set_shadow_mode(q->r, SHADOW_MODE_IZB, err, sizeof err);
+    if (!render_frame(q->r, &(render_frame_desc){
+                                .cam = cam, .light = l, .backend = q->backends[0], .shadow_samples = n}))
+        return false;
+    render_read_depth(q->r, q->depth);
+    render_read_ids(q->r, q->ids);
+    render_read_mask(q->r, q->mask);
+    if (m == 1) { /* the hard path keeps no sample masks: its one answer is the mask */
+        quality_hard_bits(q->mask, q->n, q->izb_bits);
+        return true;
+    }
+    izb_debug d;
+    if (!izb_get_debug(q->backends[0], &d) || d.sample_bits != m ||
+        !quality_izb_bits(&d, q->n, q->izb_bits)) {
+        fprintf(stderr, "izb-quality: the CPU backend kept no %d-sample masks\n", m);
+        return false;
+    }
+    return true;
+}
+
+static bool sample_view(quality_run *q, const quality_view *qv, const scene *s, oracle *orc,
+                        const camera *cam, const light *l)
+{
+    const izb_recon f0 = izb_frame_make(cam, l, s->bounds_min, s->bounds_max, q->opt.width, q->opt.height);
+    if (!qv->aa) { /* a soft light: M light samples, each its own ray from the point */
+        const int m = f0.light_samples;
+        if (!sample_izb_frame(q, cam, l, 0, m)) return false;
+        quality_truth_soft(orc, &f0, cam, l, q->depth, q->truth_bits, q->truth_vis);
+        quality_soft_horizon(&f0, q->ids, s->xyz, s->tri_count, q->n, q->unsure);
+        const quality_sample_counts c = quality_sample_compare(q->izb_bits, q->mask, q->truth_bits,
+                                                               q->truth_vis, NULL, q->unsure, m, q->n);
+        char method[32];
+        snprintf(method, sizeof method, "izb-cpu M=%d", m);
+        print_sample_row(q, qv->name, method, &c);
+        bool ok = save_vis(q, qv->name, "truth", false) && save_colour(q, qv->name, "izb-cpu") &&
+                  save_vis(q, qv->name, "izb-cpu-diff", true);
+        return sample_view_maps(q, qv->name, cam, l, m, NULL) && ok;
+    }
+    /* anti-aliased edges: the footprints (from the first frame's depth and ids, as the backend's)
+     * and the 256-sub-sample reference, then N = 1, 8, 32 each against its own N rays */
+    static const int counts[] = {1, 8, 32};
+    float ru[QUALITY_AA_REF_SIDE * QUALITY_AA_REF_SIDE], rv[QUALITY_AA_REF_SIDE * QUALITY_AA_REF_SIDE];
+    quality_aa_ref_grid(ru, rv);
+    bool ok = true;
+    for (int c = 0; c < 3 && ok; c++) {
+        const int n = counts[c];
+        if (!sample_izb_frame(q, cam, l, n, n)) return false;
+        if (c == 0) {
+            sample_rays_aa_axes(&f0, cam, q->depth, q->ids, s->xyz, s->tri_count, q->axes);
+            quality_truth_aa(orc, &f0, cam, l, q->depth, q->axes, ru, rv,
+                             QUALITY_AA_REF_SIDE * QUALITY_AA_REF_SIDE, NULL, q->ref_vis);
+        }
+        izb_aa_samples S;
+        izb_aa_samples_make(n, &S);
+        quality_truth_aa(orc, &f0, cam, l, q->depth, q->axes, S.u, S.v, n, q->truth_bits, q->truth_vis);
+        const quality_sample_counts k = quality_sample_compare(q->izb_bits, q->mask, q->truth_bits,
+                                                               q->truth_vis, q->ref_vis, NULL, n, q->n);
+        char method[32];
+        snprintf(method, sizeof method, "izb-cpu N=%d", n);
+        print_sample_row(q, qv->name, method, &k);
+        snprintf(method, sizeof method, "izb-cpu-n%d", n);
+        ok = save_colour(q, qv->name, method) && save_vis(q, qv->name, strcat(method, "-diff"), true);
+    }
+    /* the maps against the one-ray truth (N = 1) and the reference */
+    izb_aa_samples S1;
+    izb_aa_samples_make(1, &S1);
+    quality_truth_aa(orc, &f0, cam, l, q->depth, q->axes, S1.u, S1.v, 1, NULL, q->truth_vis);
+    quality_vis_image(q->ref_vis, q->n, q->rgb);
+    ok = save_rgb(q, qv->name, "ref256") && ok;
+    return sample_view_maps(q, qv->name, cam, l, 1, q->ref_vis) && ok;
+}
+
 int main(int argc, char **argv)
 {
     static quality_run q;
@@ -196,7 +371,14 @@ int main(int argc, char **argv)
     q.mask = malloc((size_t)q.n);
     q.rgb = malloc((size_t)q.n * 3);
     q.unsure = malloc((size_t)q.n);
-    if (!q.r || !q.depth || !q.truth || !q.mask || !q.rgb || !q.unsure) {
+    q.izb_bits = malloc((size_t)q.n * IZB_MASK_MAX_WORDS * sizeof(uint32_t));
+    q.truth_bits = malloc((size_t)q.n * IZB_MASK_MAX_WORDS * sizeof(uint32_t));
+    q.ids = malloc((size_t)q.n * sizeof(uint32_t));
+    q.truth_vis = malloc((size_t)q.n * sizeof(float));
+    q.ref_vis = malloc((size_t)q.n * sizeof(float));
+    q.axes = malloc((size_t)q.n * 6 * sizeof(float));
+    if (!q.r || !q.depth || !q.truth || !q.mask || !q.rgb || !q.unsure || !q.izb_bits || !q.truth_bits ||
+        !q.ids || !q.truth_vis || !q.ref_vis || !q.axes) {
         fprintf(stderr, "izb-quality: %s\n", q.r ? "out of memory" : err);
         return EXIT_RUNTIME;
     }
@@ -218,111 +400,124 @@ int main(int argc, char **argv)
         fprintf(stderr, " %s", izb_name(q.backends[b]));
     fprintf(stderr, "\n");
 
-    if (o->csv)
-        printf("view,method,covered_px,truth_shadow_px,method_shadow_px,mismatched_px,mismatched_pct,"
-               "false_shadow_px,false_light_px,mismatched_near_texel_edge_px\n");
-    else
-        printf("| view | method | covered px | in shadow (truth) | mismatched | of covered | false shadow | "
-               "false light | of them near a texel edge |\n| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
-
     scene s = {0};
     scene_cutouts cut = {0};
     const char *loaded = NULL;
     oracle *orc = NULL;
-    for (int v = 0; v < quality_view_count && rc == 0; v++) {
-        const quality_view *qv = &quality_views[v];
-        if (o->only && !strstr(qv->name, o->only)) continue;
-        if (!loaded || strcmp(loaded, qv->scene) != 0) {
-            oracle_destroy(orc);
-            scene_cutouts_free(&cut);
-            scene_free(&s);
-            orc = NULL;
-            loaded = NULL;
-            if (!scene_load(qv->scene, &s, err, sizeof err) || !render_set_scene(q.r, &s, err, sizeof err)) {
-                fprintf(stderr, "izb-quality: %s\n", err);
-                rc = EXIT_RUNTIME;
-                break;
+    /* two passes, each its own table: the hard views, then the per-sample views */
+    for (int pass = 0; pass < 2; pass++) {
+        bool header = false;
+        for (int v = 0; v < quality_view_count && rc == 0; v++) {
+            const quality_view *qv = &quality_views[v];
+            if (o->only && !strstr(qv->name, o->only)) continue;
+            if (quality_view_per_sample(qv) != (pass == 1)) continue;
+            if (!header) {
+                if (pass == 1)
+                    print_sample_header(o->csv);
+                else
+                    print_header(o->csv);
+                header = true;
             }
-            for (int b = 0; b < q.backend_count; b++)
-                if (!izb_set_scene(q.backends[b], s.xyz, s.tri_count)) rc = EXIT_RUNTIME;
-            if (!(orc = oracle_create(s.xyz, s.tri_count))) rc = EXIT_RUNTIME;
-            if (rc) {
-                fprintf(stderr, "izb-quality: scene %s: cannot set up the IZB or the oracle\n", qv->scene);
-                break;
+            if (!loaded || strcmp(loaded, qv->scene) != 0) {
+                oracle_destroy(orc);
+                scene_cutouts_free(&cut);
+                scene_free(&s);
+                orc = NULL;
+                loaded = NULL;
+                if (!scene_load(qv->scene, &s, err, sizeof err) ||
+                    !render_set_scene(q.r, &s, err, sizeof err)) {
+                    fprintf(stderr, "izb-quality: %s\n", err);
+                    rc = EXIT_RUNTIME;
+                    break;
+                }
+                for (int b = 0; b < q.backend_count; b++)
+                    if (!izb_set_scene(q.backends[b], s.xyz, s.tri_count)) rc = EXIT_RUNTIME;
+                if (!(orc = oracle_create(s.xyz, s.tri_count))) rc = EXIT_RUNTIME;
+                if (rc) {
+                    fprintf(stderr, "izb-quality: scene %s: cannot set up the IZB or the oracle\n",
+                            qv->scene);
+                    break;
+                }
+                /* cut-outs (alpha-tested materials) for the IZB, the GL passes and the truth alike */
+                if (!scene_cutouts_make(&s, &cut, err, sizeof err)) {
+                    fprintf(stderr, "izb-quality: %s\n", err);
+                    rc = EXIT_RUNTIME;
+                    break;
+                }
+                const izb_cutouts cv = scene_cutouts_view(&cut);
+                const izb_cutouts *cp = cut.cut_tris > 0 ? &cv : NULL;
+                for (int b = 0; b < q.backend_count;
+                     b++) { /* the CPU backend (0) must cut; another is skipped */
+                    q.no_cut[b] = !izb_set_cutouts(q.backends[b], cp);
+                    if (q.no_cut[b] && b == 0) rc = EXIT_RUNTIME;
+                }
+                if (!render_set_cutouts(q.r, cp ? &cut : NULL, err, sizeof err)) {
+                    fprintf(stderr, "izb-quality: %s\n", err);
+                    rc = EXIT_RUNTIME;
+                }
+                if (!oracle_set_cutouts(orc, cp)) rc = EXIT_RUNTIME;
+                if (rc) {
+                    fprintf(stderr, "izb-quality: scene %s: cannot set up its cut-outs\n", qv->scene);
+                    break;
+                }
+                loaded = qv->scene;
             }
-            /* cut-outs (alpha-tested materials) for the IZB, the GL passes and the truth alike */
-            if (!scene_cutouts_make(&s, &cut, err, sizeof err)) {
-                fprintf(stderr, "izb-quality: %s\n", err);
-                rc = EXIT_RUNTIME;
-                break;
+            camera cam;
+            light l;
+            quality_view_setup(qv, &s, &cam, &l);
+            fprintf(stderr, "izb-quality: view %s: %s\n", qv->name, qv->what);
+            if (pass == 1) {
+                if (!sample_view(&q, qv, &s, orc, &cam, &l)) rc = EXIT_RUNTIME;
+                continue;
             }
-            const izb_cutouts cv = scene_cutouts_view(&cut);
-            const izb_cutouts *cp = cut.cut_tris > 0 ? &cv : NULL;
-            for (int b = 0; b < q.backend_count; b++) { /* the CPU backend (0) must cut; another is skipped */
-                q.no_cut[b] = !izb_set_cutouts(q.backends[b], cp);
-                if (q.no_cut[b] && b == 0) rc = EXIT_RUNTIME;
-            }
-            if (!render_set_cutouts(q.r, cp ? &cut : NULL, err, sizeof err)) {
-                fprintf(stderr, "izb-quality: %s\n", err);
-                rc = EXIT_RUNTIME;
-            }
-            if (!oracle_set_cutouts(orc, cp)) rc = EXIT_RUNTIME;
-            if (rc) {
-                fprintf(stderr, "izb-quality: scene %s: cannot set up its cut-outs\n", qv->scene);
-                break;
-            }
-            loaded = qv->scene;
-        }
-        camera cam;
-        light l;
-        quality_view_setup(qv, &s, &cam, &l);
-        fprintf(stderr, "izb-quality: view %s: %s\n", qv->name, qv->what);
 
-        /* the IZB; the first backend's frame gives the depth every method is judged on */
-        for (int b = 0; b < q.backend_count && rc == 0; b++) {
-            if (q.no_cut[b]) continue; /* izb_set_cutouts said why */
+            /* the IZB; the first backend's frame gives the depth every method is judged on */
+            for (int b = 0; b < q.backend_count && rc == 0; b++) {
+                if (q.no_cut[b]) continue; /* izb_set_cutouts said why */
+                render_set_shadow_mode(q.r, SHADOW_MODE_IZB, err, sizeof err);
+                if (!render_frame(q.r,
+                                  &(render_frame_desc){.cam = &cam, .light = &l, .backend = q.backends[b]})) {
+                    fprintf(stderr, "izb-quality: view %s: the %s IZB failed\n", qv->name,
+                            izb_name(q.backends[b]));
+                    rc = EXIT_RUNTIME;
+                    break;
+                }
+                if (b == 0) {
+                    render_read_depth(q.r, q.depth);
+                    izb_recon f = izb_frame_make(&cam, &l, s.bounds_min, s.bounds_max, o->width, o->height);
+                    oracle_shadow_unsure(orc, &f, &cam, &l, q.depth, q.truth, q.unsure);
+                    quality_mask_image(q.depth, q.truth, q.n, q.rgb);
+                    if (!save_rgb(&q, qv->name, "truth")) rc = EXIT_RUNTIME;
+                }
+                render_read_mask(q.r, q.mask);
+                char method[32];
+                snprintf(method, sizeof method, "izb-%s", izb_name(q.backends[b]));
+                if (!report(&q, qv->name, method)) rc = EXIT_RUNTIME;
+            }
+
+            /* shadow maps */
+            for (int i = 0; i < o->size_count && rc == 0; i++) {
+                if (o->sizes[i] > max) continue;
+                if (!render_set_shadow_map(q.r, &(shadow_map_desc){.size = o->sizes[i], .pcf = o->pcf}, err,
+                                           sizeof err) ||
+                    !render_set_shadow_mode(q.r, SHADOW_MODE_MAP, err, sizeof err)) {
+                    fprintf(stderr, "izb-quality: %s\n", err);
+                    continue; /* out of memory at this size: the table says what could be measured */
+                }
+                render_frame(q.r, &(render_frame_desc){.cam = &cam, .light = &l});
+                render_read_shadow_map_mask(q.r, q.mask);
+                if (o->pcf) /* a soft mask: lit where at least half the taps are */
+                    for (long p = 0; p < q.n; p++)
+                        q.mask[p] = q.mask[p] >= 128 ? 255 : 0;
+                char method[32];
+                snprintf(method, sizeof method, "sm%d%s", o->sizes[i], o->pcf ? "-pcf" : "");
+                if (!report(&q, qv->name, method)) rc = EXIT_RUNTIME;
+            }
+            /* leave the big map behind before the next view's IZB frames */
             render_set_shadow_mode(q.r, SHADOW_MODE_IZB, err, sizeof err);
-            if (!render_frame(q.r,
-                              &(render_frame_desc){.cam = &cam, .light = &l, .backend = q.backends[b]})) {
-                fprintf(stderr, "izb-quality: view %s: the %s IZB failed\n", qv->name,
-                        izb_name(q.backends[b]));
-                rc = EXIT_RUNTIME;
-                break;
-            }
-            if (b == 0) {
-                render_read_depth(q.r, q.depth);
-                izb_recon f = izb_frame_make(&cam, &l, s.bounds_min, s.bounds_max, o->width, o->height);
-                oracle_shadow_unsure(orc, &f, &cam, &l, q.depth, q.truth, q.unsure);
-                quality_mask_image(q.depth, q.truth, q.n, q.rgb);
-                if (!save_rgb(&q, qv->name, "truth")) rc = EXIT_RUNTIME;
-            }
-            render_read_mask(q.r, q.mask);
-            char method[32];
-            snprintf(method, sizeof method, "izb-%s", izb_name(q.backends[b]));
-            if (!report(&q, qv->name, method)) rc = EXIT_RUNTIME;
+            render_set_shadow_map(q.r, &(shadow_map_desc){.size = 1024}, err, sizeof err);
         }
-
-        /* shadow maps */
-        for (int i = 0; i < o->size_count && rc == 0; i++) {
-            if (o->sizes[i] > max) continue;
-            if (!render_set_shadow_map(q.r, &(shadow_map_desc){.size = o->sizes[i], .pcf = o->pcf}, err,
-                                       sizeof err) ||
-                !render_set_shadow_mode(q.r, SHADOW_MODE_MAP, err, sizeof err)) {
-                fprintf(stderr, "izb-quality: %s\n", err);
-                continue; /* out of memory at this size: the table says what could be measured */
-            }
-            render_frame(q.r, &(render_frame_desc){.cam = &cam, .light = &l});
-            render_read_shadow_map_mask(q.r, q.mask);
-            if (o->pcf) /* a soft mask: lit where at least half the taps are */
-                for (long p = 0; p < q.n; p++)
-                    q.mask[p] = q.mask[p] >= 128 ? 255 : 0;
-            char method[32];
-            snprintf(method, sizeof method, "sm%d%s", o->sizes[i], o->pcf ? "-pcf" : "");
-            if (!report(&q, qv->name, method)) rc = EXIT_RUNTIME;
-        }
-        /* leave the big map behind before the next view's IZB frames */
-        render_set_shadow_mode(q.r, SHADOW_MODE_IZB, err, sizeof err);
-        render_set_shadow_map(q.r, &(shadow_map_desc){.size = 1024}, err, sizeof err);
+        if (header && !o->csv) printf("\n");
     }
 
     oracle_destroy(orc);
@@ -337,6 +532,7 @@ int main(int argc, char **argv)
     free(q.mask);
     free(q.rgb);
     free(q.unsure);
+    free(q.izb_bits), free(q.truth_bits), free(q.ids), free(q.truth_vis), free(q.ref_vis), free(q.axes);
     if (!file_out_stdout_ok(err, sizeof err)) { /* the table is the result: a lost one is a failure */
         fprintf(stderr, "izb-quality: %s\n", err);
         if (rc == 0) rc = EXIT_RUNTIME;

@@ -7,18 +7,36 @@
 #include "oracle.h"
 
 const quality_view quality_views[] = {
-    {"default", "builtin:default", "default scene, its camera, directional light"},
-    {"default-spot", "builtin:default", "default scene, its camera, spot light (60 deg)"},
-    {"fence-zoom", "builtin:default", "fence shadow seen from 0.5 m (thesis fig. 6.3)"},
-    {"grazing", "builtin:default", "default scene, light 5 deg above the ground"},
-    {"tesseract", "builtin:tesseract", "tesseract (thesis fig. 6.4), directional light"},
-    {"grass", "builtin:grass:200k", "200K-triangle grass, directional light"},
-    {"room-point", "builtin:room", "room, point light under the ceiling (6 cube faces)"},
+    {.name = "default", .scene = "builtin:default", .what = "default scene, its camera, directional light"},
+    {.name = "default-spot", .scene = "builtin:default", .what = "default scene, its camera, spot light (60 deg)"},
+    {.name = "fence-zoom", .scene = "builtin:default", .what = "fence shadow seen from 0.5 m (thesis fig. 6.3)"},
+    {.name = "grazing", .scene = "builtin:default", .what = "default scene, light 5 deg above the ground"},
+    {.name = "tesseract", .scene = "builtin:tesseract", .what = "tesseract (thesis fig. 6.4), directional light"},
+    {.name = "grass", .scene = "builtin:grass:200k", .what = "200K-triangle grass, directional light"},
+    {.name = "room-point", .scene = "builtin:room", .what = "room, point light under the ceiling (6 cube faces)"},
     /* cut-outs (issue 18): alpha-tested leaf cards and fence panels; the truth applies the same
      * alpha test in an Embree filter (oracle_set_cutouts) */
-    {"foliage-far", "builtin:foliage", "cut-out leaf cards and fences from 13 m away"},
-    {"foliage-near", "builtin:foliage", "cut-out leaf cards seen from under a bush, 1 m away"},
-    {"fence-grazing", "builtin:foliage", "a cut-out fence's shadow, light 8 deg above the ground"},
+    {.name = "foliage-far", .scene = "builtin:foliage", .what = "cut-out leaf cards and fences from 13 m away"},
+    {.name = "foliage-near", .scene = "builtin:foliage", .what = "cut-out leaf cards seen from under a bush, 1 m away"},
+    {.name = "fence-grazing", .scene = "builtin:foliage", .what = "a cut-out fence's shadow, light 8 deg above the ground"},
+    /* per-sample views (issues 19, 20; tools/quality_samples.h): every (point, sample) answer of
+     * the IZB against its own ray. Soft: a directional light 2 degrees wide (about four suns),
+     * 64 samples: contact shadows hard at the objects' feet, wide from the fence's top. */
+    {.name = "soft-default", .scene = "builtin:default", .what = "default scene, directional light 2 deg wide, M = 64",
+     .base = "default", .light_angle_deg = 2.0f, .light_samples = 64},
+    {.name = "soft-grazing", .scene = "builtin:default",
+     .what = "fence and objects, light 5 deg above the ground and 2 deg wide, M = 64", .base = "grazing",
+     .light_angle_deg = 2.0f, .light_samples = 64},
+    {.name = "soft-spheres", .scene = "builtin:spheres:1000000", .what = "1M-triangle spheres, light 2 deg wide, M = 64",
+     .base = "spheres", .light_angle_deg = 2.0f, .light_samples = 64},
+    /* anti-aliased edges: the footprints' sub-samples, N = 1, 8, 32 (no cut-outs: that frame does
+     * not alpha-test yet) */
+    {.name = "aa-default", .scene = "builtin:default", .what = "default scene, directional light, N = 1, 8, 32",
+     .base = "default", .aa = true},
+    {.name = "aa-fence-zoom", .scene = "builtin:default", .what = "picket shadows from 0.5 m, N = 1, 8, 32",
+     .base = "fence-zoom", .aa = true},
+    {.name = "aa-grazing", .scene = "builtin:default", .what = "light 5 deg above the ground, N = 1, 8, 32",
+     .base = "grazing", .aa = true},
 };
 const int quality_view_count = (int)(sizeof quality_views / sizeof quality_views[0]);
 
@@ -91,8 +109,14 @@ static light scene_light(const scene *s)
     return l;
 }
 
-void quality_view_setup(const quality_view *v, const scene *s, camera *cam, light *l)
+bool quality_view_per_sample(const quality_view *v)
 {
+    return v->light_angle_deg > 0.0f || v->aa;
+}
+
+void quality_view_setup(const quality_view *qv, const scene *s, camera *cam, light *l)
+{
+    const quality_view *v = &(quality_view){.name = qv->base ? qv->base : qv->name};
     *cam = (camera){
         .pos = {s->cam_pos[0], s->cam_pos[1], s->cam_pos[2]}, .yaw = s->cam_yaw, .pitch = s->cam_pitch};
     *l = scene_light(s);
@@ -144,5 +168,7 @@ void quality_view_setup(const quality_view *v, const scene *s, camera *cam, ligh
     float n = sqrtf(l->dir[0] * l->dir[0] + l->dir[1] * l->dir[1] + l->dir[2] * l->dir[2]);
     for (int k = 0; k < 3; k++)
         l->dir[k] /= n;
+    l->angle_deg = qv->light_angle_deg;
+    l->samples = qv->light_samples;
     camera_fit_clip(cam, s->bounds_min, s->bounds_max);
 }

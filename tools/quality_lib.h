@@ -3,6 +3,7 @@
 #ifndef QUALITY_LIB_H
 #define QUALITY_LIB_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "scene.h"
@@ -34,12 +35,22 @@ double quality_mismatch_pct(const quality_counts *c);
 void quality_mask_image(const float *depth, const uint8_t *mask, long n, uint8_t *rgb);
 void quality_diff_image(const float *depth, const uint8_t *test, const uint8_t *truth, long n, uint8_t *rgb);
 
-/* The fixed views: a scene and how the camera and the light are placed in it. */
+/* The fixed views: a scene and how the camera and the light are placed in it. A view with
+ * light_angle_deg > 0 (a soft shadow, M = light_samples) or aa (anti-aliased edges: rows for N = 1,
+ * 8 and 32) is a per-sample view (tools/quality_samples.h), with its own table; it places the
+ * camera and light as the view named `base` does (NULL: its own name). */
 typedef struct quality_view {
     const char *name;  /* file-name safe */
     const char *scene; /* scene_load spec */
     const char *what;  /* one line for the table */
+    const char *base;
+    float light_angle_deg;
+    int light_samples;
+    bool aa;
 } quality_view;
+
+/* whether v is a per-sample view */
+bool quality_view_per_sample(const quality_view *v);
 
 extern const quality_view quality_views[];
 extern const int quality_view_count;

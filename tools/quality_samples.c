@@ -1,0 +1,193 @@
+/* quality_samples.c — see quality_samples.h. */
+#include "quality_samples.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "izb_mask.h"
+#include "sample_rays.h"
+
+void quality_truth_soft(oracle *o, const izb_recon *f, const camera *c, const light *l, const float *depth,
+                        uint32_t *bits, float *vis)
+{
+    const int m = f->light_samples, words = izb_mask_words(m);
+    float dirs[3 * IZB_MASK_MAX_BITS];
+    sample_rays_soft_dirs(f, dirs);
+    const oracle_ray_setup rs = oracle_ray_setup_make(f, c, l);
+#pragma omp parallel for schedule(dynamic, 4)
+    for (int py = 0; py < f->height; py++)
+        for (int px = 0; px < f->width; px++) {
+            const size_t i = (size_t)py * f->width + px;
+            uint32_t *b = bits ? bits + i * words : NULL;
+            if (b) memset(b, 0, sizeof *b * (size_t)words);
+            oracle_ray r;
+            if (oracle_pixel_ray(&rs, px, py, depth[i], &r) != ORACLE_PIXEL_RAY) {
+                vis[i] = -1.0f;
+                continue;
+            }
+            int hidden = 0;
+            for (int j = 0; j < m; j++) {
+                memcpy(r.dir, dirs + 3 * j, sizeof r.dir); /* unit, as the centre ray's: same tnear */
+                if (!oracle_occluded(o, &r, -1)) continue;
+                hidden++;
+                if (b) b[j / 32] |= 1u << (j % 32);
+            }
+            vis[i] = 1.0f - (float)hidden / (float)m;
+        }
+}
+
+void quality_truth_aa(oracle *o, const izb_recon *f, const camera *c, const light *l, const float *depth,
+                      const float *axes, const float *u, const float *v, int m, uint32_t *bits, float *vis)
+{
+    const int words = izb_mask_words(m);
+    const oracle_ray_setup rs = oracle_ray_setup_make(f, c, l);
+#pragma omp parallel for schedule(dynamic, 4)
+    for (int py = 0; py < f->height; py++)
+        for (int px = 0; px < f->width; px++) {
+            const size_t i = (size_t)py * f->width + px;
+            uint32_t *b = bits ? bits + i * words : NULL;
+            if (b) memset(b, 0, sizeof *b * (size_t)words);
+            oracle_ray r0;
+            if (oracle_pixel_ray(&rs, px, py, depth[i], &r0) != ORACLE_PIXEL_RAY) {
+                vis[i] = -1.0f;
+                continue;
+            }
+            const float *a = axes + 6 * i, *bb = axes + 6 * i + 3;
+            int hidden = 0;
+            for (int k = 0; k < m; k++) {
+                oracle_ray r = r0;
+                for (int d = 0; d < 3; d++)
+                    r.org[d] = r0.org[d] + u[k] * a[d] + v[k] * bb[d];
+                if (rs.spot) /* toward the light from the sub-sample's own position */
+                    for (int d = 0; d < 3; d++)
+                        r.dir[d] = (float)(rs.light_pos[d] - r.org[d]);
+                if (!oracle_occluded(o, &r, -1)) continue;
+                hidden++;
+                if (b) b[k / 32] |= 1u << (k % 32);
+            }
+            vis[i] = 1.0f - (float)hidden / (float)m;
+        }
+}
+
+void quality_aa_ref_grid(float *u, float *v)
+{
+    const int s = QUALITY_AA_REF_SIDE;
+    for (int y = 0; y < s; y++)
+        for (int x = 0; x < s; x++) {
+            u[y * s + x] = ((float)x + 0.5f) / (float)s - 0.5f;
+            v[y * s + x] = ((float)y + 0.5f) / (float)s - 0.5f;
+        }
+}
+
+void quality_soft_horizon(const izb_recon *f, const uint32_t *ids, const float *xyz, int tri_count, long npix,
+                          uint8_t *flag)
+{
+    float dirs[3 * IZB_MASK_MAX_BITS];
+    sample_rays_soft_dirs(f, dirs);
+    for (long i = 0; i < npix; i++) {
+        flag[i] = 0;
+        if (ids[i] >= (uint32_t)tri_count) continue;
+        const float *q = xyz + 9 * (size_t)ids[i];
+        const double e1[3] = {q[3] - q[0], q[4] - q[1], q[5] - q[2]},
+                     e2[3] = {q[6] - q[0], q[7] - q[1], q[8] - q[2]};
+        const double n[3] = {e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2],
+                             e1[0] * e2[1] - e1[1] * e2[0]};
+        bool above = false, below = false;
+        for (int j = 0; j < f->light_samples; j++) {
+            const double d = n[0] * dirs[3 * j] + n[1] * dirs[3 * j + 1] + n[2] * dirs[3 * j + 2];
+            above |= d > 0.0, below |= d < 0.0;
+        }
+        flag[i] = above && below;
+    }
+}
+
+bool quality_izb_bits(const izb_debug *d, long npix, uint32_t *bits)
+{
+    if (!d->sample_masks || d->sample_bits <= 0) return false;
+    const int words = d->sample_words;
+    memset(bits, 0, sizeof *bits * (size_t)npix * (size_t)words);
+    for (int j = 0; j < d->point_count; j++) {
+        const uint32_t px = d->points[j].pixel;
+        if ((long)px >= npix) return false;
+        for (int w = 0; w < words; w++)
+            bits[(size_t)px * words + w] =
+                d->sample_masks[(size_t)j * words + w] & izb_mask_word_bits(d->sample_bits, w);
+    }
+    return true;
+}
+
+void quality_hard_bits(const uint8_t *mask, long npix, uint32_t *bits)
+{
+    for (long i = 0; i < npix; i++)
+        bits[i] = mask[i] == 0;
+}
+
+quality_sample_counts quality_sample_compare(const uint32_t *bits, const uint8_t *mask,
+                                             const uint32_t *truth_bits, const float *truth_vis,
+                                             const float *ref_vis, const uint8_t *flag, int m, long npix)
+{
+    quality_sample_counts c = {
+        .samples = bits ? m : 0, .abs_err_ref = ref_vis ? 0.0 : -1.0, .wrong_flagged = flag ? 0 : -1};
+    const int words = izb_mask_words(m);
+    double err = 0.0, err_ref = 0.0;
+    for (long i = 0; i < npix; i++) {
+        if (!(truth_vis[i] >= 0.0f)) continue;
+        c.covered++;
+        double vis;
+        if (bits) {
+            int hidden = 0;
+            for (int w = 0; w < words; w++) {
+                const uint32_t keep = izb_mask_word_bits(m, w);
+                const uint32_t t = bits[(size_t)i * words + w] & keep,
+                               g = truth_bits[(size_t)i * words + w] & keep;
+                hidden += izb_popcount32(t);
+                c.wrong += izb_popcount32(t ^ g);
+                if (flag && flag[i]) c.wrong_flagged += izb_popcount32(t ^ g);
+                c.false_hidden += izb_popcount32(t & ~g);
+            }
+            vis = 1.0 - (double)hidden / m;
+        } else {
+            vis = mask[i] / 255.0;
+        }
+        err += fabs(vis - truth_vis[i]);
+        if (ref_vis) err_ref += fabs(vis - ref_vis[i]);
+    }
+    c.answers = c.covered * (long)c.samples;
+    if (c.covered) {
+        c.abs_err = err / (double)c.covered;
+        if (ref_vis) c.abs_err_ref = err_ref / (double)c.covered;
+    }
+    return c;
+}
+
+void quality_vis_image(const float *vis, long n, uint8_t *rgb)
+{
+    for (long i = 0; i < n; i++) {
+        uint8_t *p = rgb + 3 * i;
+        if (!(vis[i] >= 0.0f)) {
+            p[0] = 60, p[1] = 90, p[2] = 160;
+            continue;
+        }
+        p[0] = p[1] = p[2] = (uint8_t)lrintf(255.0f * vis[i]);
+    }
+}
+
+void quality_vis_diff_image(const uint8_t *mask, const float *vis_truth, long n, uint8_t *rgb)
+{
+    for (long i = 0; i < n; i++) {
+        uint8_t *p = rgb + 3 * i;
+        if (!(vis_truth[i] >= 0.0f)) {
+            p[0] = 90, p[1] = 100, p[2] = 120;
+            continue;
+        }
+        const float e = mask[i] / 255.0f - vis_truth[i]; /* < 0: too dark */
+        const float t = fminf(1.0f, fabsf(e) / 0.25f);
+        const uint8_t grey = (uint8_t)lrintf(80.0f + 120.0f * vis_truth[i]);
+        const uint8_t hot = (uint8_t)lrintf(grey + t * (255.0f - grey)),
+                      cold = (uint8_t)lrintf(grey * (1.0f - t));
+        p[0] = e < 0.0f ? hot : cold;
+        p[1] = cold;
+        p[2] = e < 0.0f ? cold : hot;
+    }
+}
