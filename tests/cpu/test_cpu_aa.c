@@ -17,7 +17,7 @@
  *      cameras, every sub-sample lies on the plane and projects into its own pixel; clamped axes
  *      never exceed IZB_AA_MAX_STRETCH pixel steps, whatever the neighbours' depths;
  *  (e) bad frames (N = 2, 3, 64, -1; N > 1 with a spot light or a light angle): refused.
- * IZB_DIFF_SEEDS=N runs N seeds (default DEFAULT_SEEDS), IZB_DIFF_SEED=K the one seed K. */
+ * IZB_AA_SEEDS=N runs N seeds (default DEFAULT_SEEDS), IZB_AA_SEED=K the one seed K. */
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -468,7 +468,8 @@ int main(void)
     CHECK(b1 && b3, "create");
     if (!b1 || !b3) return test_done();
     long first, seeds;
-    diff_seed_range(DEFAULT_SEEDS, &first, &seeds);
+    diff_seed_range_named("IZB_AA", DEFAULT_SEEDS, &first, &seeds);
+    (void)diff_seed_range;
     (void)diff_auto_cull_changes; /* (differential_gen.h's, for the update tests) */
     for (long s = first; s < first + seeds; s++)
         run_seed(b1, b3, (uint64_t)s, counts[1 + s % 4]);
