@@ -206,26 +206,27 @@ static void print_sample_header(bool csv)
         printf("view,method,samples_per_px,covered_px,answers,wrong_answers,wrong_pct,false_hidden,"
                "wrong_where_light_straddles_horizon,mean_abs_vis_error,mean_abs_vis_error_ref256\n");
     else
-        printf(
-            "| view | method | samples per px | covered px | (point, sample) answers | wrong | of answers | "
-            "wrongly hidden | mean abs. visibility error | against 256 sub-samples |\n"
-            "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+        printf("| view | method | samples per px | covered px | (point, sample) answers | wrong | of answers | "
+               "wrongly hidden | of them where the light straddles the surface's horizon | mean abs. visibility "
+               "error | against 256 sub-samples |\n"
+               "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
 }
 
 static void print_sample_row(const quality_run *q, const char *view, const char *method,
                              const quality_sample_counts *c)
 {
     const double pct = c->answers ? 100.0 * (double)c->wrong / (double)c->answers : 0.0;
-    char ref[32] = "";
+    char ref[32] = "", flagged[32] = "";
     if (c->abs_err_ref >= 0.0) snprintf(ref, sizeof ref, "%.5f", c->abs_err_ref);
+    if (c->wrong_flagged >= 0) snprintf(flagged, sizeof flagged, "%ld", c->wrong_flagged);
     if (q->opt.csv) {
-        printf("%s,%s,%d,%ld,%ld,%ld,%.5f,%ld,%.5f,%s\n", view, method, c->samples, c->covered, c->answers,
-               c->wrong, pct, c->false_hidden, c->abs_err, ref);
+        printf("%s,%s,%d,%ld,%ld,%ld,%.5f,%ld,%s,%.5f,%s\n", view, method, c->samples, c->covered, c->answers,
+               c->wrong, pct, c->false_hidden, flagged, c->abs_err, ref);
     } else if (c->samples) {
-        printf("| %s | %s | %d | %ld | %ld | %ld | %.5f%% | %ld | %.5f | %s |\n", view, method, c->samples,
-               c->covered, c->answers, c->wrong, pct, c->false_hidden, c->abs_err, ref);
+        printf("| %s | %s | %d | %ld | %ld | %ld | %.5f%% | %ld | %s | %.5f | %s |\n", view, method, c->samples,
+               c->covered, c->answers, c->wrong, pct, c->false_hidden, flagged, c->abs_err, ref);
     } else { /* a filtered map answers no sample: only its visibility */
-        printf("| %s | %s | | %ld | | | | | %.5f | %s |\n", view, method, c->covered, c->abs_err, ref);
+        printf("| %s | %s | | %ld | | | | | | %.5f | %s |\n", view, method, c->covered, c->abs_err, ref);
     }
     fflush(stdout);
 }
