@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "izb_soft.h"
 #include "shadow_map.h"
 
 bool fps_log_open(fps_log *l, const char *path, bool force, char *err, size_t err_size)
@@ -34,7 +35,7 @@ bool fps_log_open(fps_log *l, const char *path, bool force, char *err, size_t er
           "shadow_mode,sm_size_px,sm_ms,lights",
           l->f);
     for (int i = 1; i <= IZB_MAX_LIGHTS; i++) fprintf(l->f, ",light%d_izb_ms", i);
-    fputc('\n', l->f);
+    fputs(",shadow_samples,light_angle_deg,light_samples\n", l->f);
     errno = 0;
     if (fflush(l->f) != 0 || ferror(l->f)) {
         snprintf(err, err_size, "--log '%s': cannot write: %s", path, errno ? strerror(errno) : "write error");
@@ -115,7 +116,9 @@ void fps_log_write(fps_log *l, const fps_log_row *r)
         const bool ran = izb_ran && r->light_stats && i < count && (!r->lights || r->lights->intensity[i] > 0.0f);
         fprintf(l->f, ",%s", num(b[11], ran, "%.4f", ran ? (double)r->light_stats[i].total_ms : 0.0));
     }
-    fputc('\n', l->f);
+    const bool soft = li->angle_deg > 0.0f;
+    fprintf(l->f, ",%d,%.3f,%s\n", r->shadow_samples > 1 ? r->shadow_samples : 1, soft ? (double)li->angle_deg : 0.0,
+            num(b[11], soft, "%.0f", li->samples > 0 ? li->samples : IZB_SOFT_DEFAULT_SAMPLES));
     errno = 0;
     if (fflush(l->f) != 0 || ferror(l->f)) {
         fprintf(stderr, "izb-shadows: log '%s': cannot write frame %ld: %s; logging stopped after %ld rows\n",

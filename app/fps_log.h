@@ -32,6 +32,7 @@ typedef struct fps_log_row {
     int scene_tris;          /* the scene's triangles as drawn (tris_in: known in every mode); 0: the IZB's */
     const izb_settings *settings; /* the settings now (kernel, binning, unit of a row without the IZB);
                                    * NULL: the IZB's stats */
+    int shadow_samples; /* sub-samples per pixel asked for (--shadow-samples, key I); 0 = 1 */
 } fps_log_row;
 
 typedef struct fps_log {
@@ -48,7 +49,9 @@ typedef struct fps_log {
 bool fps_log_open(fps_log *l, const char *path, bool force, char *err, size_t err_size);
 /* The last columns (after sm_ms; a one-light log has them too): lights, the frame's light count, and
  * light1_izb_ms .. light8_izb_ms, each light's IZB time (empty where the light is not there, its
- * intensity is 0 so its pass was skipped, or the IZB did not run). izb_total_ms is their sum. */
+ * intensity is 0 so its pass was skipped, or the IZB did not run). izb_total_ms is their sum. Then
+ * what the samples cost is read against: shadow_samples (N sub-samples per pixel, 1 = hard edges),
+ * light_angle_deg (light 0's angular size, 0 = hard) and light_samples (its M, empty when hard). */
 /* Append one row and flush it whole (one write: a row never straddles two flushes). No-op when the
  * log is not open or has failed. The first row that cannot be written is said at once on stderr,
  * naming the file, the frame and the reason; what reached the file of that row is cut off (the file

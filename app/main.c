@@ -679,7 +679,8 @@ static void app_end_frame(app *a)
                                           .shadow_mode = shadow_mode_names[render_shadow_mode(a->r)],
                                           .sm_size = render_shadow_map_settings(a->r).size,
                                           .scene_tris = shown_scene(a).tri_count,
-                                          .settings = &a->settings});
+                                          .settings = &a->settings,
+                                          .shadow_samples = a->opt.shadow_samples});
     if (a->frame_times) a->frame_times[a->frame] = a->frame_ms;
     a->frame++;
     session_record(&a->ses, t, &a->cam, &a->lights.set.l[0]);

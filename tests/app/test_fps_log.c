@@ -63,7 +63,8 @@ static fps_log_row make_row(long frame, const camera *c, const light *l)
         .sm_size = 1024,
         .scene_tris = 5000,
         .lights = &three,
-        .light_stats = three_stats};
+        .light_stats = three_stats,
+        .shadow_samples = 8};
 }
 
 /* Every column of row f against what make_row put in, by name; a column this table does not know
@@ -128,6 +129,9 @@ static void check_every_column(const csv_table *t, long f, const camera *cam, co
         {"light6_izb_ms", 0, "", 0},
         {"light7_izb_ms", 0, "", 0},
         {"light8_izb_ms", 0, "", 0},
+        {"shadow_samples", 8, NULL, 0},
+        {"light_angle_deg", (double)li->angle_deg, NULL, 1e-3},
+        {"light_samples", (double)li->samples, NULL, 0},
     };
     int n = 0;
     while (want[n].name)
@@ -166,7 +170,8 @@ int main(void)
     char path[256], err[512];
     snprintf(path, sizeof path, "%s/a.csv", dir);
     camera cam = {.pos = {1.5f, 2.25f, -3.0f}, .yaw = 30.0f, .pitch = -20.0f};
-    light li = {.type = LIGHT_SPOT, .dir = {0.0f, -1.0f, 0.0f}, .pos = {4.0f, 9.0f, -2.0f}, .cone_deg = 45.0f};
+    light li = {.type = LIGHT_SPOT, .dir = {0.0f, -1.0f, 0.0f}, .pos = {4.0f, 9.0f, -2.0f}, .cone_deg = 45.0f,
+                .angle_deg = 2.5f, .samples = 64};
 
     fps_log log;
     CHECK(fps_log_open(&log, path, false, err, sizeof err), "open: %s", err);
@@ -189,7 +194,8 @@ int main(void)
                                            "binning", "unit_size", "grid_w", "grid_h", "cam_x", "cam_y",
                                            "cam_z", "cam_dir_x", "cam_dir_y", "cam_dir_z", "light_type",
                                            "light_dir_x", "light_dir_y", "light_dir_z", "light_pos_x",
-                                           "light_pos_y", "light_pos_z", "view", "culling", "shadow_mode", "lights", NULL};
+                                           "light_pos_y", "light_pos_z", "view", "culling", "shadow_mode", "lights",
+                                           "shadow_samples", "light_samples", NULL};
     for (int c = 0; c < t.cols; c++) {
         const char *h = t.header[c];
         size_t n = strlen(h);
