@@ -8,66 +8,69 @@
 #include "izb_mask.h"
 #include "sample_rays.h"
 
-void quality_truth_soft(oracle *o, const izb_recon *f, const camera *c, const light *l, const float *depth,
-                        uint32_t *bits, float *vis)
+/* How a pixel's sample k turns its centre shadow ray into its own. */
+typedef struct sample_rays {
+    const oracle_ray_setup *rs;
+    const float *dirs;         /* soft: unit world directions toward the light, 3 per sample */
+    const float *axes, *u, *v; /* anti-aliasing: footprint axes (6 per pixel) and offsets */
+} sample_rays;
+
+static void sample_ray(const sample_rays *s, size_t i, int k, const oracle_ray *centre, oracle_ray *r)
 {
-    const int m = f->light_samples, words = izb_mask_words(m);
-    float dirs[3 * IZB_MASK_MAX_BITS];
-    sample_rays_soft_dirs(f, dirs);
-    const oracle_ray_setup rs = oracle_ray_setup_make(f, c, l);
-#pragma omp parallel for schedule(dynamic, 4)
-    for (int py = 0; py < f->height; py++)
-        for (int px = 0; px < f->width; px++) {
-            const size_t i = (size_t)py * f->width + px;
-            uint32_t *b = bits ? bits + i * words : NULL;
-            if (b) memset(b, 0, sizeof *b * (size_t)words);
-            oracle_ray r;
-            if (oracle_pixel_ray(&rs, px, py, depth[i], &r) != ORACLE_PIXEL_RAY) {
-                vis[i] = -1.0f;
-                continue;
-            }
-            int hidden = 0;
-            for (int j = 0; j < m; j++) {
-                memcpy(r.dir, dirs + 3 * j, sizeof r.dir); /* unit, as the centre ray's: same tnear */
-                if (!oracle_occluded(o, &r, -1)) continue;
-                hidden++;
-                if (b) b[j / 32] |= 1u << (j % 32);
-            }
-            vis[i] = 1.0f - (float)hidden / (float)m;
-        }
+    *r = *centre;
+    if (s->dirs) { /* unit, as the centre ray's direction: the same tnear */
+        memcpy(r->dir, s->dirs + 3 * k, sizeof r->dir);
+        return;
+    }
+    const float *a = s->axes + 6 * i, *b = s->axes + 6 * i + 3;
+    for (int d = 0; d < 3; d++)
+        r->org[d] = centre->org[d] + s->u[k] * a[d] + s->v[k] * b[d];
+    if (s->rs->spot) /* toward the light from the sub-sample's own position */
+        for (int d = 0; d < 3; d++)
+            r->dir[d] = (float)(s->rs->light_pos[d] - r->org[d]);
 }
 
-void quality_truth_aa(oracle *o, const izb_recon *f, const camera *c, const light *l, const float *depth,
-                      const float *axes, const float *u, const float *v, int m, uint32_t *bits, float *vis)
+/* Every pixel's m sample rays, cast: bits (may be NULL) and vis as quality_truth_soft says. */
+static void cast_all(oracle *o, const izb_recon *f, const float *depth, const sample_rays *s, int m,
+                     uint32_t *bits, float *vis)
 {
     const int words = izb_mask_words(m);
-    const oracle_ray_setup rs = oracle_ray_setup_make(f, c, l);
 #pragma omp parallel for schedule(dynamic, 4)
     for (int py = 0; py < f->height; py++)
         for (int px = 0; px < f->width; px++) {
             const size_t i = (size_t)py * f->width + px;
             uint32_t *b = bits ? bits + i * words : NULL;
             if (b) memset(b, 0, sizeof *b * (size_t)words);
-            oracle_ray r0;
-            if (oracle_pixel_ray(&rs, px, py, depth[i], &r0) != ORACLE_PIXEL_RAY) {
+            oracle_ray centre, r;
+            if (oracle_pixel_ray(s->rs, px, py, depth[i], &centre) != ORACLE_PIXEL_RAY) {
                 vis[i] = -1.0f;
                 continue;
             }
-            const float *a = axes + 6 * i, *bb = axes + 6 * i + 3;
             int hidden = 0;
             for (int k = 0; k < m; k++) {
-                oracle_ray r = r0;
-                for (int d = 0; d < 3; d++)
-                    r.org[d] = r0.org[d] + u[k] * a[d] + v[k] * bb[d];
-                if (rs.spot) /* toward the light from the sub-sample's own position */
-                    for (int d = 0; d < 3; d++)
-                        r.dir[d] = (float)(rs.light_pos[d] - r.org[d]);
+                sample_ray(s, i, k, &centre, &r);
                 if (!oracle_occluded(o, &r, -1)) continue;
                 hidden++;
                 if (b) b[k / 32] |= 1u << (k % 32);
             }
             vis[i] = 1.0f - (float)hidden / (float)m;
         }
+}
+
+void quality_truth_soft(oracle *o, const izb_recon *f, const camera *c, const light *l, const float *depth,
+                        uint32_t *bits, float *vis)
+{
+    float dirs[3 * IZB_MASK_MAX_BITS];
+    sample_rays_soft_dirs(f, dirs);
+    const oracle_ray_setup rs = oracle_ray_setup_make(f, c, l);
+    cast_all(o, f, depth, &(sample_rays){.rs = &rs, .dirs = dirs}, f->light_samples, bits, vis);
+}
+
+void quality_truth_aa(oracle *o, const izb_recon *f, const camera *c, const light *l, const float *depth,
+                      const float *axes, const float *u, const float *v, int m, uint32_t *bits, float *vis)
+{
+    const oracle_ray_setup rs = oracle_ray_setup_make(f, c, l);
+    cast_all(o, f, depth, &(sample_rays){.rs = &rs, .axes = axes, .u = u, .v = v}, m, bits, vis);
 }
 
 void quality_aa_ref_grid(float *u, float *v)
