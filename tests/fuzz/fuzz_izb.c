@@ -18,8 +18,12 @@
  * triangles may be cut-outs (izb_set_cutouts): one alpha image of 1..8 x 1..8 texels from the input,
  * its wraps (an unknown one too) and cutoff from the palette (NaN, Inf, outside [0, 1]), per
  * triangle the image, opaque or a missing image, and UVs from the palette; the brute force applies
- * the same alpha test (izb_alpha.h; per light sample in soft frames). And nothing may crash or read
- * out of bounds (ASan, UBSan). */
+ * the same alpha test (izb_alpha.h; per light sample in soft frames). Last, the frame may take N
+ * sub-samples per pixel (anti-aliased edges, izb_aa.h): for N in {4, 8, 16, 32} on a directional
+ * light without an angle the byte must equal izb_brute_force_aa (every point x triangle x
+ * sub-sample, the footprints from the same depth; that frame does not alpha-test cut-outs yet, nor
+ * does its brute force), and N = 2 or 64, or N > 1 with a spot, a point light or a light angle, must
+ * be refused. And nothing may crash or read out of bounds (ASan, UBSan). */
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
@@ -183,6 +187,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
     }
     const izb_cutouts co = {.images = &img, .image_count = 1, .uv = uv, .image_of = image_of, .tri_count = nt};
+    /* sub-samples per pixel: read after the cut-out bytes, so older inputs keep one */
+    static const int aa_counts[8] = {0, 1, 4, 8, 16, 32, 2, 64}; /* 2, 64: refused */
+    const uint8_t aa = next_u8(&r);
+    const int shadow_samples = aa & 1 ? aa_counts[(aa >> 1) % 8] : 0;
 
     FUZZ_ASSERT(izb_set_scene(b, xyz, nt), "set_scene with %d triangles", nt);
     izb_cutout_set cset = {0};
@@ -192,12 +200,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     izb_recon faces[LIGHT_CUBE_FACES];
     const int count = izb_frame_make_faces(&c, &l, bmin, bmax, W, H, faces);
+    for (int i = 0; i < count; i++)
+        faces[i].shadow_samples = shadow_samples;
     uint8_t mask[MAX_SIDE * MAX_SIDE], want[MAX_SIDE * MAX_SIDE], scratch[MAX_SIDE * MAX_SIDE];
     izb_stats st;
     const izb_recon f = faces[0]; /* soft frames are directional: one face */
-    if (f.light_angle > 0.0f && !izb_soft_frame_ok(&f)) { /* past the maximum, M not in the set, not directional */
+    /* soft: past the maximum, M not in the set, not directional; anti-aliased: N not in the set, not a
+     * directional light without an angle */
+    if ((f.light_angle > 0.0f && !izb_soft_frame_ok(&f)) || !izb_aa_frame_ok(&f)) {
         FUZZ_ASSERT(!izb_shade_arrays_faces(b, faces, count, &s, depth, NULL, mask, scratch, &st),
-                    "a bad soft frame (%g rad, M %d) accepted", (double)f.light_angle, f.light_samples);
+                    "a bad frame (%g rad, M %d, N %d) accepted", (double)f.light_angle, f.light_samples,
+                    f.shadow_samples);
         izb_cutout_set_free(&cset);
         return 0;
     }
@@ -224,16 +237,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         izb_brute_force_faces_cut(fb, count, depth, NULL, xyz, nt, &cv, &cset, want, pts, pix, face_depth, scratch);
     } else if (fb[0].light_angle > 0.0f) { /* soft: the byte itself, the lit fraction, must be equal */
         izb_brute_force_soft_cut(&fb[0], depth, NULL, xyz, nt, &cv, true, &cset, want, pts, pix);
+    } else if (fb[0].shadow_samples > 1) { /* anti-aliased: the byte, the sub-samples' lit fraction */
+        izb_brute_force_aa(&fb[0], depth, NULL, xyz, nt, &cv, true, want, pts, pix);
     } else {
         izb_brute_force_cut(&fb[0], depth, NULL, xyz, nt, &cv, &cset, want, pts, pix);
     }
     izb_closed_free(&closed);
     izb_cutout_set_free(&cset);
+    const bool bytes = f.light_angle > 0.0f || f.shadow_samples > 1; /* a lit fraction, not two values */
     for (int i = 0; i < W * H; i++)
-        FUZZ_ASSERT(f.light_angle > 0.0f ? mask[i] == want[i] : (mask[i] == 0) == (want[i] == 0),
-                    "pixel %d (%d, %d) of %dx%d (cull %s, light angle %g rad, M %d): backend %d, brute force %d", i,
-                    i % W, i / W, W, H, izb_cull_names[rs.cull], (double)f.light_angle, f.light_samples, mask[i],
-                    want[i]);
+        FUZZ_ASSERT(bytes ? mask[i] == want[i] : (mask[i] == 0) == (want[i] == 0),
+                    "pixel %d (%d, %d) of %dx%d (cull %s, light angle %g rad, M %d, N %d): backend %d, brute force %d",
+                    i, i % W, i / W, W, H, izb_cull_names[rs.cull], (double)f.light_angle, f.light_samples,
+                    f.shadow_samples, mask[i], want[i]);
     /* every point belongs to one face, a point light's too: the points are the sampled pixels, each
      * once (a seam point counted by two faces, or lost by both, fails); a triangle is set up at most
      * once per face */
