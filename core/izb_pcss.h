@@ -40,8 +40,11 @@
  * a little, near the terminator only).
  *
  * Taps: a Vogel (golden-angle) spiral on the unit disk, izb_soft_pattern's (the IZB's own soft
- * light samples), the same set at every pixel (no per-pixel rotation: rotation trades banding for
- * noise, and a fixed set keeps the shader and the reference equal). Every multiply-add is an
+ * light samples), turned per pixel by one of IZB_PCSS_ROTATIONS angles picked by a 4x4 Bayer
+ * matrix (izb_pcss_rotation): a fixed set at every pixel leaves structured bands where its sparse
+ * search taps step over thin blockers; turned, they become a fine dither, as games do (before a
+ * temporal filter). The table of cos, sin comes from the host, so the shader turns by the same
+ * floats. Every multiply-add is an
  * explicit fmaf (GLSL: fma on precise variables). Later, an area light on a perspective light
  * changes only izb_pcss_search_radius and izb_pcss_filter_radius (a light size in map units, the
  * depths linearised, the usual (d_r - d_b) / d_b), and izb_pcss_make's k. */
@@ -55,6 +58,8 @@
 
 #define IZB_PCSS_SEARCH_TAPS 32
 #define IZB_PCSS_FILTER_TAPS 64
+/* the tap sets turn by one of this many angles, by the pixel's place in a 4x4 block */
+#define IZB_PCSS_ROTATIONS 16
 /* the receiver plane's slope is clamped to this many units of z per unit of u (or v) */
 #define IZB_PCSS_MAX_SLOPE 8.0f
 
@@ -65,7 +70,16 @@ typedef struct izb_pcss {
     float ku, kv;
     float search[IZB_PCSS_SEARCH_TAPS][2];
     float filter[IZB_PCSS_FILTER_TAPS][2];
+    float rot[IZB_PCSS_ROTATIONS][2]; /* cos, sin of 2 pi i / IZB_PCSS_ROTATIONS */
 } izb_pcss;
+
+/* Which rotation pixel (px, py) uses: a 4x4 Bayer matrix, so each 4x4 block holds every angle
+ * once and neighbours differ by about half a turn. */
+static inline int izb_pcss_rotation(int px, int py)
+{
+    static const int bayer[16] = {0, 8, 2, 10, 12, 4, 14, 6, 3, 11, 1, 9, 15, 7, 13, 5};
+    return bayer[(py & 3) * 4 + (px & 3)];
+}
 
 /* The parameters for an orthographic light with world -> clip matrix m (column-major, rows
  * orthogonal: light_matrices' for a directional light), full cone angle `angle` (radians, > 0) and
@@ -89,6 +103,17 @@ static inline void izb_pcss_make(const float m[16], float angle, int size, izb_p
     izb_soft_pattern(IZB_PCSS_FILTER_TAPS, x, y);
     for (int i = 0; i < IZB_PCSS_FILTER_TAPS; i++)
         out->filter[i][0] = x[i], out->filter[i][1] = y[i];
+    for (int i = 0; i < IZB_PCSS_ROTATIONS; i++) {
+        const double a = 6.283185307179586 * i / IZB_PCSS_ROTATIONS;
+        out->rot[i][0] = (float)cos(a), out->rot[i][1] = (float)sin(a);
+    }
+}
+
+/* tap t turned by (c, s) */
+static inline void izb_pcss_turn_(const float t[2], const float cs[2], float *u, float *v)
+{
+    *u = fmaf(cs[0], t[0], -(cs[1] * t[1]));
+    *v = fmaf(cs[1], t[0], cs[0] * t[1]);
 }
 
 /* The blocker search's disk radius (map units) for a receiver at depth z: blockers from z = 0. */
@@ -112,14 +137,17 @@ static inline float izb_pcss_fetch_(const izb_pcss *p, const float *map, float u
 }
 
 /* The lit fraction (0 .. 1) of a receiver at s (u, v, z) with plane slope g, over the map (size^2
- * floats, row 0 at v = 0). */
-static inline float izb_pcss_lit(const izb_pcss *p, const float *map, const float s[3], const float g[2])
+ * floats, row 0 at v = 0), the taps turned by rotation rot (izb_pcss_rotation). */
+static inline float izb_pcss_lit(const izb_pcss *p, const float *map, const float s[3], const float g[2], int rot)
 {
+    const float *cs = p->rot[rot & (IZB_PCSS_ROTATIONS - 1)];
+    float tu, tv;
     const float ru = izb_pcss_search_radius(p->ku, s[2]), rv = izb_pcss_search_radius(p->kv, s[2]);
     float sum = 0.0f;
     int blockers = 0;
     for (int i = 0; i < IZB_PCSS_SEARCH_TAPS; i++) {
-        const float ou = p->search[i][0] * ru, ov = p->search[i][1] * rv;
+        izb_pcss_turn_(p->search[i], cs, &tu, &tv);
+        const float ou = tu * ru, ov = tv * rv;
         const float d = izb_pcss_fetch_(p, map, s[0] + ou, s[1] + ov);
         const float zr = fmaf(g[0], ou, fmaf(g[1], ov, s[2]));
         if (d < zr) {
@@ -134,7 +162,8 @@ static inline float izb_pcss_lit(const izb_pcss *p, const float *map, const floa
         const float fv = fmaxf(izb_pcss_filter_radius(p->kv, s[2], zb), 0.0f);
         int n = 0;
         for (int j = 0; j < IZB_PCSS_FILTER_TAPS; j++) {
-            const float ou = p->filter[j][0] * fu, ov = p->filter[j][1] * fv;
+            izb_pcss_turn_(p->filter[j], cs, &tu, &tv);
+            const float ou = tu * fu, ov = tv * fv;
             const float d = izb_pcss_fetch_(p, map, s[0] + ou, s[1] + ov);
             const float zr = fmaf(g[0], ou, fmaf(g[1], ov, s[2]));
                 n += zr <= d;

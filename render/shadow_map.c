@@ -18,7 +18,7 @@ struct shadow_map {
     GLint u_depth_light;
     struct {
         GLint view, proj, light, spot, light_dir, light_pos, bias, texel_world, normal_offset, pcf, texel;
-        GLint pcss, pcss_k, map_size, pcss_search, pcss_filter;
+        GLint pcss, pcss_k, map_size, pcss_search, pcss_filter, pcss_rot;
     } u;
     GLuint smp_depth; /* the map read as depths (PCSS's taps): nearest, no compare */
     shadow_map_desc desc; /* settings; desc.size is what the map is (or will be) made at */
@@ -61,14 +61,14 @@ bool shadow_map_uses_pcss(const shadow_map_desc *d, const light *l)
 
 static bool pcss_arrays_match(GLuint p, char *err, size_t n)
 {
-    const char *name[2] = {"u_pcss_search", "u_pcss_filter"};
-    const int size[2] = {IZB_PCSS_SEARCH_TAPS, IZB_PCSS_FILTER_TAPS};
-    for (int i = 0; i < 2; i++) {
+    const char *name[3] = {"u_pcss_search", "u_pcss_filter", "u_pcss_rot"};
+    const int size[3] = {IZB_PCSS_SEARCH_TAPS, IZB_PCSS_FILTER_TAPS, IZB_PCSS_ROTATIONS};
+    for (int i = 0; i < 3; i++) {
         char last[64], past[64];
         snprintf(last, sizeof last, "%s[%d]", name[i], size[i] - 1);
         snprintf(past, sizeof past, "%s[%d]", name[i], size[i]);
         if (glGetUniformLocation(p, last) < 0 || glGetUniformLocation(p, past) >= 0) {
-            snprintf(err, n, "shadow_mask.frag: %s must have %d taps (core/izb_pcss.h)", name[i], size[i]);
+            snprintf(err, n, "shadow_mask.frag: %s must have %d entries (core/izb_pcss.h)", name[i], size[i]);
             return false;
         }
     }
@@ -151,6 +151,7 @@ shadow_map *shadow_map_create(const char *shader_dir, char *err, size_t err_size
     MASK_UNIFORM(map_size);
     MASK_UNIFORM(pcss_search);
     MASK_UNIFORM(pcss_filter);
+    MASK_UNIFORM(pcss_rot);
 #undef MASK_UNIFORM
     glCreateSamplers(1, &sm->smp_depth);
     glSamplerParameteri(sm->smp_depth, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
@@ -452,6 +453,7 @@ static void map_and_mask(render *r, const float view[16], const float proj[16], 
             glProgramUniform1f(p, sm->u.map_size, (float)pcss->size);
             glProgramUniform2fv(p, sm->u.pcss_search, IZB_PCSS_SEARCH_TAPS, &pcss->search[0][0]);
             glProgramUniform2fv(p, sm->u.pcss_filter, IZB_PCSS_FILTER_TAPS, &pcss->filter[0][0]);
+            glProgramUniform2fv(p, sm->u.pcss_rot, IZB_PCSS_ROTATIONS, &pcss->rot[0][0]);
             glBindTextureUnit(4, sm->tex_map); /* shadow_mask.frag's u_depth */
             glBindSampler(4, sm->smp_depth);
         }

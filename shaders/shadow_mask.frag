@@ -43,7 +43,11 @@ uniform float u_map_size;      // texels a side
 const int PCSS_SEARCH_TAPS = 32;
 const int PCSS_FILTER_TAPS = 64;
 const float PCSS_MAX_SLOPE = 8.0; // IZB_PCSS_MAX_SLOPE
+const int PCSS_ROTATIONS = 16;   // IZB_PCSS_ROTATIONS
 uniform vec2 u_pcss_search[PCSS_SEARCH_TAPS];
+uniform vec2 u_pcss_rot[PCSS_ROTATIONS]; // cos, sin
+// izb_pcss_rotation's 4x4 Bayer matrix
+const int PCSS_BAYER[16] = int[16](0, 8, 2, 10, 12, 4, 14, 6, 3, 11, 1, 9, 15, 7, 13, 5);
 uniform vec2 u_pcss_filter[PCSS_FILTER_TAPS];
 layout(binding = 4) uniform sampler2D u_depth; // the map's depths, nearest, no compare (a sampler object)
 
@@ -62,14 +66,23 @@ float pcss_fetch(vec2 uv)
     return texelFetch(u_depth, ivec2(t), 0).r;
 }
 
+// izb_pcss_turn_: tap t turned by cs
+vec2 pcss_turn(vec2 t, vec2 cs)
+{
+    precise vec2 o = vec2(fma(cs.x, t.x, -(cs.y * t.y)), fma(cs.y, t.x, cs.x * t.y));
+    return o;
+}
+
 // izb_pcss_lit: blocker search, mean blocker depth, PCF over the penumbra disk
 float pcss_lit(vec3 s, vec2 g)
 {
+    ivec2 px = ivec2(gl_FragCoord.xy) & 3;
+    vec2 cs = u_pcss_rot[PCSS_BAYER[px.y * 4 + px.x]]; // izb_pcss_rotation
     vec2 r = u_pcss_k * s.z; // izb_pcss_search_radius
     float sum = 0.0;
     int blockers = 0;
     for (int i = 0; i < PCSS_SEARCH_TAPS; i++) {
-        precise vec2 o = u_pcss_search[i] * r;
+        precise vec2 o = pcss_turn(u_pcss_search[i], cs) * r;
         float d = pcss_fetch(s.xy + o);
         precise float zr = fma(g.x, o.x, fma(g.y, o.y, s.z));
         if (d < zr) {
@@ -82,7 +95,7 @@ float pcss_lit(vec3 s, vec2 g)
     vec2 f = max(u_pcss_k * (s.z - zb), vec2(0.0)); // izb_pcss_filter_radius
     int n = 0;
     for (int j = 0; j < PCSS_FILTER_TAPS; j++) {
-        precise vec2 o = u_pcss_filter[j] * f;
+        precise vec2 o = pcss_turn(u_pcss_filter[j], cs) * f;
         float d = pcss_fetch(s.xy + o);
         precise float zr = fma(g.x, o.x, fma(g.y, o.y, s.z));
         n += zr <= d ? 1 : 0;

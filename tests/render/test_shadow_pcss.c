@@ -39,13 +39,13 @@ static float frand(float lo, float hi)
 }
 
 /* the reference at s moved one ulp either way along each axis differs from `lit` by over 1/255 */
-static bool fragile_at(const izb_pcss *p, const float s[3], const float g[2], float lit)
+static bool fragile_at(const izb_pcss *p, const float s[3], const float g[2], int rot, float lit)
 {
     for (int a = 0; a < 3; a++)
         for (int sign = -1; sign <= 1; sign += 2) {
             float t[3] = {s[0], s[1], s[2]};
             t[a] = nextafterf(t[a], sign * INFINITY);
-            if (fabsf(izb_pcss_lit(p, map, t, g) - lit) * 255.0f > 1.0f) return true;
+            if (fabsf(izb_pcss_lit(p, map, t, g, rot) - lit) * 255.0f > 1.0f) return true;
         }
     return false;
 }
@@ -83,10 +83,11 @@ static void check_view(render *r, const scene *s, const char *what, int k)
     for (int i = 0; i < W * H; i++) {
         if (coord[4 * i + 3] != 1.0f) continue;
         filtered++;
-        const float lit = izb_pcss_lit(&p, map, coord + 4 * i, slope + 2 * i);
+        const int rot = izb_pcss_rotation(i % W, i / W);
+        const float lit = izb_pcss_lit(&p, map, coord + 4 * i, slope + 2 * i, rot);
         const long want = lroundf(lit * 255.0f), diff = labs((long)mask[i] - want);
         penumbra += lit > 0.0f && lit < 1.0f;
-        if (fragile_at(&p, coord + 4 * i, slope + 2 * i, lit)) {
+        if (fragile_at(&p, coord + 4 * i, slope + 2 * i, rot, lit)) {
             fragile++;
             fragile_differ += diff > 1;
             continue;
