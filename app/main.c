@@ -710,7 +710,8 @@ static session_hud_info hud_info(app *a, double fps, double now)
     const shadow_map_desc smd = render_shadow_map_settings(a->r);
     const int drawn = render_shadow_mode(a->r) == SHADOW_MODE_MAP ? a->lights.set.count : 1;
     bool pcss = false;
-    for (int i = 0; i < drawn; i++) pcss |= shadow_map_uses_pcss(&smd, &a->lights.set.l[i]);
+    for (int i = 0; i < drawn; i++)
+        pcss |= shadow_map_uses_pcss(&smd, &a->lights.set.l[i]);
     return (session_hud_info){.fps = fps,
                               .frame_ms = a->frame_ms,
                               .gl = render_get_timings(a->r),

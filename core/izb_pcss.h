@@ -90,8 +90,7 @@ static inline void izb_pcss_make(const float m[16], float angle, int size, izb_p
     memset(out, 0, sizeof *out);
     double norm[3];
     for (int r = 0; r < 3; r++)
-        norm[r] = sqrt((double)m[r] * m[r] + (double)m[4 + r] * m[4 + r] +
-                       (double)m[8 + r] * m[8 + r]);
+        norm[r] = sqrt((double)m[r] * m[r] + (double)m[4 + r] * m[4 + r] + (double)m[8 + r] * m[8 + r]);
     const double tan_half = tan(0.5 * (double)angle);
     out->size = size;
     out->ku = (float)(tan_half * norm[0] / norm[2]);
@@ -138,7 +137,8 @@ static inline float izb_pcss_fetch_(const izb_pcss *p, const float *map, float u
 
 /* The lit fraction (0 .. 1) of a receiver at s (u, v, z) with plane slope g, over the map (size^2
  * floats, row 0 at v = 0), the taps turned by rotation rot (izb_pcss_rotation). */
-static inline float izb_pcss_lit(const izb_pcss *p, const float *map, const float s[3], const float g[2], int rot)
+static inline float izb_pcss_lit(const izb_pcss *p, const float *map, const float s[3], const float g[2],
+                                 int rot)
 {
     const float *cs = p->rot[rot & (IZB_PCSS_ROTATIONS - 1)];
     float tu, tv;
@@ -166,7 +166,7 @@ static inline float izb_pcss_lit(const izb_pcss *p, const float *map, const floa
             const float ou = tu * fu, ov = tv * fv;
             const float d = izb_pcss_fetch_(p, map, s[0] + ou, s[1] + ov);
             const float zr = fmaf(g[0], ou, fmaf(g[1], ov, s[2]));
-                n += zr <= d;
+            n += zr <= d;
         }
         lit = (float)n / (float)IZB_PCSS_FILTER_TAPS;
     }

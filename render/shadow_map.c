@@ -20,13 +20,13 @@ struct shadow_map {
         GLint view, proj, light, spot, light_dir, light_pos, bias, texel_world, normal_offset, pcf, texel;
         GLint pcss, pcss_k, map_size, pcss_search, pcss_filter, pcss_rot;
     } u;
-    GLuint smp_depth; /* the map read as depths (PCSS's taps): nearest, no compare */
+    GLuint smp_depth;     /* the map read as depths (PCSS's taps): nearest, no compare */
     shadow_map_desc desc; /* settings; desc.size is what the map is (or will be) made at */
     int map_size;         /* size of tex_map; 0 = not made */
     GLuint tex_map, fbo_map;
     int mask_w, mask_h; /* size of tex_mask; 0 = not made */
     GLuint tex_mask, fbo_mask;
-    bool probe;                     /* shadow_map_set_probe: tex_probe, tex_slope beside the mask */
+    bool probe; /* shadow_map_set_probe: tex_probe, tex_slope beside the mask */
     GLuint tex_probe, tex_slope;
     gl_timer timer;
 };
@@ -347,8 +347,8 @@ void shadow_map_pcss_params(const render *r, const light *l, izb_pcss *out)
 {
     float lizb[16], lgl[16];
     light_matrices(l, r->bounds_min, r->bounds_max, lizb, lgl);
-    izb_pcss_make(lgl, l->angle_deg * 0.017453292519943295f, r->sm->map_size ? r->sm->map_size : r->sm->desc.size,
-                  out);
+    izb_pcss_make(lgl, l->angle_deg * 0.017453292519943295f,
+                  r->sm->map_size ? r->sm->map_size : r->sm->desc.size, out);
 }
 
 bool shadow_map_set_probe(render *r, bool on, char *err, size_t err_size)
@@ -396,8 +396,8 @@ void shadow_map_timing(shadow_map *sm, float *ms, long *frame)
  * light's later faces: a point is lit when lit in the face that holds it, as the IZB's
  * izb_shade_arrays_faces) instead of overwriting it. */
 static void map_and_mask(render *r, const float view[16], const float proj[16], const float lizb[16],
-                         const float lgl[16], int frustum, const float dir[3], const float pos[3], bool combine,
-                         const izb_pcss *pcss)
+                         const float lgl[16], int frustum, const float dir[3], const float pos[3],
+                         bool combine, const izb_pcss *pcss)
 {
     shadow_map *sm = r->sm;
     /* the IZB's bias as a receiver shift (as tools/oracle.c does): directional, bias over the
@@ -482,7 +482,8 @@ static void light_map_and_mask(render *r, const float view[16], const float proj
     shadow_map *sm = r->sm;
     float dir[3];
     light_direction(l, dir);
-    static const float lit[4] = {1.0f, 1.0f, 1.0f, 1.0f}, none[4] = {0.0f, 0.0f, 0.0f, 0.0f}; /* sky pixels keep it */
+    static const float lit[4] = {1.0f, 1.0f, 1.0f, 1.0f}; /* sky pixels keep it */
+    static const float none[4] = {0.0f, 0.0f, 0.0f, 0.0f};
     glClearNamedFramebufferfv(sm->fbo_mask, GL_COLOR, 0, lit);
     if (sm->tex_probe) {
         glClearNamedFramebufferfv(sm->fbo_mask, GL_COLOR, 1, none);

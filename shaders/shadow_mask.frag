@@ -158,7 +158,8 @@ void main()
         vec3 nm = transpose(inverse(mat3(u_light))) * face;
         vec2 g = -nm.xy / nm.z;
         float len = length(g);
-        if (!(len <= PCSS_MAX_SLOPE)) g = len > 0.0 && !isinf(len) && !isnan(len) ? g * (PCSS_MAX_SLOPE / len) : vec2(0.0);
+        if (!(len <= PCSS_MAX_SLOPE)) // steeper than the clamp; NaN or inf (an edge-on face): flat
+            g = len > 0.0 && !isinf(len) && !isnan(len) ? g * (PCSS_MAX_SLOPE / len) : vec2(0.0);
         o_probe.w = 1.0;
         o_slope = g;
         o_lit = pcss_lit(s, g);

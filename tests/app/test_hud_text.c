@@ -107,7 +107,8 @@ int main(void)
         session_hud_text(&s, &i, text, sizeof text);
         session_title_text(&i, title, sizeof title);
         const bool map = m == SHADOW_MODE_MAP || m == SHADOW_MODE_DIFF;
-        CHECK(map == (strstr(text, "2048 PCSS: 3.50 ms") != NULL) && map == (strstr(title, "2048 PCSS: 3.50 ms") != NULL),
+        CHECK(map == (strstr(text, "2048 PCSS: 3.50 ms") != NULL) &&
+                  map == (strstr(title, "2048 PCSS: 3.50 ms") != NULL),
               "PCSS in mode %s: HUD '%s', title '%s'", shadow_mode_names[m], text, title);
     }
 

@@ -1,6 +1,6 @@
 /* test_shadow_pcss.c — PCSS in the shadow-map mode (shadow_map_desc.pcss, core/izb_pcss.h),
  * headless:
- *  - the shader against the C reference: on generated views (two scenes, random light directions,
+ *  - the shader against the C reference: on four generated views (two scenes, random light directions,
  *    angles 0.5 .. 20 degrees, cameras and map sizes) every pixel the shader filtered with PCSS
  *    equals izb_pcss_lit over the read-back map at the pass's own inputs (the probe: s and the
  *    receiver-plane slope) within 1/255 — but for pixels whose reference changes when s moves by
@@ -53,7 +53,8 @@ static bool fragile_at(const izb_pcss *p, const float s[3], const float g[2], in
 static bool map_frame(render *r, const camera *c, const light *l, shadow_map_desc d)
 {
     char err[512];
-    bool ok = render_set_shadow_map(r, &d, err, sizeof err) && render_set_shadow_mode(r, SHADOW_MODE_MAP, err, sizeof err);
+    bool ok = render_set_shadow_map(r, &d, err, sizeof err) &&
+              render_set_shadow_mode(r, SHADOW_MODE_MAP, err, sizeof err);
     CHECK(ok, "map settings: %s", err);
     return ok && render_frame(r, &(render_frame_desc){.cam = c, .light = l});
 }
@@ -113,27 +114,31 @@ static void check_view(render *r, const scene *s, const char *what, int k)
 static void check_angle0(render *r, const scene *s)
 {
     light l = {.type = LIGHT_DIRECTIONAL, .dir = {s->light_dir[0], s->light_dir[1], s->light_dir[2]}};
-    camera cam = {.pos = {s->cam_pos[0], s->cam_pos[1], s->cam_pos[2]}, .yaw = s->cam_yaw, .pitch = s->cam_pitch};
+    camera cam = {
+        .pos = {s->cam_pos[0], s->cam_pos[1], s->cam_pos[2]}, .yaw = s->cam_yaw, .pitch = s->cam_pitch};
     camera_fit_clip(&cam, s->bounds_min, s->bounds_max);
     for (int pcf = 0; pcf < 2; pcf++) {
-        CHECK(map_frame(r, &cam, &l, (shadow_map_desc){.size = 2048, .pcf = pcf, .pcss = true}), "angle 0");
+        CHECK(map_frame(r, &cam, &l, (shadow_map_desc){.size = 1024, .pcf = pcf, .pcss = true}), "angle 0");
         CHECK(render_shadow_map_settings(r).pcss, "the setting is kept");
         render_read_shadow_map_mask(r, mask);
         CHECK(shadow_map_read_probe(r, coord, slope), "probe");
         long filtered = 0, shadow = 0;
-        for (int i = 0; i < W * H; i++) filtered += coord[4 * i + 3] != 0.0f, shadow += mask[i] < 255;
-        CHECK(map_frame(r, &cam, &l, (shadow_map_desc){.size = 2048, .pcf = pcf}), "angle 0, PCSS off");
+        for (int i = 0; i < W * H; i++)
+            filtered += coord[4 * i + 3] != 0.0f, shadow += mask[i] < 255;
+        CHECK(map_frame(r, &cam, &l, (shadow_map_desc){.size = 1024, .pcf = pcf}), "angle 0, PCSS off");
         render_read_shadow_map_mask(r, mask2);
         CHECK(filtered == 0 && shadow > W * H / 50 && memcmp(mask, mask2, sizeof mask) == 0,
-              "angle 0%s: PCSS on equals off (%ld filtered, %ld shadowed)", pcf ? " PCF" : "", filtered, shadow);
+              "angle 0%s: PCSS on equals off (%ld filtered, %ld shadowed)", pcf ? " PCF" : "", filtered,
+              shadow);
     }
     /* the rule the renderer and the app share */
     const shadow_map_desc on = {.pcss = true}, off = {0};
     light soft = l, spot = {.type = LIGHT_SPOT, .angle_deg = 2.0f}, nan_angle = l;
     soft.angle_deg = 2.0f;
     nan_angle.angle_deg = NAN;
-    CHECK(shadow_map_uses_pcss(&on, &soft) && !shadow_map_uses_pcss(&off, &soft) && !shadow_map_uses_pcss(&on, &l) &&
-              !shadow_map_uses_pcss(&on, &spot) && !shadow_map_uses_pcss(&on, &nan_angle),
+    CHECK(shadow_map_uses_pcss(&on, &soft) && !shadow_map_uses_pcss(&off, &soft) &&
+              !shadow_map_uses_pcss(&on, &l) && !shadow_map_uses_pcss(&on, &spot) &&
+              !shadow_map_uses_pcss(&on, &nan_angle),
           "PCSS: on, a directional light, an angle > 0");
 }
 
@@ -153,8 +158,10 @@ static void check_against_izb(render *r, const scene *s)
     izb_backend *b = izb_create(&(izb_desc){.backend = IZB_BACKEND_CPU, .quiet = true});
     CHECK(b && izb_set_scene(b, s->xyz, s->tri_count), "CPU backend");
     if (!b) return;
-    light l = {.type = LIGHT_DIRECTIONAL, .dir = {s->light_dir[0], s->light_dir[1], s->light_dir[2]},
-               .angle_deg = 5.0f, .samples = 64};
+    light l = {.type = LIGHT_DIRECTIONAL,
+               .dir = {s->light_dir[0], s->light_dir[1], s->light_dir[2]},
+               .angle_deg = 5.0f,
+               .samples = 64};
     camera cam = {.pos = {-4.0f, 0.9f, -4.6f}, .yaw = -20.0f, .pitch = -45.0f}; /* the fence's shadows */
     camera_fit_clip(&cam, s->bounds_min, s->bounds_max);
     char err[256];
@@ -170,7 +177,8 @@ static void check_against_izb(render *r, const scene *s)
     printf("default fence view, 5 deg, map 2048, against the IZB's soft mask (64 samples): mean |error| "
            "PCSS %.4f, hard map %.4f\n",
            e_pcss, e_hard);
-    CHECK(e_pcss < e_hard, "PCSS (%.4f) nearer the exact soft shadows than the hard map (%.4f)", e_pcss, e_hard);
+    CHECK(e_pcss < e_hard, "PCSS (%.4f) nearer the exact soft shadows than the hard map (%.4f)", e_pcss,
+          e_hard);
     izb_destroy(b);
 }
 
@@ -184,14 +192,16 @@ int main(void)
     map = malloc((size_t)2048 * 2048 * sizeof *map);
     CHECK(map != NULL, "out of memory");
     if (!r || !map) return test_done();
-    CHECK(render_set_shadow_mode(r, SHADOW_MODE_MAP, err, sizeof err) && shadow_map_set_probe(r, true, err, sizeof err),
+    CHECK(render_set_shadow_mode(r, SHADOW_MODE_MAP, err, sizeof err) &&
+              shadow_map_set_probe(r, true, err, sizeof err),
           "probe: %s", err);
     const char *scenes[2] = {"builtin:default", "builtin:spheres:10000"};
     for (int k = 0; k < 2; k++) {
         scene s;
         CHECK(scene_load(scenes[k], &s, err, sizeof err), "%s: %s", scenes[k], err);
         CHECK(render_set_scene(r, &s, err, sizeof err), "render_set_scene: %s", err);
-        for (int v = 0; v < 3; v++) check_view(r, &s, scenes[k], v);
+        for (int v = 0; v < 2; v++)
+            check_view(r, &s, scenes[k], v);
         if (k == 0) {
             check_angle0(r, &s);
             check_against_izb(r, &s);
