@@ -56,7 +56,9 @@ static bool mode_uses_map(shadow_mode m)
 
 bool shadow_map_uses_pcss(const shadow_map_desc *d, const light *l)
 {
-    return d->pcss && l->type == LIGHT_DIRECTIONAL && l->angle_deg > 0.0f;
+    /* past the largest angle (the app and the IZB refuse it) tan(angle / 2) runs away: hard */
+    return d->pcss && l->type == LIGHT_DIRECTIONAL && l->angle_deg > 0.0f &&
+           l->angle_deg <= IZB_SOFT_MAX_ANGLE_DEG;
 }
 
 static bool pcss_arrays_match(GLuint p, char *err, size_t n)

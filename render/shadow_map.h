@@ -46,8 +46,9 @@ typedef struct shadow_map_desc {
                           * the hard compare or PCF; other lights as without it (shadow_map_uses_pcss) */
 } shadow_map_desc;
 
-/* Whether settings d draw light l with PCSS: d->pcss, and l a directional light with an angle.
- * Angle 0 (or NaN) keeps the hard map, or PCF, bit for bit. */
+/* Whether settings d draw light l with PCSS: d->pcss, and l a directional light with an angle in
+ * (0, IZB_SOFT_MAX_ANGLE_DEG]. Angle 0 keeps the hard map, or PCF, bit for bit; so do a negative,
+ * NaN or too large angle (bad input the app and the IZB refuse). */
 bool shadow_map_uses_pcss(const shadow_map_desc *d, const light *l);
 
 /* Fill the zero fields with the defaults above. */

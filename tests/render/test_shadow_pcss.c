@@ -133,13 +133,20 @@ static void check_angle0(render *r, const scene *s)
     }
     /* the rule the renderer and the app share */
     const shadow_map_desc on = {.pcss = true}, off = {0};
-    light soft = l, spot = {.type = LIGHT_SPOT, .angle_deg = 2.0f}, nan_angle = l;
+    light soft = l, widest = l, spot = {.type = LIGHT_SPOT, .angle_deg = 2.0f};
     soft.angle_deg = 2.0f;
-    nan_angle.angle_deg = NAN;
-    CHECK(shadow_map_uses_pcss(&on, &soft) && !shadow_map_uses_pcss(&off, &soft) &&
-              !shadow_map_uses_pcss(&on, &l) && !shadow_map_uses_pcss(&on, &spot) &&
-              !shadow_map_uses_pcss(&on, &nan_angle),
-          "PCSS: on, a directional light, an angle > 0");
+    widest.angle_deg = IZB_SOFT_MAX_ANGLE_DEG;
+    CHECK(shadow_map_uses_pcss(&on, &soft) && shadow_map_uses_pcss(&on, &widest) &&
+              !shadow_map_uses_pcss(&off, &soft) && !shadow_map_uses_pcss(&on, &l) &&
+              !shadow_map_uses_pcss(&on, &spot),
+          "PCSS: on, a directional light, an angle in (0, max]");
+    /* bad angles (the app and the IZB refuse them): the hard map */
+    const float bad[5] = {-1.0f, NAN, INFINITY, IZB_SOFT_MAX_ANGLE_DEG * 1.01f, 1e30f};
+    for (int i = 0; i < 5; i++) {
+        light b = l;
+        b.angle_deg = bad[i];
+        CHECK(!shadow_map_uses_pcss(&on, &b), "angle %g: the hard map", (double)bad[i]);
+    }
 }
 
 /* mean |a - b| / 255 over the covered pixels */
