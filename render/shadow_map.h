@@ -1,6 +1,7 @@
 /* shadow_map.h — conventional shadow maps beside the IZB (issue #5): a depth map from the light
  * (light_matrices' `gl` matrix) at 512 .. 16384 texels a side, as far as this GL allows, with
- * slope-scaled polygon offset, normal offset and optional 3x3 PCF; and a "shadow-map mask" pass
+ * slope-scaled polygon offset, normal offset and optional 3x3 PCF, or PCSS for a directional
+ * light with an angle (core/izb_pcss.h, docs/pcss.md); and a "shadow-map mask" pass
  * that looks every visible pixel up in the map and writes a GL_R8 mask (255 lit, 0 shadow or
  * outside the spot) exactly like the IZB mask, so the shading pass, the debug views and
  * mask_compare take either one.
@@ -113,8 +114,8 @@ void shadow_map_timing(shadow_map *sm, float *ms, long *frame);
 struct izb_pcss;
 /* The PCSS parameters the pass uses for light l (shadow_map_uses_pcss true) at the current size. */
 void shadow_map_pcss_params(const render *r, const light *l, struct izb_pcss *out);
-/* on: the mask pass also writes each covered pixel's map coordinate s and receiver-plane slope
- * into float targets (from the next resize or mode switch on, and now); off frees them. False
+/* on: from now on (through resizes and mode switches) the mask pass also writes each covered
+ * pixel's map coordinate s and receiver-plane slope into float targets; off frees them. False
  * with a reason when they cannot be made. */
 bool shadow_map_set_probe(render *r, bool on, char *err, size_t err_size);
 /* The last pass's probe (light 0's): coord 4 floats a pixel (s.u, s.v, s.z, 1 where PCSS
