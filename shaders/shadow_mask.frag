@@ -38,17 +38,17 @@ uniform uint u_first;          // the draw's first scene triangle (cut-outs)
 uniform int u_pcss;            // 1: PCSS (izb_pcss.h) instead of the hard compare or PCF
 uniform vec2 u_pcss_k;         // izb_pcss.ku, kv
 uniform float u_map_size;      // texels a side
-// izb_pcss.h's IZB_PCSS_SEARCH_TAPS, IZB_PCSS_FILTER_TAPS (shadow_map.c refuses a program whose
-// arrays are not these sizes)
+// izb_pcss.h's IZB_PCSS_SEARCH_TAPS, _FILTER_TAPS, _ROTATIONS, _MAX_SLOPE (shadow_map.c refuses
+// a program whose arrays are not these sizes)
 const int PCSS_SEARCH_TAPS = 32;
 const int PCSS_FILTER_TAPS = 64;
-const float PCSS_MAX_SLOPE = 8.0; // IZB_PCSS_MAX_SLOPE
-const int PCSS_ROTATIONS = 16;   // IZB_PCSS_ROTATIONS
-uniform vec2 u_pcss_search[PCSS_SEARCH_TAPS];
-uniform vec2 u_pcss_rot[PCSS_ROTATIONS]; // cos, sin
+const int PCSS_ROTATIONS = 16;
+const float PCSS_MAX_SLOPE = 8.0;
+uniform vec2 u_pcss_search[PCSS_SEARCH_TAPS]; // the unit disk's taps (izb_pcss.search, .filter)
+uniform vec2 u_pcss_filter[PCSS_FILTER_TAPS];
+uniform vec2 u_pcss_rot[PCSS_ROTATIONS]; // cos, sin (izb_pcss.rot)
 // izb_pcss_rotation's 4x4 Bayer matrix
 const int PCSS_BAYER[16] = int[16](0, 8, 2, 10, 12, 4, 14, 6, 3, 11, 1, 9, 15, 7, 13, 5);
-uniform vec2 u_pcss_filter[PCSS_FILTER_TAPS];
 layout(binding = 4) uniform sampler2D u_depth; // the map's depths, nearest, no compare (a sampler object)
 
 bool alpha_cut(uint tri, vec2 uv); // alpha_test.frag: the depth pass's cut, for the same pixels
