@@ -8,7 +8,8 @@
  *    division or the taps' sums may decide those either way; fewer than FRAGILE_MAX of the
  *    filtered pixels may be such, and how many of them differ is printed);
  *  - angle 0 with PCSS on is the hard map bit for bit (and PCF with PCF on), no pixel filtered;
- *  - the app's rule: PCSS only for a directional light with an angle;
+ *  - the app's rule: PCSS only for a directional light with an angle in range (bad angles: hard);
+ *  - several lights: a soft light's layer in the map mode equals its frame alone;
  *  - against the IZB's exact soft mask (CPU backend) on the default view at 5 degrees: the mean
  *    absolute error of PCSS is below the hard map's (printed: docs/pcss.md quotes it).
  * Skipped (77) without a GL 4.5 context. */
@@ -149,6 +150,33 @@ static void check_angle0(render *r, const scene *s)
     }
 }
 
+/* several lights in the map mode: a soft light i > 0 gets PCSS in its own layer, equal to its frame
+ * alone, beside a hard light 0 */
+static void check_lights(render *r, const scene *s)
+{
+    light hard = {.type = LIGHT_DIRECTIONAL, .dir = {0.6f, -1.0f, 0.3f}};
+    light soft = {.type = LIGHT_DIRECTIONAL,
+                  .dir = {s->light_dir[0], s->light_dir[1], s->light_dir[2]},
+                  .angle_deg = 6.0f};
+    camera cam = {
+        .pos = {s->cam_pos[0], s->cam_pos[1], s->cam_pos[2]}, .yaw = s->cam_yaw, .pitch = s->cam_pitch};
+    camera_fit_clip(&cam, s->bounds_min, s->bounds_max);
+    char err[256];
+    CHECK(render_set_shadow_map(r, &(shadow_map_desc){.size = 1024, .pcss = true}, err, sizeof err) &&
+              render_set_shadow_mode(r, SHADOW_MODE_MAP, err, sizeof err),
+          "lights: %s", err);
+    const light_set two = {.count = 2, .l = {hard, soft}, .intensity = {1.0f, 1.0f}};
+    CHECK(render_frame(r, &(render_frame_desc){.cam = &cam, .lights = &two}), "two lights");
+    render_read_light_mask(r, 1, mask);
+    CHECK(render_frame(r, &(render_frame_desc){.cam = &cam, .light = &soft}), "the soft light alone");
+    render_read_shadow_map_mask(r, mask2);
+    long penumbra = 0;
+    for (int i = 0; i < W * H; i++)
+        penumbra += mask2[i] > 0 && mask2[i] < 255;
+    CHECK(penumbra > 50 && memcmp(mask, mask2, sizeof mask) == 0,
+          "the soft light's layer equals its frame alone (%ld penumbra pixels)", penumbra);
+}
+
 /* mean |a - b| / 255 over the covered pixels */
 static double mae(const uint8_t *a, const uint8_t *b)
 {
@@ -212,6 +240,7 @@ int main(void)
         if (k == 0) {
             check_angle0(r, &s);
             check_against_izb(r, &s);
+            check_lights(r, &s);
         }
         scene_free(&s);
     }
