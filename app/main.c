@@ -265,7 +265,9 @@ static int app_init(app *a, int argc, char **argv)
     const scene shown = shown_scene(a);
     if (!render_set_scene(a->r, &shown, err, sizeof err))
         return failf(EXIT_RUNTIME, "scene '%s': %s", o->scene, err);
-    if (!render_set_shadow_map(a->r, &(shadow_map_desc){.size = o->sm_size, .pcf = o->sm_pcf}, err, sizeof err) ||
+    /* .pcss: a soft light in the map modes is drawn with PCSS, automatically */
+    const shadow_map_desc smd = {.size = o->sm_size, .pcf = o->sm_pcf, .pcss = true};
+    if (!render_set_shadow_map(a->r, &smd, err, sizeof err) ||
         !render_set_shadow_mode(a->r, o->shadows, err, sizeof err))
         return failf(EXIT_RUNTIME, "--sm-size / --shadows: %s", err);
     a->izb = izb_create(&(izb_desc){.backend = o->backend, .threads = o->threads});
@@ -704,6 +706,13 @@ static void update_title(app *a)
 
 static session_hud_info hud_info(app *a, double fps, double now)
 {
+    /* a soft light in the map is drawn with PCSS (a hard map beside exact soft shadows would be a
+     * poor comparison): the map modes draw every light, the difference view light 0 */
+    const shadow_map_desc smd = render_shadow_map_settings(a->r);
+    const int drawn = render_shadow_mode(a->r) == SHADOW_MODE_MAP ? a->lights.set.count : 1;
+    bool pcss = false;
+    for (int i = 0; i < drawn; i++)
+        pcss |= shadow_map_uses_pcss(&smd, &a->lights.set.l[i]);
     return (session_hud_info){.fps = fps,
                               .frame_ms = a->frame_ms,
                               .gl = render_get_timings(a->r),
@@ -725,7 +734,8 @@ static session_hud_info hud_info(app *a, double fps, double now)
                               .cut_tris = a->cut.cut_tris,
                               .now = now,
                               .shadows = render_shadow_mode(a->r),
-                              .sm_size = render_shadow_map_settings(a->r).size};
+                              .sm_size = smd.size,
+                              .sm_pcss = pcss};
 }
 
 /* the HUD text, rebuilt at most 4 times a second (the HUD re-uploads only when it changed) */

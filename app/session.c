@@ -196,16 +196,18 @@ void session_record(session *s, double now, const camera *c, const light *l)
     if (s->recording) camera_path_add(&s->rec, now - s->rec_t0, c, l);
 }
 
-void session_shadow_text(char *out, size_t out_size, shadow_mode m, int sm_size, float sm_ms)
+/* session_shadow_text, with " PCSS" after the map's size where the map filters a soft light */
+static void shadow_text(char *out, size_t out_size, shadow_mode m, int sm_size, float sm_ms, bool pcss)
 {
     char ms[32] = "n/a"; /* no result yet */
     if (sm_ms >= 0.0f) snprintf(ms, sizeof ms, "%.2f ms", (double)sm_ms);
+    const char *filter = pcss ? " PCSS" : "";
     switch (m) {
     case SHADOW_MODE_MAP:
-        snprintf(out, out_size, "shadow map %d: %s", sm_size, ms);
+        snprintf(out, out_size, "shadow map %d%s: %s", sm_size, filter, ms);
         break;
     case SHADOW_MODE_DIFF:
-        snprintf(out, out_size, "difference IZB / map %d: %s", sm_size, ms);
+        snprintf(out, out_size, "difference IZB / map %d%s: %s", sm_size, filter, ms);
         break;
     case SHADOW_MODE_NONE:
         snprintf(out, out_size, "none");
@@ -214,6 +216,11 @@ void session_shadow_text(char *out, size_t out_size, shadow_mode m, int sm_size,
         snprintf(out, out_size, "IZB");
         break;
     }
+}
+
+void session_shadow_text(char *out, size_t out_size, shadow_mode m, int sm_size, float sm_ms)
+{
+    shadow_text(out, out_size, m, sm_size, sm_ms, false);
 }
 
 /* the unit size as it applies: the resolved one (CUDA), else the setting; n/a on the CPU backend,
@@ -272,8 +279,8 @@ void session_title_text(const session_hud_info *i, char *out, size_t out_size)
                  i->izb->tris_after_cull, i->izb->points);
     else /* no IZB on this frame: the scene's count, nothing of the IZB's */
         snprintf(counts, sizeof counts, "tris %d | points n/a", i->scene_tris);
-    session_shadow_text(shadows, sizeof shadows, i->shadows, i->sm_size,
-                        i->gl.shadow_map_frame >= 0 ? i->gl.shadow_map_ms : -1.0f);
+    shadow_text(shadows, sizeof shadows, i->shadows, i->sm_size,
+                i->gl.shadow_map_frame >= 0 ? i->gl.shadow_map_ms : -1.0f, i->sm_pcss);
     char lights[160];
     lights_text(i, lights, sizeof lights);
     snprintf(out, out_size, "izb-shadows | %.1f fps %.2f ms | %s kernel%s %s unit %s | %s | %s | shadows: %s%s%s",
@@ -313,8 +320,8 @@ void session_hud_text(const session *s, const session_hud_info *i, char *out, si
     if (i->cut_tris > 0) /* scenes with cut-outs only: the count the issue asks the HUD for */
         ADD("alpha test %s: %d cut-out triangles\n", i->alpha_test ? "on" : "off", i->cut_tris);
     char shadows[96];
-    session_shadow_text(shadows, sizeof shadows, i->shadows, i->sm_size,
-                        i->gl.shadow_map_frame >= 0 ? i->gl.shadow_map_ms : -1.0f);
+    shadow_text(shadows, sizeof shadows, i->shadows, i->sm_size,
+                i->gl.shadow_map_frame >= 0 ? i->gl.shadow_map_ms : -1.0f, i->sm_pcss);
     ADD("shadows: %s\n", shadows);
     bool izb_mode = i->shadows == SHADOW_MODE_IZB || i->shadows == SHADOW_MODE_DIFF;
     if (z && izb_mode) {

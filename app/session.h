@@ -103,6 +103,7 @@ typedef struct session_hud_info {
     double now;
     shadow_mode shadows; /* what draws the shadows (render_shadow_mode) */
     int sm_size;         /* shadow map texels a side */
+    bool sm_pcss;        /* the map draws a soft light with PCSS (shadow_map_uses_pcss): "PCSS" */
 } session_hud_info;
 
 /* The HUD text: several lines, '\n'-separated; the key list instead while keys_shown. Every number

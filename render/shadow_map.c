@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "gl_shader.h"
+#include "izb_pcss.h"
 #include "render_internal.h"
 
 struct shadow_map {
@@ -17,12 +18,16 @@ struct shadow_map {
     GLint u_depth_light;
     struct {
         GLint view, proj, light, spot, light_dir, light_pos, bias, texel_world, normal_offset, pcf, texel;
+        GLint pcss, pcss_k, map_size, pcss_search, pcss_filter, pcss_rot;
     } u;
+    GLuint smp_depth;     /* the map read as depths (PCSS's taps): nearest, no compare */
     shadow_map_desc desc; /* settings; desc.size is what the map is (or will be) made at */
     int map_size;         /* size of tex_map; 0 = not made */
     GLuint tex_map, fbo_map;
     int mask_w, mask_h; /* size of tex_mask; 0 = not made */
     GLuint tex_mask, fbo_mask;
+    bool probe; /* shadow_map_set_probe: tex_probe, tex_slope beside the mask */
+    GLuint tex_probe, tex_slope;
     gl_timer timer;
 };
 
@@ -40,9 +45,36 @@ static bool ensure(render *r, shadow_mode mode, char *err, size_t n);
 static void gl_errors_clear(void);
 static const char *gl_error_reason(void);
 
+/* the program's tap arrays have izb_pcss.h's sizes: a drift would make the shader and the
+ * reference differ without a word */
+static bool pcss_arrays_match(GLuint p, char *err, size_t n);
+
 static bool mode_uses_map(shadow_mode m)
 {
     return m == SHADOW_MODE_MAP || m == SHADOW_MODE_DIFF;
+}
+
+bool shadow_map_uses_pcss(const shadow_map_desc *d, const light *l)
+{
+    /* past the largest angle (the app and the IZB refuse it) tan(angle / 2) runs away: hard */
+    return d->pcss && l->type == LIGHT_DIRECTIONAL && l->angle_deg > 0.0f &&
+           l->angle_deg <= IZB_SOFT_MAX_ANGLE_DEG;
+}
+
+static bool pcss_arrays_match(GLuint p, char *err, size_t n)
+{
+    const char *name[3] = {"u_pcss_search", "u_pcss_filter", "u_pcss_rot"};
+    const int size[3] = {IZB_PCSS_SEARCH_TAPS, IZB_PCSS_FILTER_TAPS, IZB_PCSS_ROTATIONS};
+    for (int i = 0; i < 3; i++) {
+        char last[64], past[64];
+        snprintf(last, sizeof last, "%s[%d]", name[i], size[i] - 1);
+        snprintf(past, sizeof past, "%s[%d]", name[i], size[i]);
+        if (glGetUniformLocation(p, last) < 0 || glGetUniformLocation(p, past) >= 0) {
+            snprintf(err, n, "shadow_mask.frag: %s must have %d entries (core/izb_pcss.h)", name[i], size[i]);
+            return false;
+        }
+    }
+    return true;
 }
 
 shadow_map_desc shadow_map_desc_resolve(shadow_map_desc d)
@@ -99,7 +131,7 @@ shadow_map *shadow_map_create(const char *shader_dir, char *err, size_t err_size
     if (sm->prog_depth)
         sm->prog_mask =
             gl_program_load_lib("shade.vert", "shadow_mask.frag", "alpha_test.frag", shader_dir, err, err_size);
-    if (!sm->prog_mask) {
+    if (!sm->prog_mask || !pcss_arrays_match(sm->prog_mask, err, err_size)) {
         shadow_map_destroy(sm);
         return NULL;
     }
@@ -116,7 +148,17 @@ shadow_map *shadow_map_create(const char *shader_dir, char *err, size_t err_size
     MASK_UNIFORM(normal_offset);
     MASK_UNIFORM(pcf);
     MASK_UNIFORM(texel);
+    MASK_UNIFORM(pcss);
+    MASK_UNIFORM(pcss_k);
+    MASK_UNIFORM(map_size);
+    MASK_UNIFORM(pcss_search);
+    MASK_UNIFORM(pcss_filter);
+    MASK_UNIFORM(pcss_rot);
 #undef MASK_UNIFORM
+    glCreateSamplers(1, &sm->smp_depth);
+    glSamplerParameteri(sm->smp_depth, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glSamplerParameteri(sm->smp_depth, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glSamplerParameteri(sm->smp_depth, GL_TEXTURE_COMPARE_MODE, GL_NONE);
     glProgramUniform1i(sm->prog_mask, glGetUniformLocation(sm->prog_mask, "u_map"), 0);
     sm->desc = shadow_map_desc_resolve((shadow_map_desc){0});
     gl_timer_init(&sm->timer);
@@ -134,6 +176,7 @@ void shadow_map_destroy(shadow_map *sm)
     map_free(sm);
     mask_free(sm);
     if (sm->timer.query[0]) gl_timer_destroy(&sm->timer);
+    glDeleteSamplers(1, &sm->smp_depth);
     glDeleteProgram(sm->prog_depth);
     glDeleteProgram(sm->prog_mask);
     free(sm);
@@ -151,7 +194,9 @@ static void mask_free(shadow_map *sm)
 {
     glDeleteFramebuffers(1, &sm->fbo_mask);
     glDeleteTextures(1, &sm->tex_mask);
-    sm->fbo_mask = sm->tex_mask = 0;
+    glDeleteTextures(1, &sm->tex_probe);
+    glDeleteTextures(1, &sm->tex_slope);
+    sm->fbo_mask = sm->tex_mask = sm->tex_probe = sm->tex_slope = 0;
     sm->mask_w = sm->mask_h = 0;
 }
 
@@ -203,6 +248,16 @@ static bool ensure(render *r, shadow_mode mode, char *err, size_t n)
         glCreateFramebuffers(1, &sm->fbo_mask);
         glNamedFramebufferTexture(sm->fbo_mask, GL_COLOR_ATTACHMENT0, sm->tex_mask, 0);
         glNamedFramebufferTexture(sm->fbo_mask, GL_DEPTH_ATTACHMENT, r->tex_depth_ds, 0);
+        if (sm->probe) { /* the test's probe: the filter's inputs at locations 1 and 2 */
+            glCreateTextures(GL_TEXTURE_2D, 1, &sm->tex_probe);
+            glTextureStorage2D(sm->tex_probe, 1, GL_RGBA32F, r->width, r->height);
+            glCreateTextures(GL_TEXTURE_2D, 1, &sm->tex_slope);
+            glTextureStorage2D(sm->tex_slope, 1, GL_RG32F, r->width, r->height);
+            glNamedFramebufferTexture(sm->fbo_mask, GL_COLOR_ATTACHMENT1, sm->tex_probe, 0);
+            glNamedFramebufferTexture(sm->fbo_mask, GL_COLOR_ATTACHMENT2, sm->tex_slope, 0);
+            static const GLenum bufs[3] = {GL_COLOR_ATTACHMENT0, GL_COLOR_ATTACHMENT1, GL_COLOR_ATTACHMENT2};
+            glNamedFramebufferDrawBuffers(sm->fbo_mask, 3, bufs);
+        }
         const char *why = gl_error_reason();
         if (!why && glCheckNamedFramebufferStatus(sm->fbo_mask, GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
             why = "framebuffer incomplete";
@@ -290,6 +345,46 @@ unsigned shadow_map_mask_texture(const render *r)
     return r->sm ? r->sm->tex_mask : 0;
 }
 
+void shadow_map_pcss_params(const render *r, const light *l, izb_pcss *out)
+{
+    float lizb[16], lgl[16];
+    light_matrices(l, r->bounds_min, r->bounds_max, lizb, lgl);
+    izb_pcss_make(lgl, l->angle_deg * 0.017453292519943295f,
+                  r->sm->map_size ? r->sm->map_size : r->sm->desc.size, out);
+}
+
+bool shadow_map_set_probe(render *r, bool on, char *err, size_t err_size)
+{
+    shadow_map *sm = r->sm;
+    if (sm->probe == on) return true;
+    sm->probe = on;
+    mask_free(sm); /* made again with or without the probe's targets */
+    if (ensure(r, r->shadow_mode, err, err_size)) return true;
+    sm->probe = false;
+    char ignored[128];
+    ensure(r, r->shadow_mode, ignored, sizeof ignored);
+    return false;
+}
+
+bool shadow_map_read_probe(render *r, float *coord, float *slope)
+{
+    shadow_map *sm = r->sm;
+    if (!sm->tex_probe) return false;
+    size_t n = (size_t)r->width * (size_t)r->height;
+    glGetTextureImage(sm->tex_probe, 0, GL_RGBA, GL_FLOAT, (GLsizei)(n * 4 * sizeof(float)), coord);
+    glGetTextureImage(sm->tex_slope, 0, GL_RG, GL_FLOAT, (GLsizei)(n * 2 * sizeof(float)), slope);
+    return true;
+}
+
+int shadow_map_read_depths(render *r, float *map)
+{
+    shadow_map *sm = r->sm;
+    if (!sm->tex_map) return 0;
+    size_t n = (size_t)sm->map_size * (size_t)sm->map_size;
+    glGetTextureImage(sm->tex_map, 0, GL_DEPTH_COMPONENT, GL_FLOAT, (GLsizei)(n * sizeof(float)), map);
+    return sm->map_size;
+}
+
 void shadow_map_timing(shadow_map *sm, float *ms, long *frame)
 {
     gl_timer_poll(&sm->timer);
@@ -303,7 +398,8 @@ void shadow_map_timing(shadow_map *sm, float *ms, long *frame)
  * light's later faces: a point is lit when lit in the face that holds it, as the IZB's
  * izb_shade_arrays_faces) instead of overwriting it. */
 static void map_and_mask(render *r, const float view[16], const float proj[16], const float lizb[16],
-                         const float lgl[16], int frustum, const float dir[3], const float pos[3], bool combine)
+                         const float lgl[16], int frustum, const float dir[3], const float pos[3],
+                         bool combine, const izb_pcss *pcss)
 {
     shadow_map *sm = r->sm;
     /* the IZB's bias as a receiver shift (as tools/oracle.c does): directional, bias over the
@@ -353,6 +449,16 @@ static void map_and_mask(render *r, const float view[16], const float proj[16], 
         glProgramUniform1f(p, sm->u.normal_offset, sm->desc.normal_offset);
         glProgramUniform1i(p, sm->u.pcf, sm->desc.pcf ? 1 : 0);
         glProgramUniform1f(p, sm->u.texel, 1.0f / (float)s);
+        glProgramUniform1i(p, sm->u.pcss, pcss ? 1 : 0);
+        if (pcss) {
+            glProgramUniform2f(p, sm->u.pcss_k, pcss->ku, pcss->kv);
+            glProgramUniform1f(p, sm->u.map_size, (float)pcss->size);
+            glProgramUniform2fv(p, sm->u.pcss_search, IZB_PCSS_SEARCH_TAPS, &pcss->search[0][0]);
+            glProgramUniform2fv(p, sm->u.pcss_filter, IZB_PCSS_FILTER_TAPS, &pcss->filter[0][0]);
+            glProgramUniform2fv(p, sm->u.pcss_rot, IZB_PCSS_ROTATIONS, &pcss->rot[0][0]);
+            glBindTextureUnit(4, sm->tex_map); /* shadow_mask.frag's u_depth */
+            glBindSampler(4, sm->smp_depth);
+        }
         glBindTextureUnit(0, sm->tex_map);
         glDepthMask(GL_FALSE);
         glEnable(GL_DEPTH_TEST);
@@ -368,6 +474,7 @@ static void map_and_mask(render *r, const float view[16], const float proj[16], 
             glDisable(GL_BLEND);
         }
         glDisable(GL_DEPTH_TEST);
+        if (pcss) glBindSampler(4, 0);
     }
 }
 
@@ -378,16 +485,25 @@ static void light_map_and_mask(render *r, const float view[16], const float proj
     float dir[3];
     light_direction(l, dir);
     static const float lit[4] = {1.0f, 1.0f, 1.0f, 1.0f}; /* sky pixels keep it */
+    static const float none[4] = {0.0f, 0.0f, 0.0f, 0.0f};
     glClearNamedFramebufferfv(sm->fbo_mask, GL_COLOR, 0, lit);
+    if (sm->tex_probe) {
+        glClearNamedFramebufferfv(sm->fbo_mask, GL_COLOR, 1, none);
+        glClearNamedFramebufferfv(sm->fbo_mask, GL_COLOR, 2, none);
+    }
     float lgl[16], lizb[16];
     if (l->type == LIGHT_POINT) { /* a cube map: six faces through the one 2D map, masks by max */
         for (int face = 0; face < LIGHT_CUBE_FACES; face++) {
             light_face_matrices(l, face, r->bounds_min, r->bounds_max, lizb, lgl);
-            map_and_mask(r, view, proj, lizb, lgl, IZB_LIGHT_FACE, dir, l->pos, face > 0);
+            map_and_mask(r, view, proj, lizb, lgl, IZB_LIGHT_FACE, dir, l->pos, face > 0, NULL);
         }
     } else {
         light_matrices(l, r->bounds_min, r->bounds_max, lizb, lgl);
-        map_and_mask(r, view, proj, lizb, lgl, l->type == LIGHT_SPOT ? IZB_LIGHT_SPOT : 0, dir, l->pos, false);
+        izb_pcss pcss;
+        const bool soft = shadow_map_uses_pcss(&sm->desc, l);
+        if (soft) shadow_map_pcss_params(r, l, &pcss);
+        map_and_mask(r, view, proj, lizb, lgl, l->type == LIGHT_SPOT ? IZB_LIGHT_SPOT : 0, dir, l->pos, false,
+                     soft ? &pcss : NULL);
     }
 }
 
@@ -452,8 +568,9 @@ bool render_shadow_keys(render *r, bool next_mode, int step, char *msg, size_t m
         snprintf(msg, msg_size, "%s", err);
         return false;
     }
-    snprintf(msg, msg_size, "shadows: %s, shadow map %dx%d%s", shadow_mode_names[r->shadow_mode],
-             r->sm->desc.size, r->sm->desc.size, r->sm->desc.pcf ? " PCF" : "");
+    snprintf(msg, msg_size, "shadows: %s, shadow map %dx%d%s%s", shadow_mode_names[r->shadow_mode],
+             r->sm->desc.size, r->sm->desc.size, r->sm->desc.pcf ? " PCF" : "",
+             r->sm->desc.pcss ? " (PCSS for a soft light)" : "");
     return true;
 }
 

@@ -1,6 +1,7 @@
 /* shadow_map.h — conventional shadow maps beside the IZB (issue #5): a depth map from the light
  * (light_matrices' `gl` matrix) at 512 .. 16384 texels a side, as far as this GL allows, with
- * slope-scaled polygon offset, normal offset and optional 3x3 PCF; and a "shadow-map mask" pass
+ * slope-scaled polygon offset, normal offset and optional 3x3 PCF, or PCSS for a directional
+ * light with an angle (core/izb_pcss.h, docs/pcss.md); and a "shadow-map mask" pass
  * that looks every visible pixel up in the map and writes a GL_R8 mask (255 lit, 0 shadow or
  * outside the spot) exactly like the IZB mask, so the shading pass, the debug views and
  * mask_compare take either one.
@@ -41,7 +42,15 @@ typedef struct shadow_map_desc {
     float offset_units;  /* glPolygonOffset units */
     float normal_offset; /* receiver offset along its normal, in texels (scaled by sin(N, L)) */
     bool pcf;            /* 3x3 bilinear compares: fractional mask (soft edges) */
+    bool pcss;           /* a directional light with an angle (light.angle_deg > 0) is filtered with
+                          * PCSS (core/izb_pcss.h: blocker search, PCF over the penumbra) instead of
+                          * the hard compare or PCF; other lights as without it (shadow_map_uses_pcss) */
 } shadow_map_desc;
+
+/* Whether settings d draw light l with PCSS: d->pcss, and l a directional light with an angle in
+ * (0, IZB_SOFT_MAX_ANGLE_DEG]. Angle 0 keeps the hard map, or PCF, bit for bit; so do a negative,
+ * NaN or too large angle (bad input the app and the IZB refuse). */
+bool shadow_map_uses_pcss(const shadow_map_desc *d, const light *l);
 
 /* Fill the zero fields with the defaults above. */
 shadow_map_desc shadow_map_desc_resolve(shadow_map_desc d);
@@ -78,7 +87,8 @@ bool render_shadow_map_pass_lights(render *r, const camera *c, const light_set *
  * line into msg: the new state, or why it did not change (then returns false). */
 bool render_shadow_keys(render *r, bool next_mode, int step, char *msg, size_t msg_size);
 
-/* Read back the shadow-map mask: width*height bytes, row 0 at the bottom (255 lit). Waits. */
+/* Read back the shadow-map mask: width*height bytes, row 0 at the bottom (255 lit; with PCSS or
+ * PCF the lit fraction, 0 .. 255). Waits. */
 void render_read_shadow_map_mask(render *r, uint8_t *mask);
 
 /* --- inside render/ only (render.c) ----------------------------------------------------------- */
@@ -98,5 +108,22 @@ bool shadow_map_targets_changed(render *r, char *err, size_t err_size);
 unsigned shadow_map_mask_texture(const render *r);
 /* The last completed timer result. */
 void shadow_map_timing(shadow_map *sm, float *ms, long *frame);
+
+/* --- for tests (test_shadow_pcss.c): what the mask pass filtered, to run the C reference on ----- */
+
+struct izb_pcss;
+/* The PCSS parameters the pass uses for light l (shadow_map_uses_pcss true) at the current size. */
+void shadow_map_pcss_params(const render *r, const light *l, struct izb_pcss *out);
+/* on: from now on (through resizes and mode switches) the mask pass also writes each covered
+ * pixel's map coordinate s and receiver-plane slope into float targets; off frees them. False
+ * with a reason when they cannot be made. */
+bool shadow_map_set_probe(render *r, bool on, char *err, size_t err_size);
+/* The last pass's probe (light 0's): coord 4 floats a pixel (s.u, s.v, s.z, 1 where PCSS
+ * filtered the pixel, else 0; all 0 where the pass returned early or drew nothing), slope 2 floats
+ * a pixel; row 0 at the bottom. False (nothing written) without a probe. Waits. */
+bool shadow_map_read_probe(render *r, float *coord, float *slope);
+/* The map the last light drawn left: size*size floats (the depths, row 0 at v = 0); returns the
+ * size, 0 (nothing written) when no map is made. Waits. */
+int shadow_map_read_depths(render *r, float *map);
 
 #endif

@@ -99,6 +99,19 @@ int main(void)
         CHECK(modes[i].izb || strstr(text, "(IZB off)"), "mode %s says the IZB is off", shadow_mode_names[modes[i].m]);
     }
 
+    /* a soft light in the map: HUD and title say PCSS in the map modes, nothing in the others */
+    for (int m = 0; m < SHADOW_MODE_COUNT; m++) {
+        session_hud_info i = info_for((shadow_mode)m, NULL);
+        i.sm_pcss = true;
+        char title[512];
+        session_hud_text(&s, &i, text, sizeof text);
+        session_title_text(&i, title, sizeof title);
+        const bool map = m == SHADOW_MODE_MAP || m == SHADOW_MODE_DIFF;
+        CHECK(map == (strstr(text, "2048 PCSS: 3.50 ms") != NULL) &&
+                  map == (strstr(title, "2048 PCSS: 3.50 ms") != NULL),
+              "PCSS in mode %s: HUD '%s', title '%s'", shadow_mode_names[m], text, title);
+    }
+
     /* the title's text: a map's size and time only where one is drawn */
     session_shadow_text(text, sizeof text, SHADOW_MODE_IZB, 2048, 0.0f);
     CHECK(strcmp(text, "IZB") == 0 && !strstr(text, "0.00 ms"), "title in IZB mode: '%s'", text);

@@ -116,6 +116,21 @@ int main(void)
         CHECK(strstr(out, "v_never_written") != NULL, "stderr holds the GL link log: '%s'", out);
     }
 
+    /* a shadow_mask.frag whose PCSS tap arrays are not core/izb_pcss.h's sizes: refused, one line */
+    {
+        const char *src = gl_shader_embedded("shadow_mask.frag"), *at = strstr(src, "PCSS_FILTER_TAPS = 64;");
+        CHECK(at != NULL, "shadow_mask.frag declares PCSS_FILTER_TAPS = 64");
+        if (at) {
+            static char text[65536];
+            snprintf(text, sizeof text, "%.*sPCSS_FILTER_TAPS = 32;%s", (int)(at - src), src,
+                     at + strlen("PCSS_FILTER_TAPS = 64;"));
+            write_dir("shadow_mask.frag", text);
+            create_fails(err, sizeof err);
+            CHECK(strstr(err, "u_pcss_filter must have 64 entries") && !strchr(err, '\n'),
+                  "PCSS taps of the wrong count: '%s'", err);
+        }
+    }
+
     /* a missing directory (render_create: the app refuses it earlier, at option parsing) */
     {
         char gone[300];

@@ -1,0 +1,184 @@
+/* test_pcss.c — the PCSS reference (core/izb_pcss.h) against geometry worked out here,
+ * independently of its formulas:
+ *  - the penumbra scale: for random directional lights and scene bounds, a world ray at angle/2
+ *    from the light's axis moves on the map by k per unit of map depth (the light's matrix applied
+ *    to two points, not the rows' norms);
+ *  - a straight blocker edge: over a flat receiver the lit fraction across the edge follows the
+ *    share of the penumbra disk (radius k (z_r - z_b)) the half-plane leaves open, the exact
+ *    circular-segment area, within the 64-tap pattern's error; both axes, random depths and
+ *    angles;
+ *  - receiver-plane bias: a tilted receiver over its own map (the plane at texel centres plus a
+ *    slope-scaled offset, as glPolygonOffset) is fully lit with its slope passed, and shadows
+ *    itself without it (the bias is what keeps it lit);
+ *  - a blocker outside the search disk, or none: lit; a receiver nearer than every texel: lit.
+ * Suite cpu; well under a second. */
+#undef NDEBUG
+#include <math.h>
+#include <string.h>
+
+#include "izb_pcss.h"
+#include "test.h"
+#include "test_rng.h"
+#include "view.h"
+
+enum { N = 512 };
+static float map[N * N];
+
+/* an identity-like orthographic light: u, v, z each clip/2 + 1/2 of world x, y, z in [-1, 1] */
+static izb_pcss ortho_params(double angle)
+{
+    const float m[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+    izb_pcss p;
+    izb_pcss_make(m, (float)angle, N, &p);
+    return p;
+}
+
+static void check_scale(void)
+{
+    double worst = 0.0;
+    for (int k = 0; k < 200; k++) {
+        const double el = rnd_in(0.2, 1.5), az = rnd_in(0.0, 6.283), angle = rnd_in(0.002, 0.35);
+        light l = {.type = LIGHT_DIRECTIONAL,
+                   .dir = {(float)(cos(el) * cos(az)), (float)-sin(el), (float)(cos(el) * sin(az))}};
+        float bmin[3], bmax[3];
+        for (int a = 0; a < 3; a++) {
+            bmin[a] = (float)rnd_in(-20.0, 0.0);
+            bmax[a] = bmin[a] + (float)rnd_in(0.5, 30.0);
+        }
+        float m[16];
+        light_matrices(&l, bmin, bmax, m, NULL);
+        izb_pcss p;
+        izb_pcss_make(m, (float)angle, 2048, &p);
+        /* axis, and a unit vector across it */
+        double a[3] = {l.dir[0], l.dir[1], l.dir[2]}, e[3] = {-a[2], 0.0, a[0]}, na = 0.0, ne = 0.0;
+        for (int i = 0; i < 3; i++)
+            na += a[i] * a[i], ne += e[i] * e[i];
+        const double rot = rnd_in(0.0, 6.283),
+                     f[3] = {a[1] * e[2] - a[2] * e[1], a[2] * e[0] - a[0] * e[2], a[0] * e[1] - a[1] * e[0]};
+        double q0[3], q1[3];
+        for (int i = 0; i < 3; i++) {
+            a[i] /= sqrt(na), e[i] /= sqrt(ne);
+            q0[i] = 0.5 * (bmin[i] + bmax[i]);
+        }
+        double nf = sqrt(f[0] * f[0] + f[1] * f[1] + f[2] * f[2]);
+        const double t = 0.3 * (bmax[0] - bmin[0]);
+        for (int i = 0; i < 3; i++) {
+            const double across = cos(rot) * e[i] + sin(rot) * f[i] / nf;
+            q1[i] = q0[i] + t * (cos(0.5 * angle) * a[i] + sin(0.5 * angle) * across);
+        }
+        double map0[3], map1[3];
+        for (int r = 0; r < 3; r++) {
+            map0[r] = map1[r] = 0.5 + 0.5 * m[12 + r];
+            for (int c = 0; c < 3; c++)
+                map0[r] += 0.5 * m[4 * c + r] * q0[c], map1[r] += 0.5 * m[4 * c + r] * q1[c];
+        }
+        const double du = map1[0] - map0[0], dv = map1[1] - map0[1], dz = map1[2] - map0[2];
+        const double got = sqrt(du * du + dv * dv) / dz; /* ku == kv for the square box */
+        const double err = fabs(got - p.ku) / p.ku + fabs(p.ku - p.kv) / p.ku;
+        if (err > worst) worst = err;
+    }
+    CHECK(worst < 1e-4, "map displacement per depth of a ray at angle/2 == k: worst relative error %.2e",
+          worst);
+}
+
+/* the open share of a disk of radius R whose centre is t from a half-plane's edge (t > 0: on the open side)
+ */
+static double open_share(double t, double R)
+{
+    if (t >= R) return 1.0;
+    if (t <= -R) return 0.0;
+    const double covered = R * R * acos(t / R) - t * sqrt(R * R - t * t); /* the segment past the edge */
+    return 1.0 - covered / (M_PI * R * R);
+}
+
+static void check_edge(void)
+{
+    double worst = 0.0, sum = 0.0;
+    long n = 0;
+    for (int k = 0; k < 24; k++) {
+        const int axis = k & 1;
+        const double angle = rnd_in(0.1, 0.35);
+        const float zb = (float)rnd_in(0.1, 0.5), zr = (float)rnd_in(0.6, 0.95);
+        /* texels with their axis coordinate below N/2 hold the blocker; the rest nothing (depth 1) */
+        for (int y = 0; y < N; y++)
+            for (int x = 0; x < N; x++)
+                map[y * N + x] = (axis ? y : x) < N / 2 ? zb : 1.0f;
+        const izb_pcss p = ortho_params(angle);
+        const double R = tan(0.5 * angle) * (zr - zb); /* independent of izb_pcss_filter_radius */
+        CHECK(R * N > 4.0, "a penumbra of %.1f texels", R * N);
+        for (int i = 0; i <= 60; i++) {
+            const double t = (i / 30.0 - 1.0) * 1.4 * R;
+            float s[3] = {0.5f + (float)t, 0.5f + (float)rnd_in(-0.1, 0.1), zr}, g[2] = {0.0f, 0.0f};
+            if (axis) {
+                const float sw = s[0];
+                s[0] = s[1], s[1] = sw;
+            }
+            const double e = fabs(izb_pcss_lit(&p, map, s, g, (int)rnd_in(0.0, 16.0)) - open_share(t, R));
+            worst = fmax(worst, e);
+            sum += e, n++;
+        }
+    }
+    printf("edge: lit fraction against the disk's open share: mean |error| %.4f, worst %.4f\n", sum / n,
+           worst);
+    /* 64 Vogel taps estimate a half-disk's area to about 1.5/64 at worst; 4/64 leaves room for a
+     * tap on the edge, and a wrong scale (say 2x) is off by 0.2 and more */
+    CHECK(worst < 4.0 / 64.0 && sum / n < 1.0 / 64.0, "edge: mean %.4f, worst %.4f", sum / n, worst);
+}
+
+static void check_tilted(void)
+{
+    long lit_with = 0, lit_without = 0, trials = 0;
+    for (int k = 0; k < 40; k++) {
+        const float gx = (float)rnd_in(-3.0, 3.0), gy = (float)rnd_in(-3.0, 3.0);
+        const float z0 = (float)rnd_in(0.3, 0.7);
+        /* the plane at each texel's centre, plus glPolygonOffset's slope term: the depth change
+         * across one texel */
+        const float off = (fabsf(gx) + fabsf(gy)) / (float)N;
+        for (int y = 0; y < N; y++)
+            for (int x = 0; x < N; x++)
+                map[y * N + x] =
+                    z0 + gx * (((float)x + 0.5f) / N - 0.5f) + gy * (((float)y + 0.5f) / N - 0.5f) + off;
+        const izb_pcss p = ortho_params(rnd_in(0.05, 0.35));
+        for (int i = 0; i < 20; i++) {
+            const float u = (float)rnd_in(0.45, 0.55), v = (float)rnd_in(0.45, 0.55);
+            const float s[3] = {u, v, z0 + gx * (u - 0.5f) + gy * (v - 0.5f)}, g[2] = {gx, gy},
+                        g0[2] = {0.0f, 0.0f};
+            lit_with += izb_pcss_lit(&p, map, s, g, i) == 1.0f;
+            lit_without += izb_pcss_lit(&p, map, s, g0, i) == 1.0f;
+            trials++;
+        }
+    }
+    CHECK(lit_with == trials, "a tilted receiver over its own plane: %ld of %ld fully lit", lit_with, trials);
+    CHECK(lit_without < trials / 2, "without its slope it shadows itself (%ld of %ld lit)", lit_without,
+          trials);
+}
+
+static void check_no_blocker(void)
+{
+    const izb_pcss p = ortho_params(0.2);
+    const float zr = 0.8f, g[2] = {0.0f, 0.0f};
+    /* a blocker only beyond the search disk's reach (radius k z_r) */
+    const double reach = tan(0.1) * zr;
+    for (int y = 0; y < N; y++)
+        for (int x = 0; x < N; x++)
+            map[y * N + x] = ((double)x + 0.5) / N > 0.5 + reach + 2.0 / N ? 0.2f : 1.0f;
+    const float s[3] = {0.5f, 0.5f, zr};
+    for (int rot = 0; rot < IZB_PCSS_ROTATIONS; rot++)
+        CHECK(izb_pcss_lit(&p, map, s, g, rot) == 1.0f, "a blocker out of reach hides nothing (rotation %d)",
+              rot);
+    const float near[3] = {0.5f, 0.5f, 0.1f}, edge[3] = {0.999f, 0.5f, 0.9f}, out[3] = {1.5f, 0.5f, 0.9f};
+    CHECK(izb_pcss_lit(&p, map, near, g, 3) == 1.0f, "a receiver nearer than every blocker is lit");
+    for (int i = 0; i < N * N; i++)
+        map[i] = 1.0f;
+    CHECK(izb_pcss_lit(&p, map, edge, g, 5) == 1.0f && izb_pcss_lit(&p, map, out, g, 7) == 1.0f,
+          "no blocker, and taps off the map: lit");
+}
+
+int main(void)
+{
+    check_scale();
+    check_edge();
+    check_tilted();
+    check_no_blocker();
+    return test_done();
+}

@@ -1,0 +1,252 @@
+/* test_shadow_pcss.c — PCSS in the shadow-map mode (shadow_map_desc.pcss, core/izb_pcss.h),
+ * headless:
+ *  - the shader against the C reference: on four generated views (two scenes, random light directions,
+ *    angles 0.5 .. 20 degrees, cameras and map sizes) every pixel the shader filtered with PCSS
+ *    equals izb_pcss_lit over the read-back map at the pass's own inputs (the probe: s and the
+ *    receiver-plane slope) within 1/255 — but for pixels whose reference changes when s moves by
+ *    one ulp (a tap on a texel edge, a compare on a tie: a GPU's last-ulp differences in the
+ *    division or the taps' sums may decide those either way; fewer than FRAGILE_MAX of the
+ *    filtered pixels may be such, and how many of them differ is printed);
+ *  - angle 0 with PCSS on is the hard map bit for bit (and PCF with PCF on), no pixel filtered;
+ *  - the app's rule: PCSS only for a directional light with an angle in range (bad angles: hard);
+ *  - several lights: a soft light's layer in the map mode equals its frame alone;
+ *  - against the IZB's exact soft mask (CPU backend) on the default view at 5 degrees: the mean
+ *    absolute error of PCSS is below the hard map's (printed: docs/pcss.md quotes it).
+ * Skipped (77) without a GL 4.5 context. */
+#undef NDEBUG
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gl_test.h"
+#include "izb.h"
+#include "izb_pcss.h"
+#include "render.h"
+#include "scene.h"
+#include "shadow_map.h"
+
+enum { W = 320, H = 180 };
+#define FRAGILE_MAX 0.01
+
+static uint8_t mask[W * H], mask2[W * H], izb_mask[W * H];
+static float coord[W * H * 4], slope[W * H * 2], depth[W * H];
+static float *map; /* SHADOW_MAP_MAX_SIZE used here: 2048^2 */
+
+static unsigned rng = 12345u;
+static float frand(float lo, float hi)
+{
+    rng = rng * 1664525u + 1013904223u;
+    return lo + (hi - lo) * (float)(rng >> 8) / 16777216.0f;
+}
+
+/* the reference at s moved one ulp either way along each axis differs from `lit` by over 1/255 */
+static bool fragile_at(const izb_pcss *p, const float s[3], const float g[2], int rot, float lit)
+{
+    for (int a = 0; a < 3; a++)
+        for (int sign = -1; sign <= 1; sign += 2) {
+            float t[3] = {s[0], s[1], s[2]};
+            t[a] = nextafterf(t[a], sign * INFINITY);
+            if (fabsf(izb_pcss_lit(p, map, t, g, rot) - lit) * 255.0f > 1.0f) return true;
+        }
+    return false;
+}
+
+static bool map_frame(render *r, const camera *c, const light *l, shadow_map_desc d)
+{
+    char err[512];
+    bool ok = render_set_shadow_map(r, &d, err, sizeof err) &&
+              render_set_shadow_mode(r, SHADOW_MODE_MAP, err, sizeof err);
+    CHECK(ok, "map settings: %s", err);
+    return ok && render_frame(r, &(render_frame_desc){.cam = c, .light = l});
+}
+
+/* one generated view: the shader's mask against the reference */
+static void check_view(render *r, const scene *s, const char *what, int k)
+{
+    const float el = frand(35.0f, 75.0f) * 0.017453293f, az = frand(0.0f, 6.2831853f);
+    light l = {.type = LIGHT_DIRECTIONAL,
+               .dir = {cosf(el) * cosf(az), -sinf(el), cosf(el) * sinf(az)},
+               .angle_deg = expf(frand(logf(0.5f), logf(IZB_SOFT_MAX_ANGLE_DEG)))};
+    camera cam = {.pos = {s->cam_pos[0] + frand(-1.0f, 1.0f), s->cam_pos[1] + frand(-0.3f, 0.5f),
+                          s->cam_pos[2] + frand(-1.0f, 1.0f)},
+                  .yaw = s->cam_yaw + frand(-25.0f, 25.0f),
+                  .pitch = s->cam_pitch + frand(-10.0f, 5.0f)};
+    camera_fit_clip(&cam, s->bounds_min, s->bounds_max);
+    const int size = k % 2 ? 1024 : 2048;
+    CHECK(map_frame(r, &cam, &l, (shadow_map_desc){.size = size, .pcss = true}), "%s %d: frame", what, k);
+    render_read_shadow_map_mask(r, mask);
+    CHECK(shadow_map_read_probe(r, coord, slope), "%s %d: probe", what, k);
+    CHECK(shadow_map_read_depths(r, map) == size, "%s %d: map read-back", what, k);
+    izb_pcss p;
+    shadow_map_pcss_params(r, &l, &p);
+    CHECK(p.size == size && p.ku > 0.0f, "%s %d: parameters", what, k);
+
+    long filtered = 0, penumbra = 0, fragile = 0, fragile_differ = 0, wrong = 0, worst = 0;
+    for (int i = 0; i < W * H; i++) {
+        if (coord[4 * i + 3] != 1.0f) continue;
+        filtered++;
+        const int rot = izb_pcss_rotation(i % W, i / W);
+        const float lit = izb_pcss_lit(&p, map, coord + 4 * i, slope + 2 * i, rot);
+        const long want = lroundf(lit * 255.0f), diff = labs((long)mask[i] - want);
+        penumbra += lit > 0.0f && lit < 1.0f;
+        if (fragile_at(&p, coord + 4 * i, slope + 2 * i, rot, lit)) {
+            fragile++;
+            fragile_differ += diff > 1;
+            continue;
+        }
+        if (diff > 1) {
+            if (wrong < 5)
+                fprintf(stderr, "  pixel %d: shader %u, reference %ld (s %.7g %.7g %.7g)\n", i, mask[i], want,
+                        (double)coord[4 * i], (double)coord[4 * i + 1], (double)coord[4 * i + 2]);
+            wrong++;
+        }
+        if (diff > worst) worst = diff;
+    }
+    printf("%s %d: angle %.2f deg, map %d: %ld pixels filtered, %ld in penumbra, %ld near a tie (%ld of them "
+           "differ), %ld others differ (worst %ld/255)\n",
+           what, k, (double)l.angle_deg, size, filtered, penumbra, fragile, fragile_differ, wrong, worst);
+    CHECK(filtered > W * H / 5 && penumbra > 50, "%s %d: a soft view (%ld filtered, %ld penumbra)", what, k,
+          filtered, penumbra);
+    CHECK(wrong == 0, "%s %d: %ld pixels differ from the reference by more than 1/255", what, k, wrong);
+    CHECK(fragile <= FRAGILE_MAX * (double)filtered, "%s %d: %ld pixels near a tie", what, k, fragile);
+}
+
+/* angle 0: PCSS on draws the hard map (or PCF) bit for bit and filters nothing */
+static void check_angle0(render *r, const scene *s)
+{
+    light l = {.type = LIGHT_DIRECTIONAL, .dir = {s->light_dir[0], s->light_dir[1], s->light_dir[2]}};
+    camera cam = {
+        .pos = {s->cam_pos[0], s->cam_pos[1], s->cam_pos[2]}, .yaw = s->cam_yaw, .pitch = s->cam_pitch};
+    camera_fit_clip(&cam, s->bounds_min, s->bounds_max);
+    for (int pcf = 0; pcf < 2; pcf++) {
+        CHECK(map_frame(r, &cam, &l, (shadow_map_desc){.size = 1024, .pcf = pcf, .pcss = true}), "angle 0");
+        CHECK(render_shadow_map_settings(r).pcss, "the setting is kept");
+        render_read_shadow_map_mask(r, mask);
+        CHECK(shadow_map_read_probe(r, coord, slope), "probe");
+        long filtered = 0, shadow = 0;
+        for (int i = 0; i < W * H; i++)
+            filtered += coord[4 * i + 3] != 0.0f, shadow += mask[i] < 255;
+        CHECK(map_frame(r, &cam, &l, (shadow_map_desc){.size = 1024, .pcf = pcf}), "angle 0, PCSS off");
+        render_read_shadow_map_mask(r, mask2);
+        CHECK(filtered == 0 && shadow > W * H / 50 && memcmp(mask, mask2, sizeof mask) == 0,
+              "angle 0%s: PCSS on equals off (%ld filtered, %ld shadowed)", pcf ? " PCF" : "", filtered,
+              shadow);
+    }
+    /* the rule the renderer and the app share */
+    const shadow_map_desc on = {.pcss = true}, off = {0};
+    light soft = l, widest = l, spot = {.type = LIGHT_SPOT, .angle_deg = 2.0f};
+    soft.angle_deg = 2.0f;
+    widest.angle_deg = IZB_SOFT_MAX_ANGLE_DEG;
+    CHECK(shadow_map_uses_pcss(&on, &soft) && shadow_map_uses_pcss(&on, &widest) &&
+              !shadow_map_uses_pcss(&off, &soft) && !shadow_map_uses_pcss(&on, &l) &&
+              !shadow_map_uses_pcss(&on, &spot),
+          "PCSS: on, a directional light, an angle in (0, max]");
+    /* bad angles (the app and the IZB refuse them): the hard map */
+    const float bad[5] = {-1.0f, NAN, INFINITY, IZB_SOFT_MAX_ANGLE_DEG * 1.01f, 1e30f};
+    for (int i = 0; i < 5; i++) {
+        light b = l;
+        b.angle_deg = bad[i];
+        CHECK(!shadow_map_uses_pcss(&on, &b), "angle %g: the hard map", (double)bad[i]);
+    }
+}
+
+/* several lights in the map mode: a soft light i > 0 gets PCSS in its own layer, equal to its frame
+ * alone, beside a hard light 0 */
+static void check_lights(render *r, const scene *s)
+{
+    light hard = {.type = LIGHT_DIRECTIONAL, .dir = {0.6f, -1.0f, 0.3f}};
+    light soft = {.type = LIGHT_DIRECTIONAL,
+                  .dir = {s->light_dir[0], s->light_dir[1], s->light_dir[2]},
+                  .angle_deg = 6.0f};
+    camera cam = {
+        .pos = {s->cam_pos[0], s->cam_pos[1], s->cam_pos[2]}, .yaw = s->cam_yaw, .pitch = s->cam_pitch};
+    camera_fit_clip(&cam, s->bounds_min, s->bounds_max);
+    char err[256];
+    CHECK(render_set_shadow_map(r, &(shadow_map_desc){.size = 1024, .pcss = true}, err, sizeof err) &&
+              render_set_shadow_mode(r, SHADOW_MODE_MAP, err, sizeof err),
+          "lights: %s", err);
+    const light_set two = {.count = 2, .l = {hard, soft}, .intensity = {1.0f, 1.0f}};
+    CHECK(render_frame(r, &(render_frame_desc){.cam = &cam, .lights = &two}), "two lights");
+    render_read_light_mask(r, 1, mask);
+    CHECK(render_frame(r, &(render_frame_desc){.cam = &cam, .light = &soft}), "the soft light alone");
+    render_read_shadow_map_mask(r, mask2);
+    long penumbra = 0;
+    for (int i = 0; i < W * H; i++)
+        penumbra += mask2[i] > 0 && mask2[i] < 255;
+    CHECK(penumbra > 50 && memcmp(mask, mask2, sizeof mask) == 0,
+          "the soft light's layer equals its frame alone (%ld penumbra pixels)", penumbra);
+}
+
+/* mean |a - b| / 255 over the covered pixels */
+static double mae(const uint8_t *a, const uint8_t *b)
+{
+    double sum = 0.0;
+    long n = 0;
+    for (int i = 0; i < W * H; i++)
+        if (depth[i] > 0.0f) sum += fabs((double)a[i] - (double)b[i]) / 255.0, n++;
+    return n ? sum / (double)n : 1.0;
+}
+
+/* PCSS is nearer the IZB's exact soft shadows than the hard map */
+static void check_against_izb(render *r, const scene *s)
+{
+    izb_backend *b = izb_create(&(izb_desc){.backend = IZB_BACKEND_CPU, .quiet = true});
+    CHECK(b && izb_set_scene(b, s->xyz, s->tri_count), "CPU backend");
+    if (!b) return;
+    light l = {.type = LIGHT_DIRECTIONAL,
+               .dir = {s->light_dir[0], s->light_dir[1], s->light_dir[2]},
+               .angle_deg = 5.0f,
+               .samples = 64};
+    camera cam = {.pos = {-4.0f, 0.9f, -4.6f}, .yaw = -20.0f, .pitch = -45.0f}; /* the fence's shadows */
+    camera_fit_clip(&cam, s->bounds_min, s->bounds_max);
+    char err[256];
+    CHECK(render_set_shadow_mode(r, SHADOW_MODE_IZB, err, sizeof err), "izb: %s", err);
+    CHECK(render_frame(r, &(render_frame_desc){.cam = &cam, .light = &l, .backend = b}), "IZB soft frame");
+    render_read_depth(r, depth);
+    render_read_mask(r, izb_mask);
+    CHECK(map_frame(r, &cam, &l, (shadow_map_desc){.size = 2048, .pcss = true}), "PCSS frame");
+    render_read_shadow_map_mask(r, mask);
+    CHECK(map_frame(r, &cam, &l, (shadow_map_desc){.size = 2048}), "hard frame");
+    render_read_shadow_map_mask(r, mask2);
+    const double e_pcss = mae(mask, izb_mask), e_hard = mae(mask2, izb_mask);
+    printf("default fence view, 5 deg, map 2048, against the IZB's soft mask (64 samples): mean |error| "
+           "PCSS %.4f, hard map %.4f\n",
+           e_pcss, e_hard);
+    CHECK(e_pcss < e_hard, "PCSS (%.4f) nearer the exact soft shadows than the hard map (%.4f)", e_pcss,
+          e_hard);
+    izb_destroy(b);
+}
+
+int main(void)
+{
+    gl_context ctx;
+    gl_test_context(&ctx);
+    char err[512];
+    render *r = render_create(&(render_desc){.width = W, .height = H}, err, sizeof err);
+    CHECK(r != NULL, "render_create: %s", err);
+    map = malloc((size_t)2048 * 2048 * sizeof *map);
+    CHECK(map != NULL, "out of memory");
+    if (!r || !map) return test_done();
+    CHECK(render_set_shadow_mode(r, SHADOW_MODE_MAP, err, sizeof err) &&
+              shadow_map_set_probe(r, true, err, sizeof err),
+          "probe: %s", err);
+    const char *scenes[2] = {"builtin:default", "builtin:spheres:10000"};
+    for (int k = 0; k < 2; k++) {
+        scene s;
+        CHECK(scene_load(scenes[k], &s, err, sizeof err), "%s: %s", scenes[k], err);
+        CHECK(render_set_scene(r, &s, err, sizeof err), "render_set_scene: %s", err);
+        for (int v = 0; v < 2; v++)
+            check_view(r, &s, scenes[k], v);
+        if (k == 0) {
+            check_angle0(r, &s);
+            check_against_izb(r, &s);
+            check_lights(r, &s);
+        }
+        scene_free(&s);
+    }
+    CHECK(shadow_map_set_probe(r, false, err, sizeof err), "probe off: %s", err);
+    free(map);
+    render_destroy(r);
+    gl_context_shutdown(&ctx);
+    return test_done();
+}
