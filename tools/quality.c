@@ -249,23 +249,26 @@ static bool sample_view_maps(quality_run *q, const char *view, const camera *cam
     char err[1024];
     const int max = render_shadow_map_max_size();
     bool ok = true;
-    for (int i = 0; i < q->opt.size_count && ok; i++) {
-        if (q->opt.sizes[i] > max) continue;
-        if (!render_set_shadow_map(q->r, &(shadow_map_desc){.size = q->opt.sizes[i], .pcf = true}, err,
-                                   sizeof err) ||
-            !render_set_shadow_mode(q->r, SHADOW_MODE_MAP, err, sizeof err)) {
-            fprintf(stderr, "izb-quality: %s\n", err);
-            continue;
+    /* a soft light is also drawn as games draw it: PCSS (render/shadow_map.h) */
+    const int filters = l->angle_deg > 0.0f ? 2 : 1;
+    for (int i = 0; i < q->opt.size_count && ok; i++)
+        for (int pcss = 0; pcss < filters && ok; pcss++) {
+            if (q->opt.sizes[i] > max) continue;
+            const shadow_map_desc d = {.size = q->opt.sizes[i], .pcf = !pcss, .pcss = pcss};
+            if (!render_set_shadow_map(q->r, &d, err, sizeof err) ||
+                !render_set_shadow_mode(q->r, SHADOW_MODE_MAP, err, sizeof err)) {
+                fprintf(stderr, "izb-quality: %s\n", err);
+                continue;
+            }
+            render_frame(q->r, &(render_frame_desc){.cam = cam, .light = l});
+            render_read_shadow_map_mask(q->r, q->mask);
+            const quality_sample_counts c =
+                quality_sample_compare(NULL, q->mask, NULL, q->truth_vis, ref, NULL, m, q->n);
+            char method[32];
+            snprintf(method, sizeof method, "sm%d-%s", q->opt.sizes[i], pcss ? "pcss" : "pcf");
+            print_sample_row(q, view, method, &c);
+            ok = save_colour(q, view, method) && save_vis(q, view, strcat(method, "-diff"), true);
         }
-        render_frame(q->r, &(render_frame_desc){.cam = cam, .light = l});
-        render_read_shadow_map_mask(q->r, q->mask);
-        const quality_sample_counts c =
-            quality_sample_compare(NULL, q->mask, NULL, q->truth_vis, ref, NULL, m, q->n);
-        char method[32];
-        snprintf(method, sizeof method, "sm%d-pcf", q->opt.sizes[i]);
-        print_sample_row(q, view, method, &c);
-        ok = save_colour(q, view, method) && save_vis(q, view, strcat(method, "-diff"), true);
-    }
     render_set_shadow_mode(q->r, SHADOW_MODE_IZB, err, sizeof err);
     render_set_shadow_map(q->r, &(shadow_map_desc){.size = 1024}, err, sizeof err);
     return ok;
