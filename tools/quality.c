@@ -206,10 +206,11 @@ static void print_sample_header(bool csv)
         printf("view,method,samples_per_px,covered_px,answers,wrong_answers,wrong_pct,false_hidden,"
                "wrong_where_light_straddles_horizon,mean_abs_vis_error,mean_abs_vis_error_ref256\n");
     else
-        printf("| view | method | samples per px | covered px | (point, sample) answers | wrong | of answers | "
-               "wrongly hidden | of them where the light straddles the surface's horizon | mean abs. visibility "
-               "error | against 256 sub-samples |\n"
-               "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+        printf(
+            "| view | method | samples per px | covered px | (point, sample) answers | wrong | of answers | "
+            "wrongly hidden | of them where the light straddles the surface's horizon | mean abs. visibility "
+            "error | against 256 sub-samples |\n"
+            "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
 }
 
 static void print_sample_row(const quality_run *q, const char *view, const char *method,
@@ -223,22 +224,25 @@ static void print_sample_row(const quality_run *q, const char *view, const char 
         printf("%s,%s,%d,%ld,%ld,%ld,%.5f,%ld,%s,%.5f,%s\n", view, method, c->samples, c->covered, c->answers,
                c->wrong, pct, c->false_hidden, flagged, c->abs_err, ref);
     } else if (c->samples) {
-        printf("| %s | %s | %d | %ld | %ld | %ld | %.5f%% | %ld | %s | %.5f | %s |\n", view, method, c->samples,
-               c->covered, c->answers, c->wrong, pct, c->false_hidden, flagged, c->abs_err, ref);
+        printf("| %s | %s | %d | %ld | %ld | %ld | %.5f%% | %ld | %s | %.5f | %s |\n", view, method,
+               c->samples, c->covered, c->answers, c->wrong, pct, c->false_hidden, flagged, c->abs_err, ref);
     } else { /* a filtered map answers no sample: only its visibility */
         printf("| %s | %s | | %ld | | | | | | %.5f | %s |\n", view, method, c->covered, c->abs_err, ref);
     }
     fflush(stdout);
 }
 
-/* the visibility image of q->truth_vis / the method's error image into out_dir */
-static bool save_vis(quality_run *q, const char *view, const char *what, bool diff)
+/* into out_dir: the method's visibility (q->mask) as VIEW-WHAT-vis.png and its error against the
+ * truth's as VIEW-WHAT-diff.png */
+static bool save_vis(quality_run *q, const char *view, const char *what)
 {
-    if (diff)
-        quality_vis_diff_image(q->mask, q->truth_vis, q->n, q->rgb);
-    else
-        quality_vis_image(q->truth_vis, q->n, q->rgb);
-    return save_rgb(q, view, what);
+    char name[64];
+    quality_mask_vis_image(q->mask, q->truth_vis, q->n, q->rgb);
+    snprintf(name, sizeof name, "%s-vis", what);
+    bool ok = save_rgb(q, view, name);
+    quality_vis_diff_image(q->mask, q->truth_vis, q->n, q->rgb);
+    snprintf(name, sizeof name, "%s-diff", what);
+    return save_rgb(q, view, name) && ok;
 }
 
 /* Shadow maps with 3x3 PCF (the filtered mask is a visibility fraction) at every size, against
@@ -267,7 +271,7 @@ static bool sample_view_maps(quality_run *q, const char *view, const camera *cam
             char method[32];
             snprintf(method, sizeof method, "sm%d-%s", q->opt.sizes[i], pcss ? "pcss" : "pcf");
             print_sample_row(q, view, method, &c);
-            ok = save_colour(q, view, method) && save_vis(q, view, strcat(method, "-diff"), true);
+            ok = save_colour(q, view, method) && save_vis(q, view, method);
         }
     render_set_shadow_mode(q->r, SHADOW_MODE_IZB, err, sizeof err);
     render_set_shadow_map(q->r, &(shadow_map_desc){.size = 1024}, err, sizeof err);
@@ -313,8 +317,9 @@ static bool sample_view(quality_run *q, const quality_view *qv, const scene *s, 
         char method[32];
         snprintf(method, sizeof method, "izb-cpu M=%d", m);
         print_sample_row(q, qv->name, method, &c);
-        bool ok = save_vis(q, qv->name, "truth", false) && save_colour(q, qv->name, "izb-cpu") &&
-                  save_vis(q, qv->name, "izb-cpu-diff", true);
+        quality_vis_image(q->truth_vis, q->n, q->rgb);
+        bool ok = save_rgb(q, qv->name, "truth") && save_colour(q, qv->name, "izb-cpu") &&
+                  save_vis(q, qv->name, "izb-cpu");
         return sample_view_maps(q, qv->name, cam, l, m, NULL) && ok;
     }
     /* anti-aliased edges: the footprints (from the first frame's depth and ids, as the backend's)
@@ -340,7 +345,7 @@ static bool sample_view(quality_run *q, const quality_view *qv, const scene *s, 
         snprintf(method, sizeof method, "izb-cpu N=%d", n);
         print_sample_row(q, qv->name, method, &k);
         snprintf(method, sizeof method, "izb-cpu-n%d", n);
-        ok = save_colour(q, qv->name, method) && save_vis(q, qv->name, strcat(method, "-diff"), true);
+        ok = save_colour(q, qv->name, method) && save_vis(q, qv->name, method);
     }
     /* the maps against the one-ray truth (N = 1) and the reference */
     izb_aa_samples S1;

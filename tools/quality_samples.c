@@ -176,6 +176,13 @@ void quality_vis_image(const float *vis, long n, uint8_t *rgb)
     }
 }
 
+void quality_mask_vis_image(const uint8_t *mask, const float *vis_truth, long n, uint8_t *rgb)
+{
+    quality_vis_image(vis_truth, n, rgb); /* the sky's colour */
+    for (long i = 0; i < n; i++)
+        if (vis_truth[i] >= 0.0f) rgb[3 * i] = rgb[3 * i + 1] = rgb[3 * i + 2] = mask[i];
+}
+
 void quality_vis_diff_image(const uint8_t *mask, const float *vis_truth, long n, uint8_t *rgb)
 {
     for (long i = 0; i < n; i++) {

@@ -69,6 +69,8 @@ quality_sample_counts quality_sample_compare(const uint32_t *bits, const uint8_t
 /* RGB images (3 bytes a pixel): visibility in greys (blue sky), and the signed visibility error
  * of vis_test (mask / 255) against vis_truth (red: too dark, blue: too bright, full at 0.25). */
 void quality_vis_image(const float *vis, long n, uint8_t *rgb);
+/* The same for a method's mask (its byte / 255 as the visibility), sky where vis_truth < 0. */
+void quality_mask_vis_image(const uint8_t *mask, const float *vis_truth, long n, uint8_t *rgb);
 void quality_vis_diff_image(const uint8_t *mask, const float *vis_truth, long n, uint8_t *rgb);
 
 #endif
