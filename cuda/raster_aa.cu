@@ -10,13 +10,15 @@
  * atomicOr, and the early-out's read of the word is a relaxed atomic load (a stale value only
  * costs the samples: the OR of the bits already set changes nothing).
  * kernel2: the interleaved cell ownership of raster.cu (raster_k2_units, first_owned); every unit
- * walks all triangles. A point is always taken by the same thread (its cell's owner unit, lane
- * (j - cell_start) % UNIT), so its word is read and written plainly, without atomics. Simpler
- * than raster.cu's kernel2 (no shared-memory tiles of cell ranges, no ballots): each unit loads
- * every triangle's box itself.
+ * walks all triangles, their boxes staged in shared memory a tile at a time (one load per block,
+ * as raster.cu's kernel2; its warp ballots over the tile are not copied: each unit tests the
+ * boxes one by one). A point is always taken by the same thread (its cell's owner unit, lane
+ * (j - cell_start) % UNIT), so its word is read and written plainly, without atomics.
  * The mask word: bits of the sub-samples t hides, less those set already; with ids nothing from
  * the point's own triangle or one in its plane (izb_hit_is_own), as kernels_aa.h's aa_point. */
 #include "raster_aa.h"
+
+#include "../core/izb_aa.h"
 
 #include "cuda_check.h"
 #include "cuda_device.cuh"
@@ -24,6 +26,7 @@
 
 #define THREADS (1 << IZB_CUDA_THREADS_LOG2)
 #define RASTER_THREADS (1 << IZB_CUDA_RASTER_THREADS_LOG2)
+#define K2_TILE (1 << IZB_CUDA_K2_TILE_LOG2)
 
 /* primitive ids as one kernel parameter (tri_id: compacted -> scene index) */
 struct aa_own {
@@ -243,25 +246,36 @@ __global__ void __launch_bounds__(RASTER_THREADS)
           uint32_t *__restrict__ masks)                                                                // in/out
 {
     constexpr uint32_t UNITS = RASTER_THREADS / UNIT;
+    __shared__ float4 s_box[K2_TILE]; /* plane 3 (x0, y0, x1, y1) of the tile's triangles */
     const uint32_t u = blockIdx.x * UNITS + threadIdx.x / UNIT, lane = threadIdx.x % UNIT;
-    if (u >= (uint32_t)ux_count * (uint32_t)uy_count) /* no barriers */
-        return;
+    /* inactive units (the last block's spare ones) still join every barrier */
+    const bool active = u < (uint32_t)ux_count * (uint32_t)uy_count;
     const int ux = (int)(u % (uint32_t)ux_count), uy = (int)(u / (uint32_t)ux_count);
     const float ex = __uint_as_float(fs->ex_bits), ey = __uint_as_float(fs->ey_bits);
-    const float4 *__restrict__ boxes = tris + 3 * (size_t)tri_capacity; /* plane 3: x0, y0, x1, y1 */
-    for (uint32_t t = 0; t < ntri; t++) {
-        tri_planes b;
-        b.v[3] = boxes[t];
-        int cx0, cy0, cx1, cy1; /* reads the box alone */
-        izb_aa_tri_cells(&b.t, ex, ey, &grid, &cx0, &cy0, &cx1, &cy1);
-        const int x0 = first_owned(cx0, ux, ux_count), y0 = first_owned(cy0, uy, uy_count);
-        if (x0 > cx1 || y0 > cy1)
+    const float4 *__restrict__ boxes = tris + 3 * (size_t)tri_capacity;
+    for (uint32_t base = 0; base < ntri; base += K2_TILE) {
+        const uint32_t count = min((uint32_t)K2_TILE, ntri - base);
+        __syncthreads(); /* the previous tile is consumed */
+        for (uint32_t k = threadIdx.x; k < count; k += RASTER_THREADS)
+            s_box[k] = boxes[base + k];
+        __syncthreads();
+        if (!active)
             continue;
-        const izb_tri tri = tri_load(tris, tri_capacity, t);
-        for (int cy = y0; cy <= cy1; cy += uy_count)
-            for (int cx = x0; cx <= cx1; cx += ux_count)
-                aa_cell<UNIT, false>(tri, t, cx, cy, grid, cell_start, cell_end, cell_ext, S, own, points, foot, lane,
-                                     masks);
+        for (uint32_t i = 0; i < count; i++) {
+            tri_planes b;
+            b.v[3] = s_box[i];
+            int cx0, cy0, cx1, cy1; /* reads the box alone */
+            izb_aa_tri_cells(&b.t, ex, ey, &grid, &cx0, &cy0, &cx1, &cy1);
+            const int x0 = first_owned(cx0, ux, ux_count), y0 = first_owned(cy0, uy, uy_count);
+            if (x0 > cx1 || y0 > cy1)
+                continue;
+            const uint32_t t = base + i;
+            const izb_tri tri = tri_load(tris, tri_capacity, t);
+            for (int cy = y0; cy <= cy1; cy += uy_count)
+                for (int cx = x0; cx <= cx1; cx += ux_count)
+                    aa_cell<UNIT, false>(tri, t, cx, cy, grid, cell_start, cell_end, cell_ext, S, own, points, foot,
+                                         lane, masks);
+        }
     }
 }
 

@@ -15,7 +15,6 @@
 #ifndef IZB_CUDA_RASTER_AA_H
 #define IZB_CUDA_RASTER_AA_H
 
-#include "../core/izb_aa.h"
 #include "cuda_common.h"
 #include "raster.h"
 
