@@ -13,7 +13,9 @@
  *  (c) a ground's edge with an occluder just past it in the light's view (cpu_aa's border case):
  *      only sub-samples reach it, and it lies outside the points' bbox, so culling against the bare
  *      bbox drops it; several views, N 8 and 32, both kernels: CUDA == CPU, and partly hidden
- *      pixels exist (else the case would test nothing).
+ *      pixels exist (else the case would test nothing); N 4 and 16 there too;
+ *  (d) an all-sky frame (no points: nothing to cull against, no raster) and a ground alone with
+ *      ids (every pair is the point's own plane): both backends agree, all 255.
  * The seeds must exercise what they compare: partly hidden pixels (0 < byte < 255) and masks that
  * ids change. IZB_DIFF_SEEDS=N runs N seeds (default DEFAULT_SEEDS, sized for the SIMT emulator),
  * IZB_DIFF_SEED=K the one seed K. Exits 77 without a CUDA device. */
@@ -138,7 +140,8 @@ static void check_border(const pair *p)
         const float bmin[3] = {-1.5f, -0.1f, -1.5f}, bmax[3] = {1.5f, 0.6f, 1.5f};
         enum { W = 48, H = 40 };
         izb_recon f = izb_frame_make(&cam, &l, bmin, bmax, W, H);
-        f.shadow_samples = c % 2 ? 32 : 8;
+        static const int ns[4] = {8, 32, 4, 16}; /* 4 and 16 here: a mask word's unused bits */
+        f.shadow_samples = ns[c % 4];
         float depth[W * H];
         uint32_t ids[W * H];
         ray_cast_depth(&cam, &f, xyz, 2, depth, ids); /* the ground only: the occluder stays out of the depth */
@@ -154,6 +157,31 @@ static void check_border(const pair *p)
             partial += cm[i] > 0 && cm[i] < 255;
     }
     CHECK(partial > 10, "border: only %ld partly hidden pixels: the case does not test the grown bbox", partial);
+}
+
+/* (d): no points (sky everywhere), and a ground alone with ids (only its own plane's triangles). */
+static void check_empty(const pair *p)
+{
+    const float xyz[18] = {-1, 0, -1, -1, 0, 1, 1, 0, 1, -1, 0, -1, 1, 0, 1, 1, 0, -1};
+    const camera cam = {.pos = {0.0f, 3.0f, 0.0f}, .pitch = -89.9f, .fovy = 60};
+    const light l = {.type = LIGHT_DIRECTIONAL, .dir = {0.0f, -1.0f, 0.0f}};
+    const float bmin[3] = {-1.5f, -0.1f, -1.5f}, bmax[3] = {1.5f, 0.6f, 1.5f};
+    enum { W = 24, H = 16 };
+    izb_recon f = izb_frame_make(&cam, &l, bmin, bmax, W, H);
+    f.shadow_samples = 8;
+    float depth[W * H];
+    uint32_t ids[W * H];
+    ray_cast_depth(&cam, &f, xyz, 2, depth, ids);
+    static const float sky[W * H];
+    CHECK(izb_set_scene(p->cpu, xyz, 2) && izb_set_scene(p->gpu, xyz, 2), "empty: set_scene");
+    static uint8_t cm[W * H], gm[W * H];
+    for (int k = 0; k < 2; k++) {
+        const izb_settings s = {.kernel = k ? IZB_KERNEL2 : IZB_KERNEL1};
+        shade_both(p, k ? "(d) all sky" : "(d) the ground alone", &f, &s, k ? sky : depth, k ? NULL : ids, cm, gm);
+        int lit = 0;
+        for (int i = 0; i < W * H; i++) lit += gm[i] == 255;
+        CHECK(lit == W * H, "(d) %s: %d of %d pixels lit", k ? "all sky" : "the ground alone", lit, W * H);
+    }
 }
 
 int main(void)
@@ -173,6 +201,7 @@ int main(void)
     }
     rng_state = 12345;
     check_border(&p);
+    check_empty(&p);
     printf("seeds %ld..%ld: %ld frames compared, %ld partly hidden pixels (N > 1, kernel1 radix), ids changed the "
            "mask on %ld of %ld\n",
            first, first + n - 1, frames_compared, partial_pixels, ids_changed, 2 * n);
