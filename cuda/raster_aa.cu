@@ -54,8 +54,9 @@ static __device__ __forceinline__ izb_aa_foot foot_load(const float4 *foot, uint
  * outside the image count as sky; with an id the facet's normal, its 9 coordinates gathered from
  * the scene's planes in the CPU's order. */
 template <class Depth>
-static __device__ __forceinline__ void point_foot(const izb_recon &f, const izb_aa_view &V, const Depth &depth,
-                                                  const aa_own &own, uint32_t pix, izb_aa_foot *out)
+static __device__ __forceinline__ void point_foot(const izb_recon &f, const izb_aa_view &V,
+                                                  const Depth &depth, const aa_own &own, uint32_t pix,
+                                                  izb_aa_foot *out)
 {
     const int W = f.width, H = f.height;
     const int py = (int)(pix / (uint32_t)W), px = (int)(pix - (uint32_t)py * (uint32_t)W);
@@ -80,10 +81,10 @@ static __device__ __forceinline__ void point_foot(const izb_recon &f, const izb_
  * extents are >= 0, where float order is the bits' order). */
 template <class Depth>
 __global__ void aa_extent_kernel(const __grid_constant__ izb_recon f, const __grid_constant__ izb_aa_view V,
-                                 Depth depth, const aa_own own,                                  // in
-                                 const float4 *__restrict__ points, uint32_t capacity,          // in
-                                 const cuda_frame_info *__restrict__ info,                      // in: points
-                                 aa_frame_state *__restrict__ fs)                               // out: extents
+                                 Depth depth, const aa_own own,                        // in
+                                 const float4 *__restrict__ points, uint32_t capacity, // in
+                                 const cuda_frame_info *__restrict__ info,             // in: points
+                                 aa_frame_state *__restrict__ fs)                      // out: extents
 {
     const uint32_t j = blockIdx.x * THREADS + threadIdx.x;
     const uint32_t n = min(info->points, capacity);
@@ -121,12 +122,12 @@ __global__ void aa_restore_kernel(cuda_frame_info *__restrict__ info, const aa_f
 /* Stage 3's set-up: binned point j's footprint, its mask cleared. */
 template <class Depth>
 __global__ void aa_foot_kernel(const __grid_constant__ izb_recon f, const __grid_constant__ izb_aa_view V,
-                               Depth depth, const aa_own own, const float4 *__restrict__ points, uint32_t n, // in
-                               float4 *__restrict__ foot, uint32_t *__restrict__ masks)                     // out
+                               Depth depth, const aa_own own, const float4 *__restrict__ points,
+                               uint32_t n,                                              // in
+                               float4 *__restrict__ foot, uint32_t *__restrict__ masks) // out
 {
     const uint32_t j = blockIdx.x * THREADS + threadIdx.x;
-    if (j >= n)
-        return;
+    if (j >= n) return;
     aa_foot_planes u;
     point_foot(f, V, depth, own, point_load(points, j).pixel, &u.f);
     foot[2 * (size_t)j] = u.v[0];
@@ -136,12 +137,11 @@ __global__ void aa_foot_kernel(const __grid_constant__ izb_recon f, const __grid
 
 /* Each cell's largest extent over its points, in binned order as the CPU's loop (raster_aa.c). */
 __global__ void aa_cell_ext_kernel(const float4 *__restrict__ foot, const uint32_t *__restrict__ cell_start,
-                                   const uint32_t *__restrict__ cell_end, uint32_t cells,  // in
-                                   float2 *__restrict__ cell_ext)                          // out
+                                   const uint32_t *__restrict__ cell_end, uint32_t cells, // in
+                                   float2 *__restrict__ cell_ext)                         // out
 {
     const uint32_t c = blockIdx.x * THREADS + threadIdx.x;
-    if (c >= cells)
-        return;
+    if (c >= cells) return;
     float mx = 0.0f, my = 0.0f;
     for (uint32_t j = cell_start[c]; j < cell_end[c]; j++) {
         const float4 e = foot[2 * (size_t)j + 1]; /* (b1, b2, ex, ey) */
@@ -172,8 +172,7 @@ static __device__ __forceinline__ void aa_pair(const izb_tri &tri, uint32_t t, c
 {
     const izb_point p = point_load(points, j);
     const izb_aa_foot ft = foot_load(foot, j);
-    if (!izb_aa_near(&tri, p.x, p.y, ft.ex, ft.ey))
-        return;
+    if (!izb_aa_near(&tri, p.x, p.y, ft.ex, ft.ey)) return;
     const uint32_t full = izb_mask_word_bits(S.n, 0);
     const uint32_t cur = SHARED ? load_relaxed(&masks[j]) : masks[j];
     if ((cur & full) == full) /* the early-out: every sub-sample hidden already */
@@ -182,8 +181,8 @@ static __device__ __forceinline__ void aa_pair(const izb_tri &tri, uint32_t t, c
     for (int k = 0; k < S.n; k++)
         bits |= (uint32_t)izb_aa_sample_hidden(&tri, p.x, p.y, p.z, &ft, S.u[k], S.v[k]) << k;
     bits &= ~cur;
-    if (!bits ||
-        (own.pixel_id && izb_hit_is_own(own.xyz, 1, own.scene_n, own.scene_n, own.pixel_id[p.pixel], own.tri_id[t])))
+    if (!bits || (own.pixel_id &&
+                  izb_hit_is_own(own.xyz, 1, own.scene_n, own.scene_n, own.pixel_id[p.pixel], own.tri_id[t])))
         return;
     if (SHARED)
         atomicOr(&masks[j], bits);
@@ -194,35 +193,33 @@ static __device__ __forceinline__ void aa_pair(const izb_tri &tri, uint32_t t, c
 /* Triangle t against cell c's points, unless the cell is empty or its own largest extent does not
  * reach it from t's box (raster_aa.c's tri_cells). */
 template <int UNIT, bool SHARED>
-static __device__ __forceinline__ void aa_cell(const izb_tri &tri, uint32_t t, int cx, int cy, const izb_grid &grid,
-                                               const uint32_t *__restrict__ cell_start,
-                                               const uint32_t *__restrict__ cell_end,
-                                               const float2 *__restrict__ cell_ext, const izb_aa_samples &S,
-                                               const aa_own &own, const float4 *__restrict__ points,
-                                               const float4 *__restrict__ foot, uint32_t lane,
-                                               uint32_t *__restrict__ masks)
+static __device__ __forceinline__ void
+aa_cell(const izb_tri &tri, uint32_t t, int cx, int cy, const izb_grid &grid,
+        const uint32_t *__restrict__ cell_start, const uint32_t *__restrict__ cell_end,
+        const float2 *__restrict__ cell_ext, const izb_aa_samples &S, const aa_own &own,
+        const float4 *__restrict__ points, const float4 *__restrict__ foot, uint32_t lane,
+        uint32_t *__restrict__ masks)
 {
     const uint32_t c = (uint32_t)cy * (uint32_t)grid.w + (uint32_t)cx;
     const uint32_t start = cell_start[c], end = cell_end[c];
-    if (start >= end)
-        return;
+    if (start >= end) return;
     const float2 ce = cell_ext[c];
     int a0, b0, a1, b1;
     izb_aa_tri_cells(&tri, ce.x, ce.y, &grid, &a0, &b0, &a1, &b1);
-    if (cx < a0 || cx > a1 || cy < b0 || cy > b1)
-        return;
+    if (cx < a0 || cx > a1 || cy < b0 || cy > b1) return;
     for (uint32_t j = start + lane; j < end; j += UNIT)
         aa_pair<SHARED>(tri, t, S, own, points, foot, j, masks);
 }
 
 template <int UNIT>
 __global__ void __launch_bounds__(RASTER_THREADS)
-    aa_k1(const float4 *__restrict__ tris, uint32_t tri_capacity, uint32_t ntri,                       // in
-          const float4 *__restrict__ points, const float4 *__restrict__ foot,                          // in
-          const uint32_t *__restrict__ cell_start, const uint32_t *__restrict__ cell_end,              // in
-          const float2 *__restrict__ cell_ext, const izb_grid grid,                                    // in
-          const aa_frame_state *__restrict__ fs, const __grid_constant__ izb_aa_samples S, const aa_own own, // in
-          uint32_t *__restrict__ masks)                                                                // in/out
+    aa_k1(const float4 *__restrict__ tris, uint32_t tri_capacity, uint32_t ntri,          // in
+          const float4 *__restrict__ points, const float4 *__restrict__ foot,             // in
+          const uint32_t *__restrict__ cell_start, const uint32_t *__restrict__ cell_end, // in
+          const float2 *__restrict__ cell_ext, const izb_grid grid,                       // in
+          const aa_frame_state *__restrict__ fs, const __grid_constant__ izb_aa_samples S,
+          const aa_own own,             // in
+          uint32_t *__restrict__ masks) // in/out
 {
     constexpr uint32_t UNITS = RASTER_THREADS / UNIT;
     const uint32_t t = blockIdx.x * UNITS + threadIdx.x / UNIT, lane = threadIdx.x % UNIT;
@@ -230,20 +227,23 @@ __global__ void __launch_bounds__(RASTER_THREADS)
         return;
     const izb_tri tri = tri_load(tris, tri_capacity, t);
     int cx0, cy0, cx1, cy1;
-    izb_aa_tri_cells(&tri, __uint_as_float(fs->ex_bits), __uint_as_float(fs->ey_bits), &grid, &cx0, &cy0, &cx1, &cy1);
+    izb_aa_tri_cells(&tri, __uint_as_float(fs->ex_bits), __uint_as_float(fs->ey_bits), &grid, &cx0, &cy0,
+                     &cx1, &cy1);
     for (int cy = cy0; cy <= cy1; cy++)
         for (int cx = cx0; cx <= cx1; cx++)
-            aa_cell<UNIT, true>(tri, t, cx, cy, grid, cell_start, cell_end, cell_ext, S, own, points, foot, lane, masks);
+            aa_cell<UNIT, true>(tri, t, cx, cy, grid, cell_start, cell_end, cell_ext, S, own, points, foot,
+                                lane, masks);
 }
 
 template <int UNIT>
 __global__ void __launch_bounds__(RASTER_THREADS)
-    aa_k2(const float4 *__restrict__ tris, uint32_t tri_capacity, uint32_t ntri,                       // in
-          const float4 *__restrict__ points, const float4 *__restrict__ foot,                          // in
-          const uint32_t *__restrict__ cell_start, const uint32_t *__restrict__ cell_end,              // in
-          const float2 *__restrict__ cell_ext, const izb_grid grid, int ux_count, int uy_count,        // in
-          const aa_frame_state *__restrict__ fs, const __grid_constant__ izb_aa_samples S, const aa_own own, // in
-          uint32_t *__restrict__ masks)                                                                // in/out
+    aa_k2(const float4 *__restrict__ tris, uint32_t tri_capacity, uint32_t ntri,                // in
+          const float4 *__restrict__ points, const float4 *__restrict__ foot,                   // in
+          const uint32_t *__restrict__ cell_start, const uint32_t *__restrict__ cell_end,       // in
+          const float2 *__restrict__ cell_ext, const izb_grid grid, int ux_count, int uy_count, // in
+          const aa_frame_state *__restrict__ fs, const __grid_constant__ izb_aa_samples S,
+          const aa_own own,             // in
+          uint32_t *__restrict__ masks) // in/out
 {
     constexpr uint32_t UNITS = RASTER_THREADS / UNIT;
     __shared__ float4 s_box[K2_TILE]; /* plane 3 (x0, y0, x1, y1) of the tile's triangles */
@@ -259,22 +259,20 @@ __global__ void __launch_bounds__(RASTER_THREADS)
         for (uint32_t k = threadIdx.x; k < count; k += RASTER_THREADS)
             s_box[k] = boxes[base + k];
         __syncthreads();
-        if (!active)
-            continue;
+        if (!active) continue;
         for (uint32_t i = 0; i < count; i++) {
             tri_planes b;
             b.v[3] = s_box[i];
             int cx0, cy0, cx1, cy1; /* reads the box alone */
             izb_aa_tri_cells(&b.t, ex, ey, &grid, &cx0, &cy0, &cx1, &cy1);
             const int x0 = first_owned(cx0, ux, ux_count), y0 = first_owned(cy0, uy, uy_count);
-            if (x0 > cx1 || y0 > cy1)
-                continue;
+            if (x0 > cx1 || y0 > cy1) continue;
             const uint32_t t = base + i;
             const izb_tri tri = tri_load(tris, tri_capacity, t);
             for (int cy = y0; cy <= cy1; cy += uy_count)
                 for (int cx = x0; cx <= cx1; cx += ux_count)
-                    aa_cell<UNIT, false>(tri, t, cx, cy, grid, cell_start, cell_end, cell_ext, S, own, points, foot,
-                                         lane, masks);
+                    aa_cell<UNIT, false>(tri, t, cx, cy, grid, cell_start, cell_end, cell_ext, S, own, points,
+                                         foot, lane, masks);
         }
     }
 }
@@ -285,8 +283,7 @@ __global__ void aa_resolve(const float4 *__restrict__ points, const uint32_t *__
                            uint32_t width, int samples, Mask mask)
 {
     const uint32_t j = blockIdx.x * THREADS + threadIdx.x;
-    if (j >= n)
-        return;
+    if (j >= n) return;
     const uint32_t pixel = point_load(points, j).pixel, py = pixel / width;
     mask((int)(pixel - py * width), (int)py, pixel, izb_mask_value(&masks[j], samples));
 }
@@ -298,14 +295,15 @@ static bool launch_extent(const izb_recon *f, const izb_aa_view &V, Depth depth,
 {
     CUDA_TRY(cudaMemsetAsync(b->frame, 0, sizeof *b->frame, s));
     auto k = aa_extent_kernel<Depth>;
-    CUDA_LAUNCH(k, cuda_blocks(capacity, THREADS), THREADS, 0, s, *f, V, depth, own, points, capacity, info, b->frame);
+    CUDA_LAUNCH(k, cuda_blocks(capacity, THREADS), THREADS, 0, s, *f, V, depth, own, points, capacity, info,
+                b->frame);
     CUDA_LAUNCH(aa_grow_kernel, 1, 1, 0, s, info, b->frame);
     return true;
 }
 
-extern "C" bool aa_extent_run(const izb_recon *f, const cuda_image *img, const uint32_t *pixel_id, const float *xyz,
-                              uint32_t scene_n, const float4 *points, uint32_t capacity, cuda_frame_info *info,
-                              const aa_buffers *b, cudaStream_t s)
+extern "C" bool aa_extent_run(const izb_recon *f, const cuda_image *img, const uint32_t *pixel_id,
+                              const float *xyz, uint32_t scene_n, const float4 *points, uint32_t capacity,
+                              cuda_frame_info *info, const aa_buffers *b, cudaStream_t s)
 {
     if (capacity == 0 || !izb_aa_samples_ok(f->shadow_samples)) {
         fprintf(stderr, "izb cuda: aa: bad input (%u points, %d samples)\n", capacity, f->shadow_samples);
@@ -335,13 +333,14 @@ static bool launch_aa(izb_kernel kernel, const raster_args *a, const aa_buffers 
         int ux, uy;
         raster_k2_units(&a->grid, UNIT, a->sm_count, &ux, &uy);
         auto k = aa_k2<UNIT>;
-        CUDA_LAUNCH(k, cuda_blocks((size_t)ux * uy, UNITS), RASTER_THREADS, 0, s, a->tris, a->tri_capacity, ntri,
-                    a->points, b->foot, a->cell_start, a->cell_end, b->cell_ext, a->grid, ux, uy, b->frame, S, own,
-                    b->masks);
+        CUDA_LAUNCH(k, cuda_blocks((size_t)ux * uy, UNITS), RASTER_THREADS, 0, s, a->tris, a->tri_capacity,
+                    ntri, a->points, b->foot, a->cell_start, a->cell_end, b->cell_ext, a->grid, ux, uy,
+                    b->frame, S, own, b->masks);
     } else {
         auto k = aa_k1<UNIT>;
-        CUDA_LAUNCH(k, cuda_blocks(ntri, UNITS), RASTER_THREADS, 0, s, a->tris, a->tri_capacity, ntri, a->points,
-                    b->foot, a->cell_start, a->cell_end, b->cell_ext, a->grid, b->frame, S, own, b->masks);
+        CUDA_LAUNCH(k, cuda_blocks(ntri, UNITS), RASTER_THREADS, 0, s, a->tris, a->tri_capacity, ntri,
+                    a->points, b->foot, a->cell_start, a->cell_end, b->cell_ext, a->grid, b->frame, S, own,
+                    b->masks);
     }
     return true;
 }
@@ -353,8 +352,8 @@ static bool launch_foot(const izb_recon *f, Depth depth, const aa_own &own, cons
     izb_aa_view V;
     izb_aa_view_make(f, &V);
     auto k = aa_foot_kernel<Depth>;
-    CUDA_LAUNCH(k, cuda_blocks((size_t)a->n, THREADS), THREADS, 0, s, *f, V, depth, own, a->points, (uint32_t)a->n,
-                b->foot, b->masks);
+    CUDA_LAUNCH(k, cuda_blocks((size_t)a->n, THREADS), THREADS, 0, s, *f, V, depth, own, a->points,
+                (uint32_t)a->n, b->foot, b->masks);
     return true;
 }
 
@@ -371,31 +370,38 @@ extern "C" bool aa_raster_run(izb_kernel kernel, int unit, const izb_recon *f, c
                      : launch_foot(f, depth_from_texture{img->depth_tex}, own, a, b, s)))
         return false;
     const uint32_t cells = (uint32_t)a->grid.w * (uint32_t)a->grid.h;
-    CUDA_LAUNCH(aa_cell_ext_kernel, cuda_blocks(cells, THREADS), THREADS, 0, s, b->foot, a->cell_start, a->cell_end,
-                cells, b->cell_ext);
+    CUDA_LAUNCH(aa_cell_ext_kernel, cuda_blocks(cells, THREADS), THREADS, 0, s, b->foot, a->cell_start,
+                a->cell_end, cells, b->cell_ext);
     izb_aa_samples S;
     izb_aa_samples_make(f->shadow_samples, &S);
     bool ok;
     switch (unit) {
-    case 32: ok = launch_aa<32>(kernel, a, b, S, own, s); break;
-    case 64: ok = launch_aa<64>(kernel, a, b, S, own, s); break;
-    case 128: ok = launch_aa<128>(kernel, a, b, S, own, s); break;
-    case 256: ok = launch_aa<256>(kernel, a, b, S, own, s); break;
+    case 32:
+        ok = launch_aa<32>(kernel, a, b, S, own, s);
+        break;
+    case 64:
+        ok = launch_aa<64>(kernel, a, b, S, own, s);
+        break;
+    case 128:
+        ok = launch_aa<128>(kernel, a, b, S, own, s);
+        break;
+    case 256:
+        ok = launch_aa<256>(kernel, a, b, S, own, s);
+        break;
     default:
         fprintf(stderr, "izb cuda: aa raster: unit size %d is not 32, 64, 128 or 256\n", unit);
         return false;
     }
-    if (!ok)
-        return false;
+    if (!ok) return false;
     const uint32_t n = (uint32_t)a->n, width = (uint32_t)img->width;
     if (img->mask) {
         auto k = aa_resolve<mask_to_buffer>;
-        CUDA_LAUNCH(k, cuda_blocks(n, THREADS), THREADS, 0, s, a->points, b->masks, n, width, f->shadow_samples,
-                    mask_to_buffer{img->mask});
+        CUDA_LAUNCH(k, cuda_blocks(n, THREADS), THREADS, 0, s, a->points, b->masks, n, width,
+                    f->shadow_samples, mask_to_buffer{img->mask});
     } else {
         auto k = aa_resolve<mask_to_surface>;
-        CUDA_LAUNCH(k, cuda_blocks(n, THREADS), THREADS, 0, s, a->points, b->masks, n, width, f->shadow_samples,
-                    mask_to_surface{img->mask_surf});
+        CUDA_LAUNCH(k, cuda_blocks(n, THREADS), THREADS, 0, s, a->points, b->masks, n, width,
+                    f->shadow_samples, mask_to_surface{img->mask_surf});
     }
     return true;
 }

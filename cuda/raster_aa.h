@@ -46,8 +46,8 @@ bool aa_bbox_restore_run(cuda_frame_info *info, const aa_buffers *b, cudaStream_
 
 /* Stage 3 (instead of raster_run; needs n >= 1, ntri >= 1): a's triangles, points, cells, ids
  * (a->tri_id with a->pixel_id); a->shadow, a->k1_split and a->cut are not used. */
-bool aa_raster_run(izb_kernel kernel, int unit, const izb_recon *f, const raster_args *a, const cuda_image *img,
-                   const aa_buffers *b, cudaStream_t s);
+bool aa_raster_run(izb_kernel kernel, int unit, const izb_recon *f, const raster_args *a,
+                   const cuda_image *img, const aa_buffers *b, cudaStream_t s);
 
 #ifdef __cplusplus
 }

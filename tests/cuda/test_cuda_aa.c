@@ -40,8 +40,8 @@ typedef struct pair {
 static long frames_compared, partial_pixels, ids_changed;
 
 /* Both backends on one frame: the same bytes and stats. cm, gm (out): the masks. */
-static void shade_both(const pair *p, const char *what, const izb_recon *f, const izb_settings *s, const float *depth,
-                       const uint32_t *ids, uint8_t *cm, uint8_t *gm)
+static void shade_both(const pair *p, const char *what, const izb_recon *f, const izb_settings *s,
+                       const float *depth, const uint32_t *ids, uint8_t *cm, uint8_t *gm)
 {
     const int npix = f->width * f->height;
     memset(gm, 77, (size_t)npix);
@@ -57,8 +57,9 @@ static void shade_both(const pair *p, const char *what, const izb_recon *f, cons
             bad++;
         }
     frames_compared++;
-    CHECK(bad == 0, "%s: cuda != cpu on %d of %d pixels (first %d (%d, %d): cuda %d, cpu %d)", what, bad, npix, first,
-          first % f->width, first / f->width, first >= 0 ? gm[first] : 0, first >= 0 ? cm[first] : 0);
+    CHECK(bad == 0, "%s: cuda != cpu on %d of %d pixels (first %d (%d, %d): cuda %d, cpu %d)", what, bad,
+          npix, first, first % f->width, first / f->width, first >= 0 ? gm[first] : 0,
+          first >= 0 ? cm[first] : 0);
     CHECK(gs.points == cs.points && gs.tris_after_cull == cs.tris_after_cull && gs.grid_w == cs.grid_w &&
               gs.grid_h == cs.grid_h,
           "%s: stats cuda/cpu points %d/%d, after cull %d/%d, grid %dx%d/%dx%d", what, gs.points, cs.points,
@@ -72,7 +73,8 @@ static void run_seed(const pair *p, uint64_t seed)
     const int W = c.W, H = c.H, npix = W * H;
     izb_recon f = c.f;
     if (c.l.type != LIGHT_DIRECTIONAL) { /* directional only so far: the same camera and depth */
-        const light l = {.type = LIGHT_DIRECTIONAL, .dir = {c.l.dir[0], -fabsf(c.l.dir[1]) - 0.2f, c.l.dir[2]}};
+        const light l = {.type = LIGHT_DIRECTIONAL,
+                         .dir = {c.l.dir[0], -fabsf(c.l.dir[1]) - 0.2f, c.l.dir[2]}};
         f = izb_frame_make(&c.cam, &l, c.g.bmin, c.g.bmax, W, H);
     }
     const bool set = izb_set_scene(p->cpu, c.g.xyz, c.g.nt) && izb_set_scene(p->gpu, c.g.xyz, c.g.nt);
@@ -89,14 +91,19 @@ static void run_seed(const pair *p, uint64_t seed)
             const izb_settings s = {.kernel = mode % 2 ? IZB_KERNEL2 : IZB_KERNEL1,
                                     .binning = mode / 2 % 2 ? IZB_BINNING_ATOMIC : IZB_BINNING_RADIX,
                                     .unit_size = unit,
-                                    .grid_w = fine ? 2 * W : c.rand_grid ? c.gw : 0,
-                                    .grid_h = fine ? 2 * H : c.rand_grid ? c.gh : 0,
+                                    .grid_w = fine          ? 2 * W
+                                              : c.rand_grid ? c.gw
+                                                            : 0,
+                                    .grid_h = fine          ? 2 * H
+                                              : c.rand_grid ? c.gh
+                                                            : 0,
                                     .bias = c.bias};
             f.shadow_samples = ni ? 32 : 8;
             for (int with_ids = 0; with_ids < 2; with_ids++) {
-                snprintf(what, sizeof what, "seed %llu (a) N %d kernel%d %s unit %d grid %dx%d%s, %d tris, %dx%d",
-                         (unsigned long long)seed, f.shadow_samples, s.kernel, izb_binning_names[s.binning], unit,
-                         s.grid_w, s.grid_h, with_ids ? " ids" : "", c.g.nt, W, H);
+                snprintf(what, sizeof what,
+                         "seed %llu (a) N %d kernel%d %s unit %d grid %dx%d%s, %d tris, %dx%d",
+                         (unsigned long long)seed, f.shadow_samples, s.kernel, izb_binning_names[s.binning],
+                         unit, s.grid_w, s.grid_h, with_ids ? " ids" : "", c.g.nt, W, H);
                 shade_both(p, what, &f, &s, c.depth, with_ids ? c.ids : NULL, cm, gm);
                 if (!with_ids) memcpy(no_ids, cm, (size_t)npix);
                 if (with_ids && mode == 0) ids_changed += memcmp(no_ids, cm, (size_t)npix) != 0;
@@ -132,9 +139,11 @@ static void check_border(const pair *p)
     long partial = 0;
     for (int c = 0; c < 6; c++) {
         const float e = 1.0f, off = (float)rnd_in(0.0, 0.03);
-        const float xyz[27] = {-e, 0, -e, -e, 0, e, e, 0, e, -e, 0, -e, e, 0, e, e, 0, -e,
+        const float xyz[27] = {-e,      0,    -e,    -e,       0,    e,    e,       0,    e,
+                               -e,      0,    -e,    e,        0,    e,    e,       0,    -e,
                                e + off, 0.5f, -0.5f, e + 0.5f, 0.5f, 0.5f, e + off, 0.5f, 0.5f};
-        const camera cam = {.pos = {(float)rnd_in(-0.05, 0.05), 3.0f, (float)rnd_in(-0.05, 0.05)}, .pitch = -89.9f,
+        const camera cam = {.pos = {(float)rnd_in(-0.05, 0.05), 3.0f, (float)rnd_in(-0.05, 0.05)},
+                            .pitch = -89.9f,
                             .fovy = 60};
         const light l = {.type = LIGHT_DIRECTIONAL, .dir = {0.0f, -1.0f, 0.0f}};
         const float bmin[3] = {-1.5f, -0.1f, -1.5f}, bmax[3] = {1.5f, 0.6f, 1.5f};
@@ -144,19 +153,22 @@ static void check_border(const pair *p)
         f.shadow_samples = ns[c % 4];
         float depth[W * H];
         uint32_t ids[W * H];
-        ray_cast_depth(&cam, &f, xyz, 2, depth, ids); /* the ground only: the occluder stays out of the depth */
+        ray_cast_depth(&cam, &f, xyz, 2, depth,
+                       ids); /* the ground only: the occluder stays out of the depth */
         CHECK(izb_set_scene(p->cpu, xyz, 3) && izb_set_scene(p->gpu, xyz, 3), "border: set_scene");
-        const izb_settings s = {.cull = IZB_CULL_OFF, .kernel = c / 2 % 2 ? IZB_KERNEL2 : IZB_KERNEL1,
+        const izb_settings s = {.cull = IZB_CULL_OFF,
+                                .kernel = c / 2 % 2 ? IZB_KERNEL2 : IZB_KERNEL1,
                                 .binning = c / 4 ? IZB_BINNING_ATOMIC : IZB_BINNING_RADIX};
         static uint8_t cm[W * H], gm[W * H];
         char what[160];
-        snprintf(what, sizeof what, "(c) border view %d (offset %g, N %d, kernel%d)", c, off, f.shadow_samples,
-                 s.kernel);
+        snprintf(what, sizeof what, "(c) border view %d (offset %g, N %d, kernel%d)", c, off,
+                 f.shadow_samples, s.kernel);
         shade_both(p, what, &f, &s, depth, c % 3 ? ids : NULL, cm, gm);
         for (int i = 0; i < W * H; i++)
             partial += cm[i] > 0 && cm[i] < 255;
     }
-    CHECK(partial > 10, "border: only %ld partly hidden pixels: the case does not test the grown bbox", partial);
+    CHECK(partial > 10, "border: only %ld partly hidden pixels: the case does not test the grown bbox",
+          partial);
 }
 
 /* (d): no points (sky everywhere), and a ground alone with ids (only its own plane's triangles). */
@@ -177,9 +189,11 @@ static void check_empty(const pair *p)
     static uint8_t cm[W * H], gm[W * H];
     for (int k = 0; k < 2; k++) {
         const izb_settings s = {.kernel = k ? IZB_KERNEL2 : IZB_KERNEL1};
-        shade_both(p, k ? "(d) all sky" : "(d) the ground alone", &f, &s, k ? sky : depth, k ? NULL : ids, cm, gm);
+        shade_both(p, k ? "(d) all sky" : "(d) the ground alone", &f, &s, k ? sky : depth, k ? NULL : ids, cm,
+                   gm);
         int lit = 0;
-        for (int i = 0; i < W * H; i++) lit += gm[i] == 255;
+        for (int i = 0; i < W * H; i++)
+            lit += gm[i] == 255;
         CHECK(lit == W * H, "(d) %s: %d of %d pixels lit", k ? "all sky" : "the ground alone", lit, W * H);
     }
 }
@@ -189,7 +203,8 @@ int main(void)
     fixture_require_device("cuda_aa");
     pair p = {izb_create(&(izb_desc){.backend = IZB_BACKEND_CPU, .threads = 1, .quiet = true}),
               izb_create(&(izb_desc){.backend = IZB_BACKEND_CUDA})};
-    CHECK(p.cpu && p.gpu && strcmp(izb_name(p.gpu), "cuda") == 0, "no CPU or CUDA backend with a device present");
+    CHECK(p.cpu && p.gpu && strcmp(izb_name(p.gpu), "cuda") == 0,
+          "no CPU or CUDA backend with a device present");
     if (!p.cpu || !p.gpu) return test_done();
     long first, n;
     diff_seed_range(DEFAULT_SEEDS, &first, &n);
@@ -202,7 +217,8 @@ int main(void)
     rng_state = 12345;
     check_border(&p);
     check_empty(&p);
-    printf("seeds %ld..%ld: %ld frames compared, %ld partly hidden pixels (N > 1, kernel1 radix), ids changed the "
+    printf("seeds %ld..%ld: %ld frames compared, %ld partly hidden pixels (N > 1, kernel1 radix), ids "
+           "changed the "
            "mask on %ld of %ld\n",
            first, first + n - 1, frames_compared, partial_pixels, ids_changed, 2 * n);
     CHECK(partial_pixels > 0, "no partly hidden pixel: the seeds test nothing of the sub-samples");
