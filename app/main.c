@@ -349,7 +349,7 @@ static void shadow_samples_key(app *a)
                a->opt.shadow_samples);
     else
         printf("izb-shadows: %d shadow samples per pixel%s\n", a->opt.shadow_samples,
-               a->opt.shadow_samples > 1 ? " (anti-aliased edges: CPU backend)" : ": hard edges");
+               a->opt.shadow_samples > 1 ? " (anti-aliased edges)" : ": hard edges");
 }
 
 static void apply_toggles(app *a, unsigned t)

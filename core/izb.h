@@ -177,7 +177,7 @@ bool izb_soft_frame_ok(const izb_recon *f);
 /* Whether a frame's shadow_samples is one the backends take (izb_aa.h): 0 or 1 (the hard path), or
  * 4, 8, 16, 32 with a directional light and no light angle. Otherwise one line on stderr and
  * false; izb_shade_* refuse such frames, and frames with shadow_samples > 1 on a backend without
- * anti-aliased edges (CUDA, so far). */
+ * anti-aliased edges (izb_backend_vtbl.aa). */
 bool izb_aa_frame_ok(const izb_recon *f);
 
 /* Array path (tests, CPU fallback). depth: width*height linear view depths (0 = sky), row 0 at the

@@ -1,6 +1,7 @@
 /* izb_aa.h — anti-aliased shadow edges (issue 19, phase 1: the CPU backend): N sub-samples of each
  * pixel's footprint on its receiver, tested in one IZB pass. The per-element math, once, for the
- * CPU backend (cpu/raster_aa.c), the brute force (tests/izb_brute.h) and, later, the CUDA kernels;
+ * CPU backend (cpu/raster_aa.c), the brute force (tests/izb_brute.h) and the CUDA kernels
+ * (cuda/raster_aa.cu);
  * explicit fmaf, no libm call but sqrtf (correctly rounded on both sides).
  *
  * N in {1, 4, 8, 16, 32} (izb_recon.shadow_samples; 0 means 1). N = 1 is the hard path, bit for

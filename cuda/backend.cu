@@ -32,6 +32,7 @@
 
 #include <cuda_gl_interop.h>
 #include "raster.h"
+#include "raster_aa.h"
 #include "recon.h"
 
 enum { EV_RECON, EV_CULL, EV_CULL_END, EV_BIN, EV_RASTER, EV_END, EV_COUNT };
@@ -102,6 +103,10 @@ typedef struct cuda_backend {
     izb_grid grid;
     izb_point *h_points;
     uint32_t *h_cell_start, *h_cell_end;
+
+    /* anti-aliased frames (raster_aa.h): allocated by the first one, aa_cap points */
+    size_t aa_cap;
+    aa_buffers aa;
 } cuda_backend;
 
 #define CELLS_MAX ((size_t)IZB_GRID_MAX_DIM * IZB_GRID_MAX_DIM)
@@ -140,6 +145,31 @@ static void free_points(cuda_backend *b)
     }
     dev_free(&b->d_shadow);
     b->npix_cap = 0;
+}
+
+static void free_aa(cuda_backend *b)
+{
+    dev_free(&b->aa.frame);
+    dev_free(&b->aa.foot);
+    dev_free(&b->aa.masks);
+    dev_free(&b->aa.cell_ext);
+    b->aa_cap = 0;
+}
+
+/* Room for an anti-aliased frame of npix pixels (its cells: CELLS_MAX, as the grid arrays). */
+static bool reserve_aa(cuda_backend *b, size_t npix)
+{
+    if (npix <= b->aa_cap)
+        return true;
+    free_aa(b);
+    if (!DEV_ALLOC(b->aa.frame, 1, "anti-aliasing state") || !DEV_ALLOC(b->aa.foot, 2 * npix, "pixel footprints") ||
+        !DEV_ALLOC(b->aa.masks, npix, "sub-sample masks") ||
+        !DEV_ALLOC(b->aa.cell_ext, CELLS_MAX, "cells' footprint extents")) {
+        free_aa(b);
+        return false;
+    }
+    b->aa_cap = npix;
+    return true;
 }
 
 static void free_scene(cuda_backend *b)
@@ -240,6 +270,7 @@ static void cuda_destroy(izb_backend *base)
     free_points(b);
     free_scene(b);
     free_cutouts(b);
+    free_aa(b);
     dev_free(&b->d_depth);
     dev_free(&b->d_mask);
     dev_free(&b->d_pixel_id);
@@ -368,6 +399,9 @@ static bool run_frame(cuda_backend *b, const izb_recon *f, const izb_settings *s
     cudaStream_t st = b->stream;
     const size_t npix = (size_t)f->width * (size_t)f->height;
     b->have_frame = false;
+    const bool aa = f->shadow_samples > 1; /* izb.c checked N; 0 and 1 keep the hard path, bit for bit */
+    if (aa && !reserve_aa(b, npix))
+        return false;
 
     CUDA_TRY(cudaEventRecord(b->ev[EV_RECON], st));
     const recon_buffers rb = {b->d_points, (uint32_t)npix, b->d_block_bbox, b->d_info};
@@ -375,6 +409,10 @@ static bool run_frame(cuda_backend *b, const izb_recon *f, const izb_settings *s
         return false;
 
     CUDA_TRY(cudaEventRecord(b->ev[EV_CULL], st));
+    /* an anti-aliased frame culls against the points' bbox grown by the largest footprint */
+    if (aa && !aa_extent_run(f, img, pixel_id, b->d_xyz, (uint32_t)b->tri_count, b->d_points, (uint32_t)npix,
+                             b->d_info, &b->aa, st))
+        return false;
     if (b->tri_count > 0) {
         const cull_buffers cb = {b->d_xyz,
                                  b->d_flags,
@@ -391,6 +429,8 @@ static bool run_frame(cuda_backend *b, const izb_recon *f, const izb_settings *s
         if (!cull_run(f->light, b->tri_count, &cv, &cb, st))
             return false;
     }
+    if (aa && !aa_bbox_restore_run(b->d_info, &b->aa, st))
+        return false;
     CUDA_TRY(cudaEventRecord(b->ev[EV_CULL_END], st));
 
     /* The frame's only host round trip. */
@@ -418,7 +458,7 @@ static bool run_frame(cuda_backend *b, const izb_recon *f, const izb_settings *s
             b->d_cell_start,   b->d_cell_end,        g,        b->d_shadow, b->sm_count,
             IZB_CUDA_K1_SPLIT, b->d_tri_id,          pixel_id, b->d_xyz,    (uint32_t)b->tri_count,
             {b->cut_count ? b->d_cut_tex : NULL, b->d_cut_uv, b->d_cut_textures, b->d_cut_pool}};
-        if (!raster_run(s->kernel, unit, &ra, img, st))
+        if (!(aa ? aa_raster_run(s->kernel, unit, f, &ra, img, &b->aa, st) : raster_run(s->kernel, unit, &ra, img, st)))
             return false;
     }
     CUDA_TRY(cudaEventRecord(b->ev[EV_END], st));
@@ -642,7 +682,7 @@ static const izb_backend_vtbl cuda_vtbl = {
     cuda_set_cutouts,
     NULL,  /* shade_faces: a point light's faces take core/izb_faces.c's one pass per face */
     false, /* soft: no soft frames yet (izb.c refuses them) */
-    false, /* aa: no sub-samples per pixel yet (izb.c refuses N > 1) */
+    true,  /* aa: sub-samples per pixel (raster_aa.cu) */
 };
 
 /* Device, stream, events and the fixed-size buffers; false with a message. */

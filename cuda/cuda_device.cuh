@@ -59,6 +59,14 @@ static __device__ __forceinline__ void tri_store(float4 *planes, size_t capacity
         planes[(size_t)k * capacity + i] = u.v[k];
 }
 
+/* kernel2's cell ownership (raster.cu, raster_aa.cu): the smallest c >= lo with c % m == own
+ * (lo >= 0, 0 <= own < m). */
+static __device__ __forceinline__ int first_owned(int lo, int own, int m)
+{
+    int d = (own - lo) % m;
+    return lo + (d < 0 ? d + m : d);
+}
+
 /* Depth sources: the value at pixel (px, py), linear index i = py * width + px. */
 struct depth_from_buffer {
     const float *p;

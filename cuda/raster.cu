@@ -178,13 +178,6 @@ __global__ void __launch_bounds__(RASTER_THREADS)
                              hi, lane, own, t, shadow);
 }
 
-/* The smallest c >= lo with c % m == own (lo >= 0, 0 <= own < m). */
-static __device__ __forceinline__ int first_owned(int lo, int own, int m)
-{
-    int d = (own - lo) % m;
-    return lo + (d < 0 ? d + m : d);
-}
-
 /* Enough resident blocks per SM for the unit count raster_k2_units aims at (without the minimum,
  * ptxas squeezed kernel2 into 32 registers and spilled). */
 #define K2_MIN_BLOCKS (1 << (IZB_CUDA_K2_THREADS_PER_SM_LOG2 - IZB_CUDA_RASTER_THREADS_LOG2))

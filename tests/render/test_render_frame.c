@@ -15,6 +15,10 @@
  *    path, light 1 through its host arrays into the mask array) gives each light's mask equal to
  *    a CPU backend's frame of the same two lights, bit for bit (run with "cuda": CUDA against the
  *    CPU; with "cpu": the CPU backend's set path against a second CPU backend).
+ *  - an anti-aliased frame (shadow_samples 8, a small size: the emulator's time) through this
+ *    backend's GL path equals a CPU backend's array path on the depth and ids read back, byte for
+ *    byte, with partly lit pixels (with "cuda": cuda/raster_aa.cu on GL's depth texture and mask
+ *    surface).
  * Run with "cuda" it checks the CUDA-GL interop path instead (skipped without a CUDA device).
  * Skipped (77) without a GL 4.5 context or without Embree. */
 #undef NDEBUG
@@ -162,6 +166,38 @@ static void resize_round(render *r, izb_backend *b, const scene *s, const camera
               diff, shadow);
     }
 }
+
+/* An anti-aliased frame at 131x77 through b's GL path against a CPU backend's array path on what
+ * GL holds (depth, ids), then back to W x H. */
+static void aa_round(render *r, izb_backend *b, const scene *s, const camera *cam_in, const light *l)
+{
+    enum { w = 131, h = 77, N = 8 };
+    char err[256];
+    CHECK(render_resize(r, w, h, err, sizeof err), "aa: resize to %dx%d: %s", w, h, err);
+    camera cam = *cam_in;
+    camera_fit_clip(&cam, s->bounds_min, s->bounds_max);
+    CHECK(render_frame(r, &(render_frame_desc){.cam = &cam, .light = l, .backend = b, .shadow_samples = N}),
+          "aa: render_frame");
+    render_read_depth(r, gl_depth);
+    render_read_ids(r, gl_ids);
+    render_read_mask(r, gl_mask);
+    izb_backend *cpu = izb_create(&(izb_desc){.backend = IZB_BACKEND_CPU, .quiet = true});
+    CHECK(cpu && izb_set_scene(cpu, s->xyz, s->tri_count), "aa: a CPU backend with the scene");
+    if (cpu) {
+        izb_recon f = izb_frame_make(&cam, l, s->bounds_min, s->bounds_max, w, h);
+        f.shadow_samples = N;
+        CHECK(izb_shade_arrays_ids(cpu, &f, NULL, gl_depth, gl_ids, arr_mask, NULL), "aa: the CPU's frame");
+        izb_destroy(cpu);
+        long diff = 0, partial = 0;
+        for (int i = 0; i < w * h; i++) {
+            diff += gl_mask[i] != arr_mask[i];
+            partial += arr_mask[i] > 0 && arr_mask[i] < 255;
+        }
+        CHECK(diff == 0 && partial > 0, "aa: %s's GL mask differs from the CPU's at %ld pixels (%ld partly lit)",
+              izb_name(b), diff, partial);
+    }
+    CHECK(render_resize(r, W, H, err, sizeof err), "aa: resize back: %s", err);
+}
 #endif
 
 #if IZB_HAVE_EMBREE
@@ -229,6 +265,7 @@ int main(int argc, char **argv)
     run(r, b, o, &s, &near_cam, &dir, "close directional");
     two_lights(r, b, &s, &cam, &spot, &dir);
     resize_round(r, b, &s, &cam, &dir);
+    aa_round(r, b, &s, &cam, &dir);
 
     frame_fixture_free(&fx);
     return test_done();
