@@ -16,6 +16,7 @@
  * equal) — and the pairs that ran their samples (they depend on when masks fill: at most the
  * visited tests, and zero exactly when the CPU's are). The seeds must exercise it: partial shadow
  * (0 < byte < 255) on at least half the seeds, and the alpha test changing the CPU's soft mask on some.
+ * Then check_edges: M changing between frames, a hard frame among soft ones, sky only, no triangles.
  * IZB_CUDA_SOFT_SEEDS=N runs N seeds (default DEFAULT_SEEDS, sized for the SIMT emulator in CI)
  * from IZB_CUDA_SOFT_SEED_BASE (default 0); IZB_CUDA_SOFT_SEED=K replays one. Exits 77 without a
  * CUDA device. */
@@ -171,6 +172,47 @@ static void run_seed(const pair *p, uint64_t seed)
     }
 }
 
+/* Frames around the seeds' ones, on one scene: M growing and shrinking between frames (the mask
+ * words per point change: 1 -> 8 -> 2 -> 1), a hard frame after soft ones and a soft one after it
+ * (the hard path's culling is skipped in soft frames: nothing of it may go stale), a frame of sky
+ * only (no points), and a scene of no triangles (every point lit) — each equal to the CPU's. */
+static void check_edges(const pair *p)
+{
+    rng_state = 0x5EED5EEDull;
+    static cut_scene s;
+    cut_gen_scene(&s);
+    const light l = cut_gen_light(&s, CUT_L_DIR);
+    const camera cam = cut_gen_camera(s.bmin, s.bmax);
+    enum { EW = 24, EH = 18 };
+    izb_recon f = izb_frame_make(&cam, &l, s.bmin, s.bmax, EW, EH);
+    static float depth[EW * EH], sky[EW * EH];
+    static uint32_t ids[EW * EH];
+    static uint8_t cm[EW * EH], gm[EW * EH];
+    ray_cast_depth(&cam, &f, s.xyz, s.nt, depth, ids);
+    CHECK(izb_set_scene(p->cpu, s.xyz, s.nt) && izb_set_scene(p->gpu, s.xyz, s.nt), "edges: set_scene");
+    const izb_settings st = {.kernel = IZB_KERNEL2, .binning = IZB_BINNING_ATOMIC};
+    const int ms[5] = {16, 256, 64, 16, 128};
+    char what[96];
+    for (int k = 0; k < 5; k++) {
+        f.light_angle = (float)(5.0 * M_PI / 180.0), f.light_samples = ms[k];
+        snprintf(what, sizeof what, "edges: M %d after M %d", ms[k], k ? ms[k - 1] : 0);
+        shade_both(p, 1000, what, &f, &st, depth, ids, cm, gm);
+        if (k == 2) { /* a hard frame between soft ones */
+            izb_recon h = f;
+            h.light_angle = 0.0f;
+            shade_both(p, 1000, "edges: a hard frame after soft ones", &h, &st, depth, ids, cm, gm);
+        }
+    }
+    shade_both(p, 1000, "edges: sky only (no points)", &f, &st, sky, NULL, cm, gm);
+    CHECK(izb_set_scene(p->cpu, s.xyz, 0) && izb_set_scene(p->gpu, s.xyz, 0), "edges: an empty scene");
+    shade_both(p, 1000, "edges: no triangles", &f, &st, depth, NULL, cm, gm);
+    for (int i = 0; i < EW * EH; i++)
+        if (depth[i] > 0.0f && gm[i] != 255) {
+            CHECK(false, "edges: no triangles: pixel %d is %d, not lit", i, gm[i]);
+            break;
+        }
+}
+
 int main(void)
 {
     fixture_require_device("cuda_soft");
@@ -190,6 +232,7 @@ int main(void)
         run_seed(&p, (uint64_t)sd);
         if (test_failed_ != before) fprintf(stderr, "seed %ld FAILED (replay: IZB_CUDA_SOFT_SEED=%ld)\n", sd, sd);
     }
+    check_edges(&p);
     izb_destroy(p.gpu);
     izb_destroy(p.cpu);
     printf("seeds %ld..%ld: %ld frames compared; partial shadow on %d seeds; the alpha test changed the soft mask on "
