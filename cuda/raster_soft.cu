@@ -9,7 +9,7 @@
  *     by izb_may_cull as the CPU); survivors take a slot by atomicAdd. Their order differs from
  *     the CPU's input order, which changes nothing: a mask is an OR over (point, triangle) pairs.
  *  3. soft_k1 (a unit per survivor, its penumbra cells for the frame's zmax, each cell skipped when
- *     the box for its own farthest receiver misses it) or soft_k2 (units own interleaved cells and
+ *     the box for its own farthest receiver misses it; a row's kept cells walked as one run) or soft_k2 (units own interleaved cells and
  *     walk every survivor, tiles of cell ranges in shared memory, ballots as raster.cu's kernel2).
  *     Per point: soft_point, the CPU's KERN(soft_point): the early-out when the mask is full, the
  *     pair set-up (its box test makes every traversal agree with the brute force), the samples,
@@ -231,9 +231,15 @@ __global__ void __launch_bounds__(RASTER_THREADS)
     izb_soft_tri_cells(&t, zmax, &grid, &cx0, &cy0, &cx1, &cy1);
     unsigned long long global = 0, visited = 0;
     uint32_t pairs = 0;
-    for (int cy = cy0; cy <= cy1; cy++)
+    for (int cy = cy0; cy <= cy1; cy++) {
+        /* the row's cells the per-cell bound keeps, lo .. hi; their points are one contiguous run
+         * in binned order (cells are row-major), walked by all lanes at once as raster.cu's rows:
+         * a cell holds a few points, a unit 32 to 256 lanes. A point of a skipped cell inside the
+         * run fails the box test (its box lies in its cell's, which misses the cell). */
+        const uint32_t row = (uint32_t)cy * (uint32_t)grid.w;
+        int lo = -1, hi = -1;
         for (int cx = cx0; cx <= cx1; cx++) {
-            const uint32_t c = (uint32_t)cy * (uint32_t)grid.w + (uint32_t)cx;
+            const uint32_t c = row + (uint32_t)cx;
             const uint32_t start = cell_start[c], end = cell_end[c];
             if (start >= end)
                 continue;
@@ -241,8 +247,13 @@ __global__ void __launch_bounds__(RASTER_THREADS)
             if (!cell_reached(t, cell_zmax[c], grid, cx, cy))
                 continue;
             visited += end - start;
-            pairs += soft_cell<true>(t, id, is_cut, ct, cut, L, points, start, end, lane, unit, own, masks, words);
+            lo = lo < 0 ? cx : lo;
+            hi = cx;
         }
+        if (lo >= 0)
+            pairs += soft_cell<true>(t, id, is_cut, ct, cut, L, points, cell_start[row + (uint32_t)lo],
+                                     cell_end[row + (uint32_t)hi], lane, unit, own, masks, words);
+    }
     counts_add(cnt, lane == 0 ? global : 0, lane == 0 ? visited : 0, pairs);
 }
 
