@@ -316,7 +316,7 @@ static void light_size_keys(app *a, unsigned t)
         printf("izb-shadows: light angular size %.2f degrees, %d samples: for the directional light (T) only so far\n",
                (double)d, m);
     else if (d > 0.0f)
-        printf("izb-shadows: light angular size %.2f degrees, %d samples (soft shadows: CPU backend)\n", (double)d, m);
+        printf("izb-shadows: light angular size %.2f degrees, %d samples (soft shadows)\n", (double)d, m);
     else
         printf("izb-shadows: light angular size 0: hard shadows\n");
 }

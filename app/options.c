@@ -117,8 +117,7 @@ const option_spec options_table[] = {
     {"--light-angle", .kind = OPTION_FLOAT, .arg = "DEG", DEST(light_angle), .min = 0,
      .max = IZB_SOFT_MAX_ANGLE_DEG, .what = "degrees",
      .help = "the directional light's angular size, full angle (the sun:\n"
-             "0.53): soft shadows, exact for its light samples, on the CPU\n"
-             "backend (CUDA frames fall back to it); 0 = hard",
+             "0.53): soft shadows, exact for its light samples; 0 = hard",
      .deflt = "0"},
     {"--light-intensity", .kind = OPTION_FLOAT, .arg = "I", DEST(light_intensity), HAS(has_light_intensity),
      .min = 0, .max = LIGHT_MAX_INTENSITY, .what = "a factor",

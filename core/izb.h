@@ -98,7 +98,7 @@ typedef struct izb_stats {
      * points, cells, scratch) and those sized by the scene (triangles). CPU backend; 0 where a
      * backend does not count them (CUDA). */
     size_t frame_bytes, scene_bytes;
-    /* Soft frames (light_angle > 0; CPU backend): point tests the raster would visit with one
+    /* Soft frames (light_angle > 0): point tests the raster would visit with one
      * global penumbra bound (the farthest receiver), the tests it visited with per-cell bounds,
      * and the (point, triangle) pairs that passed the per-point box and plane side and ran their
      * samples (izb_soft.h). 0 in hard frames. */
@@ -171,7 +171,7 @@ bool izb_set_cutouts(izb_backend *b, const izb_cutouts *c);
 /* Whether a frame's light extent is one the backends take (izb_soft.h): light_angle within 0 ..
  * IZB_SOFT_MAX_ANGLE_DEG, and when it is > 0, light_samples in {16, 32, 64, 128, 256} and a
  * directional light. Otherwise one line on stderr and false; izb_shade_* refuse such frames, and
- * frames with light_angle > 0 on a backend without soft shadows (CUDA, so far). */
+ * frames with light_angle > 0 on a backend without soft shadows. */
 bool izb_soft_frame_ok(const izb_recon *f);
 
 /* Whether a frame's shadow_samples is one the backends take (izb_aa.h): 0 or 1 (the hard path), or

@@ -33,6 +33,7 @@
 #include <cuda_gl_interop.h>
 #include "raster.h"
 #include "raster_aa.h"
+#include "raster_soft.h"
 #include "recon.h"
 
 enum { EV_RECON, EV_CULL, EV_CULL_END, EV_BIN, EV_RASTER, EV_END, EV_COUNT };
@@ -87,6 +88,7 @@ typedef struct cuda_backend {
     cudaEvent_t ev_upload;
 
     cuda_scratch temp; /* CUB */
+    soft_buffers soft; /* soft frames (raster_soft.h): allocated by the first one */
     interop_texture gl_depth, gl_mask, gl_ids; /* gl_ids: registered when shade_gl gets an ids_tex */
     /* Review fix: when the GL textures cannot be registered (the GL context is on a device CUDA
      * does not drive: another GPU, Mesa), shade_gl reads back instead of failing the run; host
@@ -271,6 +273,7 @@ static void cuda_destroy(izb_backend *base)
     free_scene(b);
     free_cutouts(b);
     free_aa(b);
+    soft_free(&b->soft);
     dev_free(&b->d_depth);
     dev_free(&b->d_mask);
     dev_free(&b->d_pixel_id);
@@ -398,6 +401,7 @@ static bool run_frame(cuda_backend *b, const izb_recon *f, const izb_settings *s
 {
     cudaStream_t st = b->stream;
     const size_t npix = (size_t)f->width * (size_t)f->height;
+    const bool soft = f->light_angle > 0.0f; /* izb.c checked it: stages 3-4 in raster_soft.cu */
     b->have_frame = false;
     const bool aa = f->shadow_samples > 1; /* izb.c checked N; 0 and 1 keep the hard path, bit for bit */
     if (aa && !reserve_aa(b, npix))
@@ -413,7 +417,7 @@ static bool run_frame(cuda_backend *b, const izb_recon *f, const izb_settings *s
     if (aa && !aa_extent_run(f, img, pixel_id, b->d_xyz, (uint32_t)b->tri_count, b->d_points, (uint32_t)npix,
                              b->d_info, &b->aa, st))
         return false;
-    if (b->tri_count > 0) {
+    if (b->tri_count > 0 && !soft) {
         const cull_buffers cb = {b->d_xyz,
                                  b->d_flags,
                                  b->d_offsets,
@@ -451,8 +455,17 @@ static bool run_frame(cuda_backend *b, const izb_recon *f, const izb_settings *s
     }
 
     CUDA_TRY(cudaEventRecord(b->ev[EV_RASTER], st));
-    const int unit = raster_unit_size(s->unit_size, ntri, n, cells);
-    if (n > 0 && ntri > 0) {
+    const int unit = raster_unit_size(s->unit_size, soft ? b->tri_count : ntri, n, cells);
+    if (soft && n > 0) {
+        const soft_args sa = {b->d_xyz, b->tri_count,
+                              {s->cull, b->have_closed ? b->d_comp : NULL, b->d_boxes, {0.0f, 0.0f, 0.0f}, 0},
+                              b->d_binned, n, b->d_cell_start, b->d_cell_end, g, info.bbox, b->d_tri_id, pixel_id,
+                              {b->cut_count ? b->d_cut_tex : NULL, b->d_cut_uv, b->d_cut_textures, b->d_cut_pool},
+                              b->sm_count};
+        if (!soft_reserve(&b->soft, n, b->tri_count, cells, f->light_samples) ||
+            !soft_run(f, s->kernel, unit, &sa, &b->soft, img, st))
+            return false;
+    } else if (n > 0 && ntri > 0) {
         const raster_args ra = {
             b->d_tris,         (uint32_t)b->tri_cap, ntri,     b->d_binned, n,
             b->d_cell_start,   b->d_cell_end,        g,        b->d_shadow, b->sm_count,
@@ -488,6 +501,13 @@ static bool run_frame(cuda_backend *b, const izb_recon *f, const izb_settings *s
         stats->binning = s->binning == IZB_BINNING_ATOMIC ? IZB_BINNING_ATOMIC : IZB_BINNING_RADIX;
         stats->bbox = info.bbox;
         stats->overflows = (int)overflows;
+        if (soft && n > 0) { /* the device's counts (raster_soft.h), read back before the sync */
+            const soft_counters *c = b->soft.h_counters;
+            stats->tris_after_cull = (int)c->ntri;
+            stats->soft_tests_global = (double)c->global;
+            stats->soft_tests = (double)c->visited;
+            stats->soft_pairs = (double)c->pairs;
+        }
     }
     return true;
 }
@@ -681,7 +701,7 @@ static const izb_backend_vtbl cuda_vtbl = {
     "cuda", cuda_destroy, cuda_set_scene, cuda_shade_arrays, cuda_shade_gl, cuda_get_debug, cuda_update_scene,
     cuda_set_cutouts,
     NULL,  /* shade_faces: a point light's faces take core/izb_faces.c's one pass per face */
-    false, /* soft: no soft frames yet (izb.c refuses them) */
+    true,  /* soft: light_angle > 0 (raster_soft.cu) */
     true,  /* aa: sub-samples per pixel (raster_aa.cu) */
 };
 

@@ -155,6 +155,15 @@ template <class T> static inline T atomicAnd(T *p, T v)
     simt::maybe_yield();
     return __atomic_fetch_and(p, v, __ATOMIC_RELAXED);
 }
+/* __ldcg: a load cached in L2 only, so it sees other SMs' atomics there (no stale L1 line): a
+ * relaxed atomic load here, so race mode takes it for what it is on the device, a load that may
+ * meet concurrent atomics on purpose (cuda/raster_soft.cu's early-out reads). Strict mode
+ * interleaves threads at it, as at an atomic. */
+template <class T> static inline T __ldcg(const T *p)
+{
+    simt::maybe_yield();
+    return __atomic_load_n(p, __ATOMIC_RELAXED);
+}
 static inline void __threadfence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 static inline void __threadfence_block() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 

@@ -1,5 +1,5 @@
 /* test_soft_refusal.c — the seam's guard for soft frames (izb_recon.light_angle > 0, izb_soft.h):
- * a backend without the soft path (izb_backend_vtbl.soft false: CUDA so far) is never handed one —
+ * a backend without the soft path (izb_backend_vtbl.soft false; both real backends have it now) is never handed one —
  * izb_shade_arrays and izb_shade_gl return false with one line naming the CPU backend, and the
  * backend's function is not called — while hard frames reach it as before; a bad angle or sample
  * count is refused in one line before any backend sees it, whichever backend it is. The same for

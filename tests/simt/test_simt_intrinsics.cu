@@ -1,7 +1,7 @@
 /* test_simt_intrinsics.cu — the emulator's device vocabulary against CUDA's documented semantics:
  * ballot bit order, shuffle butterflies and index/up/down shuffles, __popc/__ffs, atomics that
  * return the old value and are atomic across blocks on different workers, __shared__ per block,
- * extern __shared__ sized at launch, __constant__ copies, and launch-configuration errors.
+ * extern __shared__ sized at launch, __ldcg, __constant__ copies, and launch-configuration errors.
  * Compiled like cuda/ (simt_prelude.h force-included); suite 'simt'. */
 #include <stdint.h>
 #include <string.h>
@@ -48,6 +48,19 @@ __global__ void atomic_kernel(uint32_t *counter, uint32_t *old, float *fsum)
     atomicAdd(fsum, 1.0f);
 }
 
+/* __ldcg reads what atomics stored: each thread ORs its bit into the block's word, then after the
+ * barrier reads the word through __ldcg (all bits) and a neighbour's value (its own store) */
+__global__ void ldcg_kernel(uint32_t *words, uint32_t *vals, uint32_t *out)
+{
+    const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    atomicOr(&words[blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32], 1u << (threadIdx.x & 31u));
+    vals[i] = i * 3u + 1u;
+    __syncthreads();
+    const uint32_t nb = blockIdx.x * blockDim.x + (threadIdx.x + 1) % blockDim.x;
+    out[2 * i] = __ldcg(&words[blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32]);
+    out[2 * i + 1] = __ldcg(&vals[nb]);
+}
+
 __global__ void shared_kernel(uint32_t *out)
 {
     __shared__ uint32_t s_val[THREADS];
@@ -84,6 +97,11 @@ static bool run_partial(uint32_t *d) { CUDA_LAUNCH(partial_mask_kernel, 1, 32, 0
 static bool run_atomic(uint32_t blocks, uint32_t *c, uint32_t *o, float *f)
 {
     CUDA_LAUNCH(atomic_kernel, blocks, THREADS, 0, 0, c, o, f);
+    return true;
+}
+static bool run_ldcg(uint32_t blocks, uint32_t *w, uint32_t *v, uint32_t *o)
+{
+    CUDA_LAUNCH(ldcg_kernel, blocks, THREADS, 0, 0, w, v, o);
     return true;
 }
 static bool run_shared(uint32_t blocks, uint32_t *o) { CUDA_LAUNCH(shared_kernel, blocks, THREADS, 0, 0, o); return true; }
@@ -166,6 +184,25 @@ int main(void)
     }
     CHECK(perm && counter[0] == n, "atomicAdd returns each old value once (counter %u of %u)", counter[0], n);
     CHECK(fsum[0] == (float)n, "float atomicAdd: %g", fsum[0]);
+
+    /* __ldcg: a plain load's value (the words all threads ORed into, a neighbour's store) */
+    {
+        const uint32_t lb = 16, ln = lb * THREADS;
+        uint32_t *d_w, *d_v, *d_o;
+        CHECK(cudaMalloc((void **)&d_w, ln / 32 * 4) == cudaSuccess && cudaMalloc((void **)&d_v, ln * 4) == cudaSuccess &&
+                  cudaMalloc((void **)&d_o, 2 * ln * 4) == cudaSuccess && cudaMemset(d_w, 0, ln / 32 * 4) == cudaSuccess,
+              "ldcg malloc");
+        CHECK(run_ldcg(lb, d_w, d_v, d_o), "ldcg launch");
+        std::vector<uint32_t> lo = download(d_o, 2 * ln);
+        bool ld_ok = true;
+        for (uint32_t i = 0; i < ln; i++)
+            ld_ok &= lo[2 * i] == 0xffffffffu &&
+                     lo[2 * i + 1] == (i / THREADS * THREADS + (i % THREADS + 1) % THREADS) * 3u + 1u;
+        CHECK(ld_ok, "__ldcg reads the ORed words and the neighbours' stores: %08x %u", lo[0], lo[1]);
+        cudaFree(d_w);
+        cudaFree(d_v);
+        cudaFree(d_o);
+    }
 
     /* __shared__ is per block: many blocks over the workers */
     CHECK(run_shared(4096, d_u), "shared launch");
