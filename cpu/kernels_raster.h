@@ -132,6 +132,16 @@ static inline uint32_t KERN(marked_bits)(const uint64_t *hits, uint32_t j)
     return (uint32_t)(lo | hi);
 }
 
+/* Are the points of the block at j (those before end) all marked already? Then a cut-out
+ * triangle skips the block: its test could only mark them again. Under dense foliage most points
+ * end up under a kept texel of some card, and the test's loads of the points (random places in
+ * the binned arrays) are the raster's main cost; the bitmap is small and cached. */
+static inline bool KERN(all_marked)(const uint64_t *hits, uint32_t j, uint32_t end)
+{
+    const uint32_t lanes = end - j >= KERN_BLOCK ? 0xffffu : (1u << (end - j)) - 1;
+    return (KERN(marked_bits)(hits, j) & lanes) == lanes;
+}
+
 /* The hits `bits` of cut-out triangle t on the block at x, y that the alpha test keeps: the test
  * runs per hit only (scalar: a texel read is a gather, and most blocks of a card hit few points). */
 static uint32_t KERN(cut_bits)(const izb_tri *t, const KERN(cut_tri) *ct, const float *x, const float *y,
@@ -151,7 +161,8 @@ static uint32_t KERN(cut_bits)(const izb_tri *t, const KERN(cut_tri) *ct, const 
  * a third of kernel1's time on spheres:1M). With ids, a block is recorded always and kept when it
  * hit; the traversal queues the triangle's kept blocks after its last cell (own_drain). ct: the
  * triangle's cut-out inputs, NULL (a constant in the opaque copies) when it is opaque; the alpha
- * test then filters the block's hits before they are marked or queued. */
+ * test then filters the block's hits before they are marked or queued, and a block whose points
+ * are all marked is skipped (all_marked: a branch opaque triangles do not pay). */
 static inline __attribute__((always_inline)) void KERN(row_hits)(const izb_tri *t, int i,
                                                                  const izb_cpu_points *p, uint32_t j0,
                                                                  uint32_t end, const izb_own *own,
@@ -161,6 +172,7 @@ static inline __attribute__((always_inline)) void KERN(row_hits)(const izb_tri *
     const float *x = p->x, *y = p->y, *z = p->z;
     if (!own) {
         for (uint32_t j = j0; j < end; j += KERN_BLOCK) {
+            if (ct && KERN(all_marked)(hits, j, end)) continue;
             uint32_t bits = KERN(block_hits)(t, x + j, y + j, z + j, (int)(end - j));
             if (ct && bits) bits = KERN(cut_bits)(t, ct, x + j, y + j, bits & ~KERN(marked_bits)(hits, j));
             KERN(mark_hits)(hits, j, bits);
@@ -169,6 +181,7 @@ static inline __attribute__((always_inline)) void KERN(row_hits)(const izb_tri *
     }
     uint32_t m = oq->blocks;
     for (uint32_t j = j0; j < end; j += KERN_BLOCK) {
+        if (ct && KERN(all_marked)(hits, j, end)) continue;
         uint32_t bits = KERN(block_hits)(t, x + j, y + j, z + j, (int)(end - j));
         if (ct && bits) bits = KERN(cut_bits)(t, ct, x + j, y + j, bits & ~KERN(marked_bits)(hits, j));
         oq->block_j[m] = j, oq->block_bits[m] = bits;
