@@ -129,7 +129,7 @@ bool izb_shade_arrays_faces(izb_backend *b, const izb_recon *frames, int count, 
         return false;
     }
     for (int i = 0; i < count; i++)
-        if (!izb_soft_frame_ok(&frames[i])) /* a light angle is the directional light's only */
+        if (!izb_soft_frame_ok(&frames[i]) || !izb_area_frame_ok(&frames[i])) /* angle: directional only; size: spot only */
             return false;
     izb_recon faces[IZB_CUBE_FACES];
     const izb_settings r = izb_settings_resolve(s ? *s : (izb_settings){0});

@@ -45,9 +45,10 @@ static uint32_t KERN(soft_cut_bits)(const izb_soft_pair *pr, const izb_soft_ligh
  * unless the mask is full already (the early-out) or, with ids, t is its own (izb_hit_is_own); of
  * a cut-out triangle, only the samples its alpha test keeps. Returns whether the pair was set up
  * (ran its samples). */
+/* area: t and L are an area light's (izb_area.h): only the pair's set-up differs. */
 static inline uint32_t KERN(soft_point)(const izb_soft_tri *t, uint32_t scene_id, const izb_soft_light *L,
                                         const izb_cpu_points *p, uint32_t j, uint32_t *mk, const izb_own *own,
-                                        const KERN(soft_cut) *ct, bool shared)
+                                        const KERN(soft_cut) *ct, bool shared, bool area)
 {
     const int words = izb_mask_words(L->m);
     uint32_t cur[IZB_MASK_MAX_WORDS];
@@ -56,7 +57,8 @@ static inline uint32_t KERN(soft_point)(const izb_soft_tri *t, uint32_t scene_id
     if (izb_mask_full(cur, L->m))
         return 0;
     izb_soft_pair pr;
-    if (!izb_soft_pair_setup(t, p->x[j], p->y[j], p->z[j], &pr))
+    if (!(area ? izb_area_pair_setup(t, p->x[j], p->y[j], p->z[j], &pr)
+               : izb_soft_pair_setup(t, p->x[j], p->y[j], p->z[j], &pr)))
         return 0;
     uint32_t bits[IZB_MASK_MAX_WORDS], any = 0;
     for (int w = 0; w < words; w++) {
@@ -85,9 +87,11 @@ static inline uint32_t KERN(soft_point)(const izb_soft_tri *t, uint32_t scene_id
  * test izb_soft_pair_setup starts with, so it changes no result. Reads whole blocks of 16 points
  * (izb_cpu_points is readable IZB_CPU_POINTS_PAD past its end). Returns the pairs set up, for the
  * statistics. */
-static uint32_t KERN(soft_row)(const izb_soft_tri *t, uint32_t scene_id, const izb_soft_light *L,
-                               const izb_cpu_points *p, uint32_t j0, uint32_t j1, uint32_t *masks,
-                               const izb_own *own, const izb_cut *cut, bool shared)
+static inline __attribute__((always_inline)) uint32_t KERN(soft_row_of)(const izb_soft_tri *t, uint32_t scene_id,
+                                                                        const izb_soft_light *L, const izb_cpu_points *p,
+                                                                        uint32_t j0, uint32_t j1, uint32_t *masks,
+                                                                        const izb_own *own, const izb_cut *cut,
+                                                                        bool shared, bool area)
 {
     const size_t words = (size_t)izb_mask_words(L->m);
     const uint32_t tex = cut ? cut->tex[scene_id] : IZB_OPAQUE;
@@ -106,10 +110,25 @@ static uint32_t KERN(soft_row)(const izb_soft_tri *t, uint32_t scene_id, const i
         }
         for (uint32_t in = KERN_MOVEMASK(flag); in; in &= in - 1) {
             const uint32_t j = b + (uint32_t)__builtin_ctz(in);
-            pairs += KERN(soft_point)(t, scene_id, L, p, j, masks + (size_t)j * words, own, &ct, shared);
+            pairs += KERN(soft_point)(t, scene_id, L, p, j, masks + (size_t)j * words, own, &ct, shared, area);
         }
     }
     return pairs;
+}
+
+static uint32_t KERN(soft_row)(const izb_soft_tri *t, uint32_t scene_id, const izb_soft_light *L,
+                               const izb_cpu_points *p, uint32_t j0, uint32_t j1, uint32_t *masks,
+                               const izb_own *own, const izb_cut *cut, bool shared)
+{
+    return KERN(soft_row_of)(t, scene_id, L, p, j0, j1, masks, own, cut, shared, false);
+}
+
+/* soft_row for an area light (izb_area.h): the same box, samples and masks, the area pair set-up */
+static uint32_t KERN(area_row)(const izb_soft_tri *t, uint32_t scene_id, const izb_soft_light *L,
+                               const izb_cpu_points *p, uint32_t j0, uint32_t j1, uint32_t *masks,
+                               const izb_own *own, const izb_cut *cut, bool shared)
+{
+    return KERN(soft_row_of)(t, scene_id, L, p, j0, j1, masks, own, cut, shared, true);
 }
 
 /* Scene triangles [i0, i1) transformed by the light matrix and set up (izb_soft_tri_setup; culled
@@ -125,6 +144,22 @@ static int64_t KERN(soft_setup)(const float *xyz, int64_t i0, int64_t i1, const 
         for (int c = 0; c < 3; c++)
             izb_transform(light, xyz + 9 * i + 3 * c, v[c]);
         if (izb_soft_tri_setup(v, zmax, L, pb, izb_may_cull(cull, (uint32_t)i), &out[k]))
+            tri_id[k++] = (uint32_t)i;
+    }
+    return k;
+}
+
+/* soft_setup for an area light: izb_area_tri_setup in place of izb_soft_tri_setup */
+static int64_t KERN(area_setup)(const float *xyz, int64_t i0, int64_t i1, const float *light, const izb_soft_light *L,
+                                float zmax, const izb_bbox *pb, const izb_cull_view *cull, izb_soft_tri *out,
+                                uint32_t *tri_id)
+{
+    int64_t k = 0;
+    for (int64_t i = i0; i < i1; i++) {
+        float v[3][4];
+        for (int c = 0; c < 3; c++)
+            izb_transform(light, xyz + 9 * i + 3 * c, v[c]);
+        if (izb_area_tri_setup(v, zmax, L, pb, izb_may_cull(cull, (uint32_t)i), &out[k]))
             tri_id[k++] = (uint32_t)i;
     }
     return k;
