@@ -21,8 +21,8 @@
  *      edges, and not within 1e-3 of either end; samples below the point's own surface skipped);
  *  (e) the rectangle's pattern: the Hammersley set computed here in double, one sample in each of
  *      the M columns and M rows; the ellipse's the golden spiral (izb_soft.h's test) scaled;
- *  (f) light size 0 on a frame equals the same frame without it, and tiny sizes differ from the
- *      hard shadow only near its edges (a smoke test of the limit).
+ *  (f) tiny emitters differ from the hard shadow only near its edges (a smoke test of the limit);
+ *  (g) the plane test is strict: a triangle through the receiver's own point hides no sample.
  * Bad frames are test_soft_refusal.c's (core). IZB_AREA_SEEDS=N runs N seeds. */
 #include <math.h>
 #include <stdbool.h>
@@ -417,6 +417,39 @@ static void check_pattern(void)
     }
 }
 
+/* A triangle through the receiver hides nothing (the plane test is strict): V_0 put exactly at the
+ * A-space point izb_area_pair_setup makes of (x, y, z), so n . (V_0 - p) is exactly 0, whatever
+ * the other vertices and the samples; a non-strict side test would hide every sample in front. */
+static void check_strict(void)
+{
+    const light l = {.type = LIGHT_SPOT, .pos = {0.3f, 3, -0.2f}, .dir = {0.1f, -1, 0.2f}, .cone_deg = 80};
+    const camera cam = {.pos = {0, 5, 5}, .pitch = -45};
+    const float bmin[3] = {-3, 0, -3}, bmax[3] = {3, 2, 3};
+    izb_recon f = izb_frame_make(&cam, &l, bmin, bmax, 8, 8);
+    f.light_size[0] = 2.0f, f.light_size[1] = 1.0f, f.light_samples = 64;
+    izb_soft_light L;
+    izb_area_light_make(&f, &L);
+    const izb_bbox all = {-INFINITY, -INFINITY, INFINITY, INFINITY};
+    int hidden = 0, set = 0;
+    for (int c = 0; c < 2000; c++) {
+        const float x = (float)rnd_in(-0.8, 0.8), y = (float)rnd_in(-0.8, 0.8), z = (float)rnd_in(-1.0, -0.2);
+        const float w = -1.0f / z;
+        float v[3][4] = {{x * w, y * w, -1.0f, w}};
+        for (int k = 1; k < 3; k++) {
+            const float wk = (float)rnd_in(0.5, 4.0);
+            v[k][0] = (float)rnd_in(-1, 1) * wk, v[k][1] = (float)rnd_in(-1, 1) * wk, v[k][2] = -1.0f, v[k][3] = wk;
+        }
+        izb_soft_tri t;
+        if (!izb_area_tri_setup(v, 0.0f, &L, &all, false, &t)) continue;
+        set++;
+        izb_soft_pair pr;
+        if (!izb_area_pair_setup(&t, x, y, z, &pr)) continue;
+        for (int j = 0; j < L.m; j++)
+            hidden += izb_soft_sample_hidden(&pr, t.n, L.dx[j], L.dy[j]);
+    }
+    CHECK(hidden == 0 && set > 1000, "triangles through the receiver hide %d samples (%d set up)", hidden, set);
+}
+
 /* tiny emitters: the hard spot's mask but for pixels whose neighbours differ in it (its edges) */
 static void check_limit(izb_backend *b)
 {
@@ -465,6 +498,7 @@ int main(void)
     printf("%d seeds: penumbra wider than the hard shadow on %d, partial shadow on %d; truth decided %ld samples\n",
            seeds, seeds_box_matters, seeds_partial, truth_decided);
     check_pattern();
+    check_strict();
     check_limit(b1);
     izb_destroy(b1);
     izb_destroy(b3);
