@@ -18,8 +18,10 @@
  * triangles may be cut-outs (izb_set_cutouts): one alpha image of 1..8 x 1..8 texels from the input,
  * its wraps (an unknown one too) and cutoff from the palette (NaN, Inf, outside [0, 1]), per
  * triangle the image, opaque or a missing image, and UVs from the palette; the brute force applies
- * the same alpha test (izb_alpha.h; per light sample in soft frames). And nothing may crash or read
- * out of bounds (ASan, UBSan). */
+ * the same alpha test (izb_alpha.h; per light sample in soft frames). Then (the input's last bytes)
+ * a spot may be an area light (izb_area.h: a size, M and shape from the input): the byte must equal
+ * the brute force's for the area samples, or a bad size, M or shape must be refused. And nothing
+ * may crash or read out of bounds (ASan, UBSan). */
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
@@ -183,6 +185,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
     }
     const izb_cutouts co = {.images = &img, .image_count = 1, .uv = uv, .image_of = image_of, .tri_count = nt};
+    /* an area light (a spot with a size, izb_area.h): read after the cut-outs, so older inputs stay
+     * as they were; sizes from the palette (NaN, Inf, negative, huge: refused) or small multiples of
+     * 1/8, M 48 and shape 2 refused */
+    const uint8_t area = next_u8(&r);
+    if ((area & 1) && l.type == LIGHT_SPOT) {
+        static const int sample_counts[6] = {16, 32, 64, 128, 256, 48};
+        for (int k = 0; k < 2; k++)
+            l.size[k] = area & 2 ? next_float(&r) : (float)(next_u8(&r) % 32) / 8.0f;
+        l.samples = sample_counts[next_u8(&r) % 6];
+        l.shape = next_u8(&r) % 3;
+    }
 
     FUZZ_ASSERT(izb_set_scene(b, xyz, nt), "set_scene with %d triangles", nt);
     izb_cutout_set cset = {0};
@@ -194,10 +207,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const int count = izb_frame_make_faces(&c, &l, bmin, bmax, W, H, faces);
     uint8_t mask[MAX_SIDE * MAX_SIDE], want[MAX_SIDE * MAX_SIDE], scratch[MAX_SIDE * MAX_SIDE];
     izb_stats st;
-    const izb_recon f = faces[0]; /* soft frames are directional: one face */
-    if (f.light_angle > 0.0f && !izb_soft_frame_ok(&f)) { /* past the maximum, M not in the set, not directional */
+    const izb_recon f = faces[0]; /* soft frames are directional, area frames spots: one face */
+    const bool soft_frame = f.light_angle > 0.0f || izb_area_on(&f);
+    if ((f.light_angle > 0.0f && !izb_soft_frame_ok(&f)) || !izb_area_frame_ok(&f)) { /* angle or size bad, M not in the set */
         FUZZ_ASSERT(!izb_shade_arrays_faces(b, faces, count, &s, depth, NULL, mask, scratch, &st),
-                    "a bad soft frame (%g rad, M %d) accepted", (double)f.light_angle, f.light_samples);
+                    "a bad soft frame (%g rad, size %g x %g, shape %d, M %d) accepted", (double)f.light_angle,
+                    (double)f.light_size[0], (double)f.light_size[1], f.light_disk, f.light_samples);
         izb_cutout_set_free(&cset);
         return 0;
     }
@@ -217,12 +232,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (int i = 0; i < count; i++)
         fb[i] = faces[i], fb[i].bias = rs.bias;
     izb_cull_view cv = {.mode = rs.cull, .comp = closed.comp, .boxes = closed.boxes,
-                        .light_is_spot = fb[0].light_is_spot};
+                        .light_is_spot = fb[0].light_is_spot, .light_reach = izb_area_reach(&fb[0])};
     if (fb[0].light_is_spot) izb_light_origin(fb[0].light, cv.light_origin);
     if (count > 1) {
         float face_depth[MAX_SIDE * MAX_SIDE];
         izb_brute_force_faces_cut(fb, count, depth, NULL, xyz, nt, &cv, &cset, want, pts, pix, face_depth, scratch);
-    } else if (fb[0].light_angle > 0.0f) { /* soft: the byte itself, the lit fraction, must be equal */
+    } else if (soft_frame) { /* soft (angle or area): the byte itself, the lit fraction, must be equal */
         izb_brute_force_soft_cut(&fb[0], depth, NULL, xyz, nt, &cv, true, &cset, want, pts, pix);
     } else {
         izb_brute_force_cut(&fb[0], depth, NULL, xyz, nt, &cv, &cset, want, pts, pix);
@@ -230,10 +245,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     izb_closed_free(&closed);
     izb_cutout_set_free(&cset);
     for (int i = 0; i < W * H; i++)
-        FUZZ_ASSERT(f.light_angle > 0.0f ? mask[i] == want[i] : (mask[i] == 0) == (want[i] == 0),
-                    "pixel %d (%d, %d) of %dx%d (cull %s, light angle %g rad, M %d): backend %d, brute force %d", i,
-                    i % W, i / W, W, H, izb_cull_names[rs.cull], (double)f.light_angle, f.light_samples, mask[i],
-                    want[i]);
+        FUZZ_ASSERT(soft_frame ? mask[i] == want[i] : (mask[i] == 0) == (want[i] == 0),
+                    "pixel %d (%d, %d) of %dx%d (cull %s, light angle %g rad, size %g x %g, M %d): backend %d, brute "
+                    "force %d", i, i % W, i / W, W, H, izb_cull_names[rs.cull], (double)f.light_angle,
+                    (double)f.light_size[0], (double)f.light_size[1], f.light_samples, mask[i], want[i]);
     /* every point belongs to one face, a point light's too: the points are the sampled pixels, each
      * once (a seam point counted by two faces, or lost by both, fails); a triangle is set up at most
      * once per face */
