@@ -51,6 +51,18 @@ typedef struct izb_cpu_kernels {
                           uint32_t *tri_id);
 } izb_cpu_kernels;
 
+/* The area light's copies (kernels_area.h, compiled by isa_area.c), which the table names */
+#define IZB_CPU_AREA_DECL(SUFFIX)                                                                            \
+    uint32_t izb_cpu_area_row_##SUFFIX(const izb_soft_tri *t, uint32_t scene_id, const izb_soft_light *L,    \
+                                       const izb_cpu_points *p, uint32_t j0, uint32_t j1, uint32_t *masks,  \
+                                       const izb_own *own, const izb_cut *cut, bool shared);                \
+    int64_t izb_cpu_area_setup_##SUFFIX(const float *xyz, int64_t i0, int64_t i1, const float *light,        \
+                                        const izb_soft_light *L, float zmax, const izb_bbox *pb,            \
+                                        const izb_cull_view *cull, izb_soft_tri *out, uint32_t *tri_id);
+IZB_CPU_AREA_DECL(base)
+IZB_CPU_AREA_DECL(avx2)
+IZB_CPU_AREA_DECL(avx512)
+
 /* The copy for `isa`, or NULL when this CPU or this build lacks it. IZB_CPU_ISA_AUTO: the best
  * this CPU runs, no better than the environment variable IZB_CPU_ISA says (base, avx2, avx512:
  * for measuring one against another; any other value is ignored with one warning). */

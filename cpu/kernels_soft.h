@@ -116,19 +116,12 @@ static inline __attribute__((always_inline)) uint32_t KERN(soft_row_of)(const iz
     return pairs;
 }
 
+#ifndef KERN_AREA_ONLY /* isa_area.c takes the row above and none of these */
 static uint32_t KERN(soft_row)(const izb_soft_tri *t, uint32_t scene_id, const izb_soft_light *L,
                                const izb_cpu_points *p, uint32_t j0, uint32_t j1, uint32_t *masks,
                                const izb_own *own, const izb_cut *cut, bool shared)
 {
     return KERN(soft_row_of)(t, scene_id, L, p, j0, j1, masks, own, cut, shared, false);
-}
-
-/* soft_row for an area light (izb_area.h): the same box, samples and masks, the area pair set-up */
-static uint32_t KERN(area_row)(const izb_soft_tri *t, uint32_t scene_id, const izb_soft_light *L,
-                               const izb_cpu_points *p, uint32_t j0, uint32_t j1, uint32_t *masks,
-                               const izb_own *own, const izb_cut *cut, bool shared)
-{
-    return KERN(soft_row_of)(t, scene_id, L, p, j0, j1, masks, own, cut, shared, true);
 }
 
 /* Scene triangles [i0, i1) transformed by the light matrix and set up (izb_soft_tri_setup; culled
@@ -148,19 +141,4 @@ static int64_t KERN(soft_setup)(const float *xyz, int64_t i0, int64_t i1, const 
     }
     return k;
 }
-
-/* soft_setup for an area light: izb_area_tri_setup in place of izb_soft_tri_setup */
-static int64_t KERN(area_setup)(const float *xyz, int64_t i0, int64_t i1, const float *light, const izb_soft_light *L,
-                                float zmax, const izb_bbox *pb, const izb_cull_view *cull, izb_soft_tri *out,
-                                uint32_t *tri_id)
-{
-    int64_t k = 0;
-    for (int64_t i = i0; i < i1; i++) {
-        float v[3][4];
-        for (int c = 0; c < 3; c++)
-            izb_transform(light, xyz + 9 * i + 3 * c, v[c]);
-        if (izb_area_tri_setup(v, zmax, L, pb, izb_may_cull(cull, (uint32_t)i), &out[k]))
-            tri_id[k++] = (uint32_t)i;
-    }
-    return k;
-}
+#endif
