@@ -27,6 +27,16 @@ float area_light_max(const float bmin[3], const float bmax[3])
     return d > def ? d : def;
 }
 
+/* (w, h) scaled so that its larger side is exactly max, the aspect kept (w, h > 0 finite); the
+ * smaller side's rounding never past max (a square's would be, by an ulp) */
+static void fit(float *w, float *h, float max)
+{
+    if (*w >= *h)
+        *h = fminf(*h * (max / *w), max), *w = max;
+    else
+        *w = fminf(*w * (max / *h), max), *h = max;
+}
+
 area_step area_light_step(float size[2], bool grow, float def, float max)
 {
     float w = size[0], h = size[1];
@@ -39,10 +49,18 @@ area_step area_light_step(float size[2], bool grow, float def, float max)
         size[0] = size[1] = 0.0f;
         return AREA_STEP_HARD;
     }
+    if ((w > h ? w : h) > max) { /* a size from the command line past the keys' range: brought into it */
+        fit(&w, &h, max);
+        if (grow) {
+            size[0] = w, size[1] = h;
+            return AREA_STEP_CLAMPED;
+        }
+    }
     const float side = w > h ? w : h;
     if (grow) {
-        if (side * 1.25f > max) { /* the larger side at max, the aspect kept */
-            size[0] = w * (max / side), size[1] = h * (max / side);
+        if (side * 1.25f > max) {
+            fit(&w, &h, max);
+            size[0] = w, size[1] = h;
             return AREA_STEP_CLAMPED;
         }
         size[0] = w * 1.25f, size[1] = h * 1.25f;

@@ -20,8 +20,9 @@ typedef enum area_step {
 } area_step;
 
 /* One step of the = (grow) or - (shrink) key on size (W, H): times or over 1.25, the aspect kept;
- * = on 0 (or a NaN or negative size) starts at def x def; clamped to max (its larger side), and 0
- * once its larger side drops below def / 4. */
+ * = on 0 (or a NaN or negative size) starts at def x def; - on such a size gives 0; a larger side
+ * past max is brought to max first (AREA_STEP_CLAMPED when growing); 0 once the larger side drops
+ * below def / 4. The result's larger side is at most max. */
 area_step area_light_step(float size[2], bool grow, float def, float max);
 
 #endif
