@@ -22,7 +22,9 @@
  *  (e) the rectangle's pattern: the Hammersley set computed here in double, one sample in each of
  *      the M columns and M rows; the ellipse's the golden spiral (izb_soft.h's test) scaled;
  *  (f) tiny emitters differ from the hard shadow only near its edges (a smoke test of the limit);
- *  (g) the plane test is strict: a triangle through the receiver's own point hides no sample.
+ *  (g) the plane test is strict: a triangle through the receiver's own point hides no sample;
+ *  (h) the cut-out UV of each hidden sample's own hit point (izb_soft_sample_uv on the area pair)
+ *      equals the double barycentrics of the segment's hit.
  * Bad frames are test_soft_refusal.c's (core). IZB_AREA_SEEDS=N runs N seeds. */
 #include <math.h>
 #include <stdbool.h>
@@ -450,6 +452,50 @@ static void check_strict(void)
     CHECK(hidden == 0 && set > 1000, "triangles through the receiver hide %d samples (%d set up)", hidden, set);
 }
 
+/* The area pair's cut-out UV (izb_soft_sample_uv) against the barycentrics of the segment's hit in
+ * double (ray_plane_bary in A-space: an affine map keeps barycentrics), for samples the predicate
+ * hides and the double test puts well inside the triangle: a vertex's weight swapped or a sign
+ * wrong fails. */
+static void check_uv(void)
+{
+    const light l = {.type = LIGHT_SPOT, .pos = {0.3f, 3, -0.2f}, .dir = {0.1f, -1, 0.2f}, .cone_deg = 80};
+    const camera cam = {.pos = {0, 5, 5}, .pitch = -45};
+    const float bmin[3] = {-3, 0, -3}, bmax[3] = {3, 2, 3};
+    izb_recon f = izb_frame_make(&cam, &l, bmin, bmax, 8, 8);
+    f.light_size[0] = 2.0f, f.light_size[1] = 1.5f, f.light_samples = 64;
+    izb_soft_light L;
+    izb_area_light_make(&f, &L);
+    const izb_bbox all = {-INFINITY, -INFINITY, INFINITY, INFINITY};
+    int checked = 0, wrong = 0;
+    for (int c = 0; c < 3000; c++) {
+        float v[3][4], q[9];
+        for (int k = 0; k < 3; k++) {
+            const float w = (float)rnd_in(1.0, 2.5);
+            v[k][0] = (float)rnd_in(-0.6, 0.6) * w, v[k][1] = (float)rnd_in(-0.6, 0.6) * w, v[k][2] = -1.0f, v[k][3] = w;
+            q[3 * k] = v[k][0], q[3 * k + 1] = v[k][1], q[3 * k + 2] = v[k][3];
+        }
+        const float x = (float)rnd_in(-0.5, 0.5), y = (float)rnd_in(-0.5, 0.5), z = (float)rnd_in(-0.4, -0.25);
+        izb_soft_tri t;
+        izb_soft_pair pr;
+        if (!izb_area_tri_setup(v, 0.0f, &L, &all, false, &t) || !izb_area_pair_setup(&t, x, y, z, &pr)) continue;
+        const double w = -1.0 / z, p[3] = {x * w, y * w, w};
+        for (int j = 0; j < L.m; j++) {
+            if (!izb_soft_sample_hidden(&pr, t.n, L.dx[j], L.dy[j])) continue;
+            const double d[3] = {L.dx[j] - p[0], L.dy[j] - p[1], -p[2]};
+            double tt, u, bv;
+            if (!ray_plane_bary(p, d, q, &tt, &u, &bv) || fmin(fmin(u, bv), 1 - u - bv) < 1e-3) continue;
+            float uv[6], gu, gv;
+            for (int a = 0; a < 6; a++) uv[a] = (float)rnd_in(-2.0, 3.0);
+            izb_soft_sample_uv(&pr, L.dx[j], L.dy[j], uv, &gu, &gv);
+            const double b0 = 1.0 - u - bv, wu = b0 * uv[0] + u * uv[2] + bv * uv[4], wv = b0 * uv[1] + u * uv[3] + bv * uv[5];
+            checked++;
+            if (!(fabs(gu - wu) < 1e-3 && fabs(gv - wv) < 1e-3) && wrong++ < 5)
+                fprintf(stderr, "case %d sample %d: uv (%g, %g), double (%g, %g)\n", c, j, gu, gv, wu, wv);
+        }
+    }
+    CHECK(wrong == 0 && checked > 1000, "area cut-out UV vs double barycentrics: %d of %d wrong", wrong, checked);
+}
+
 /* tiny emitters: the hard spot's mask but for pixels whose neighbours differ in it (its edges) */
 static void check_limit(izb_backend *b)
 {
@@ -499,6 +545,7 @@ int main(void)
            seeds, seeds_box_matters, seeds_partial, truth_decided);
     check_pattern();
     check_strict();
+    check_uv();
     check_limit(b1);
     izb_destroy(b1);
     izb_destroy(b3);
