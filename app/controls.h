@@ -19,7 +19,7 @@ enum {
     CONTROL_BINNING = 1u << 1,    /* B: radix <-> atomic */
     CONTROL_UNIT = 1u << 2,       /* U: auto -> 32 -> 64 -> 128 -> 256 -> auto */
     CONTROL_CULL = 1u << 3,       /* C: back-face culling auto -> on -> off */
-    CONTROL_LIGHT_TYPE = 1u << 4, /* T: directional -> spot -> point */
+    CONTROL_LIGHT_TYPE = 1u << 4, /* T: directional -> spot -> area (a spot with a size) -> point */
     CONTROL_VSYNC = 1u << 5,      /* Y */
     CONTROL_VIEW = 1u << 6,       /* V: shaded -> overlay -> mask -> depth -> points -> cells */
     CONTROL_RESET = 1u << 7,      /* Home: camera and light back to the scene's */
@@ -33,8 +33,8 @@ enum {
     CONTROL_UP = 1u << 14,          /* O: the model's up axis y -> z -> x -> -y -> -z -> -x (scene_set_up) */
     CONTROL_ALPHA = 1u << 15,       /* X: the alpha test of cut-outs on/off (--alpha-test) */
     /* the directional light's size (soft shadows, izb_soft.h) */
-    CONTROL_LIGHT_WIDER = 1u << 16,    /* =: angular size x1.5 (from 0: the sun's 0.53 degrees), at most 20 */
-    CONTROL_LIGHT_NARROWER = 1u << 17, /* -: angular size / 1.5; below 0.5 degrees: 0, hard shadows */
+    CONTROL_LIGHT_WIDER = 1u << 16,    /* =: angular size x1.5 (from 0: the sun's 0.53 degrees), at most 20; a spot's size x1.25 */
+    CONTROL_LIGHT_NARROWER = 1u << 17, /* -: angular size / 1.5; below 0.5 degrees: 0, hard shadows; a spot's size / 1.25 */
     CONTROL_LIGHT_SAMPLES = 1u << 18,  /* N: light samples 16 -> 32 -> 64 -> 128 -> 256 -> 16 */
     /* several lights (view.h light_set) */
     CONTROL_LIGHT_NEXT = 1u << 19,   /* J: pick the next light: the one L steers and T, - = N change */

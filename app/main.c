@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "area_light.h"
 #include "controls.h"
 #include "izb_aa.h"
 #include "izb_soft.h"
@@ -143,6 +144,11 @@ static light make_light(const options_light *o, const scene *s)
                .angle_deg = o->light_angle,
                .samples = o->light_samples > 0 ? o->light_samples : IZB_SOFT_DEFAULT_SAMPLES};
     memcpy(l.pos, o->has_light_pos ? o->light_pos : s->light_pos, sizeof l.pos);
+    l.shape = o->light_shape;
+    if (o->has_light_size) /* a spot with a size is an area light; other lights ignore it */
+        memcpy(l.size, o->light_size, sizeof l.size);
+    else if (o->light_area)
+        l.size[0] = l.size[1] = area_light_default(s->bounds_min, s->bounds_max);
     if (o->has_light_dir) {
         memcpy(l.dir, o->light_dir, sizeof l.dir);
     } else if (l.type != LIGHT_DIRECTIONAL) {
@@ -294,12 +300,50 @@ static int app_init(app *a, int argc, char **argv)
     return 0;
 }
 
-/* = - N: the directional light's angular size and its samples (soft shadows). Kept in the options,
- * so that T and Home keep them; a step past either end stays there, with a line saying so. */
+/* "area" for a spot with an emitter (an area light), else the light type's name */
+static const char *light_kind_name(const light *l)
+{
+    return l->type == LIGHT_SPOT && (l->size[0] > 0.0f || l->size[1] > 0.0f) ? "area" : light_type_names[l->type];
+}
+
+/* = - N on a spot light: its emitter's size (area_light_step: 0 is the hard spot) and samples. Kept
+ * in the options like the directional light's angle; past the largest size it stays there, with a
+ * line saying so. */
+static void area_size_keys(app *a, unsigned t)
+{
+    options_light *o = &a->lights.given[a->lights.picked];
+    light *l = &a->lights.set.l[a->lights.picked];
+    const float *bmin = a->scn.bounds_min, *bmax = a->scn.bounds_max;
+    const float def = area_light_default(bmin, bmax), max = area_light_max(bmin, bmax);
+    float size[2] = {l->size[0], l->size[1]};
+    int m = o->light_samples > 0 ? o->light_samples : IZB_SOFT_DEFAULT_SAMPLES;
+    if ((t & CONTROL_LIGHT_WIDER) && area_light_step(size, true, def, max) == AREA_STEP_CLAMPED)
+        printf("izb-shadows: the area light stays at its largest size, %g world units (the scene's size)\n",
+               (double)max);
+    if (t & CONTROL_LIGHT_NARROWER) area_light_step(size, false, def, max);
+    if (t & CONTROL_LIGHT_SAMPLES) m = m >= 256 ? 16 : 2 * m;
+    memcpy(o->light_size, size, sizeof size);
+    memcpy(l->size, size, sizeof size);
+    o->has_light_size = true;
+    o->light_samples = l->samples = m;
+    if (size[0] > 0.0f || size[1] > 0.0f)
+        printf("izb-shadows: area light %.3g x %.3g world units, %d samples (soft shadows: CPU backend)\n",
+               (double)size[0], (double)size[1], m);
+    else
+        printf("izb-shadows: light size 0: hard spot shadows\n");
+}
+
+/* = - N: the directional light's angular size and its samples (soft shadows); a spot's emitter
+ * (area_size_keys). Kept in the options, so that T and Home keep them; a step past either end stays
+ * there, with a line saying so. */
 static void light_size_keys(app *a, unsigned t)
 {
     options_light *o = &a->lights.given[a->lights.picked];
     light *l = &a->lights.set.l[a->lights.picked];
+    if (l->type == LIGHT_SPOT) {
+        area_size_keys(a, t);
+        return;
+    }
     float d = o->light_angle;
     int m = o->light_samples > 0 ? o->light_samples : IZB_SOFT_DEFAULT_SAMPLES;
     if (t & CONTROL_LIGHT_WIDER) {
@@ -332,7 +376,7 @@ static void light_list_keys(app *a, unsigned t)
         printf("izb-shadows: already %d lights, the most there can be\n", IZB_MAX_LIGHTS);
     if ((t & CONTROL_LIGHT_REMOVE) && !light_list_remove(l)) printf("izb-shadows: the last light stays\n");
     printf("izb-shadows: %d light%s, light %d picked (%s)\n", l->set.count, l->set.count > 1 ? "s" : "",
-           l->picked + 1, light_type_names[l->set.l[l->picked].type]);
+           l->picked + 1, light_kind_name(&l->set.l[l->picked]));
 }
 
 /* I: the sub-samples per pixel of anti-aliased shadow edges (izb_aa.h), 1 -> 4 -> 8 -> 16 -> 32 -> 1.
@@ -368,10 +412,15 @@ static void apply_toggles(app *a, unsigned t)
     if (t & CONTROL_ALPHA) toggle_alpha(a);
     if (t & (CONTROL_LIGHT_WIDER | CONTROL_LIGHT_NARROWER | CONTROL_LIGHT_SAMPLES)) light_size_keys(a, t);
     if (t & CONTROL_SHADOW_SAMPLES) shadow_samples_key(a);
-    if (t & CONTROL_LIGHT_TYPE) { /* the picked light: directional -> spot -> point, the scene's pose */
+    if (t & CONTROL_LIGHT_TYPE) { /* the picked light: directional -> spot -> area -> point, the scene's pose */
         const int p = a->lights.picked;
         options_light *o = &a->lights.given[p];
-        o->light = (light_type)((a->lights.set.l[p].type + 1) % LIGHT_TYPE_COUNT);
+        const light *cur = &a->lights.set.l[p];
+        const bool to_area = cur->type == LIGHT_SPOT && !(cur->size[0] > 0.0f || cur->size[1] > 0.0f);
+        o->light = to_area ? LIGHT_SPOT : (light_type)((cur->type + 1) % LIGHT_TYPE_COUNT);
+        o->light_area = to_area; /* the default size (make_light) */
+        o->has_light_size = false;
+        o->light_size[0] = o->light_size[1] = 0.0f;
         o->has_light_dir = o->has_light_pos = false;
         a->lights.set.l[p] = make_light(o, &a->scn);
     }
@@ -397,7 +446,7 @@ static void apply_toggles(app *a, unsigned t)
         printf("izb-shadows: kernel %s, %s binning, unit %s, culling %s, ground %s, %s light, vsync %s, "
                "%s view\n",
                izb_kernel_name(r.kernel), izb_binning_name(r.binning), unit, izb_cull_name(r.cull),
-               a->ground ? "on" : "off", light_type_names[a->lights.set.l[a->lights.picked].type], a->gl.vsync ? "on" : "off",
+               a->ground ? "on" : "off", light_kind_name(&a->lights.set.l[a->lights.picked]), a->gl.vsync ? "on" : "off",
                render_view_names[a->view]);
     }
 }

@@ -18,6 +18,7 @@
 
 #include "izb_aa.h"
 #include "izb_soft.h"
+#include "izb_area.h"
 #include "scene.h"
 
 #define MAX_SIZE 16384
@@ -47,6 +48,9 @@ _Static_assert(sizeof(izb_backend_kind) == sizeof(int) && sizeof(izb_kernel) == 
 /* --vsync's names: a bool, false first */
 static const char *const vsync_names[2] = {"off", "on"};
 static const char *const alpha_test_names[2] = {"on", "off"}; /* index = alpha_test_off */
+
+/* --light-shape's names, indexed by izb_recon.light_disk's values */
+static const char *const light_shape_names[2] = {[IZB_AREA_RECT] = "rect", [IZB_AREA_DISK] = "disk"};
 
 /* --shadow-samples' rule: izb_aa_samples_ok (a power of two from 1 to 32 but 2) */
 static bool shadow_samples_ok(int v) { return izb_aa_samples_ok(v); }
@@ -106,7 +110,7 @@ const option_spec options_table[] = {
      .what = "a thread count", .help = "CPU backend threads", .deflt = "all cores"},
 
     {"--light", .kind = OPTION_ENUM, DEST(light), .names = light_type_names, .count = LIGHT_TYPE_COUNT,
-     .section = "light and camera", .help = "the light's kind"},
+     .section = "light and camera", .help = "the light's kind; or area: a spot light with --light-size"},
     {"--light-dir", .kind = OPTION_VEC3, .arg = "x,y,z", DEST(light_dir), HAS(has_light_dir), ANY_FLOAT,
      .check = light_dir_usable, .what = "x,y,z, not all zero", .help = "direction the light travels",
      .deflt = "the scene's"},
@@ -127,6 +131,15 @@ const option_spec options_table[] = {
      .deflt = "1"},
     {"--light-samples", .kind = OPTION_INT, .arg = "M", DEST(light_samples), .min = 16, .max = 256, .pow2 = true,
      .what = "16, 32, 64, 128 or 256", .help = "light samples of a soft shadow", .deflt = STR(IZB_SOFT_DEFAULT_SAMPLES)},
+    {"--light-size", .kind = OPTION_FLOAT2, .arg = "W[,H]", DEST(light_size), HAS(has_light_size), .min = 0,
+     .max = IZB_AREA_MAX_SIZE, .what = "W or W,H in world units",
+     .help = "a spot light's emitter, W x H world units facing its aim (H = W\n"
+             "when one is given): an area light, soft shadows on the CPU\n"
+             "backend; 0 = a point, hard shadows. --light area: a spot with\n"
+             "this size (default: 2% of the scene's size)",
+     .deflt = "0"},
+    {"--light-shape", .kind = OPTION_ENUM, DEST(light_shape), .names = light_shape_names, .count = 2,
+     .help = "the area light's emitter: a rectangle or the ellipse in it"},
     {"--shadow-samples", .kind = OPTION_INT, .arg = "N", DEST(shadow_samples), .min = 1, .max = IZB_AA_MAX_SAMPLES,
      .pow2 = true, .check_int = shadow_samples_ok, .what = "1, 4, 8, 16 or 32",
      .help = "sub-samples of each pixel's footprint: anti-aliased shadow\n"
@@ -242,6 +255,19 @@ static bool parse_float(const char *s, float *out)
     if (!*s || errno || *end || !isfinite(v)) return false;
     *out = v;
     return true;
+}
+
+/* "W" or "W,H" of finite floats (H = W when one) */
+static bool parse_float2(const char *s, float out[2])
+{
+    const char *comma = strchr(s, ',');
+    if (!comma) return parse_float(s, &out[0]) && (out[1] = out[0], true);
+    char buf[256];
+    const size_t n = (size_t)(comma - s);
+    if (n >= sizeof buf) return false;
+    memcpy(buf, s, n);
+    buf[n] = '\0';
+    return parse_float(buf, &out[0]) && parse_float(comma + 1, &out[1]);
 }
 
 static bool parse_vec3(const char *s, float out[3])
@@ -374,8 +400,8 @@ static const char *string_at(const app_options *o, const option_spec *s)
 double options_value(const app_options *o, const option_spec *s, int component)
 {
     const char *p = (const char *)o + s->dest;
-    if (s->kind == OPTION_FLOAT || s->kind == OPTION_VEC3) {
-        if (s->dest_size == sizeof(double)) {
+    if (s->kind == OPTION_FLOAT || s->kind == OPTION_VEC3 || s->kind == OPTION_FLOAT2) {
+        if (s->kind == OPTION_FLOAT && s->dest_size == sizeof(double)) {
             double d;
             memcpy(&d, p, sizeof d);
             return d;
@@ -415,6 +441,9 @@ static void expectation(const option_spec *s, char *buf, size_t n)
         break;
     case OPTION_VEC3:
         snprintf(buf, n, "%s", s->what);
+        break;
+    case OPTION_FLOAT2:
+        snprintf(buf, n, "%s, each from %.10g to %.10g%s%s", s->what, s->min, s->max, sp, unit);
         break;
     case OPTION_ENUM: { /* "a, b or c" */
         size_t len = 0;
@@ -473,6 +502,11 @@ static bool take_value(app_options *o, const option_spec *s, const char *val, bo
             ok = f[k] >= (float)s->min && f[k] <= (float)s->max;
         ok = ok && (!s->check || s->check(f));
         if (ok) memcpy(field, f, sizeof f);
+        break;
+    case OPTION_FLOAT2:
+        ok = parse_float2(val, f) && f[0] >= (float)s->min && f[0] <= (float)s->max && f[1] >= (float)s->min &&
+             f[1] <= (float)s->max;
+        if (ok) memcpy(field, f, 2 * sizeof f[0]);
         break;
     case OPTION_SIZE2:
         ok = parse_size2(val, (long)s->min, (long)s->max, &w, &h);
@@ -581,6 +615,8 @@ void options_usage(FILE *f)
             fprintf(f, ", %.10g < %s < %.10g", s->min, s->arg, s->max);
         else if (s->kind == OPTION_SIZE2)
             fprintf(f, ", each side 1 to %.10g", s->max);
+        else if (s->kind == OPTION_FLOAT2)
+            fprintf(f, ", each %.10g to %.10g", s->min, s->max);
         if (s->kind == OPTION_SCENE) {
             fprintf(f, "\n%*sNAME: ", HELP_COLUMN, "");
             for (int i = 0; scene_builtin_names[i]; i++)
@@ -662,7 +698,11 @@ static options_light latest_light(const app_options *o)
                        .cone_deg = o->cone_deg,
                        .light_angle = o->light_angle,
                        .light_intensity = o->light_intensity,
-                       .light_samples = o->light_samples};
+                       .light_samples = o->light_samples,
+                       .has_light_size = o->has_light_size,
+                       .light_area = o->light_area,
+                       .light_shape = o->light_shape};
+    memcpy(l.light_size, o->light_size, sizeof l.light_size);
     memcpy(l.light_dir, o->light_dir, sizeof l.light_dir);
     memcpy(l.light_pos, o->light_pos, sizeof l.light_pos);
     return l;
@@ -708,6 +748,9 @@ static bool start_light(app_options *o, char *err, size_t err_size)
     memset(o->light_pos, 0, sizeof o->light_pos);
     o->cone_deg = o->light_angle = o->light_intensity = 0.0f;
     o->light_samples = 0;
+    o->light_size[0] = o->light_size[1] = 0.0f;
+    o->has_light_size = o->light_area = false;
+    o->light_shape = IZB_AREA_RECT;
     return true;
 }
 
@@ -749,6 +792,11 @@ options_result parse_options(int argc, char **argv, app_options *o, char *err, s
         if (s->dest == offsetof(app_options, light)) { /* --light: the first names light 0, a later one starts another */
             if (o->light_given && !start_light(o, err, err_size)) return OPTIONS_ERROR;
             o->light_given = true;
+            o->light_area = strcmp(val, "area") == 0; /* a spot with a size (izb_area.h), not a type of its own */
+            if (o->light_area) {
+                o->light = LIGHT_SPOT;
+                continue;
+            }
         }
         if (!take_value(o, s, val, &scene_set, err, err_size)) return OPTIONS_ERROR;
     }

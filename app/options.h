@@ -42,7 +42,13 @@ typedef struct app_options {
     int light_samples; /* --light-samples: M of a soft shadow; 0 = IZB_SOFT_DEFAULT_SAMPLES */
     float light_intensity; /* --light-intensity: 0 .. LIGHT_MAX_INTENSITY (1 where not given) */
     bool has_light_intensity;
-    /* The fields above from --light to light_intensity describe the LATEST light. A second --light
+    /* --light-size W[,H]: a spot light's emitter in world units (an area light, izb_area.h; 0: a point,
+     * hard shadows; other lights ignore it); --light-shape: IZB_AREA_RECT or IZB_AREA_DISK; --light
+     * area: a spot whose size, where --light-size gives none, is the scene's (make_light, app/main.c) */
+    float light_size[2];
+    bool has_light_size, light_area;
+    int light_shape;
+    /* The fields above from --light to light_shape describe the LATEST light. A second --light
      * starts a new one: the latest is kept in earlier[] and those fields start again from their
      * defaults (options_lights lists them all, the first light first). */
     bool light_given;
@@ -52,6 +58,9 @@ typedef struct app_options {
         bool has_light_dir, has_light_pos, has_light_intensity;
         float light_dir[3], light_pos[3], cone_deg, light_angle, light_intensity;
         int light_samples;
+        float light_size[2];
+        bool has_light_size, light_area;
+        int light_shape;
     } earlier[IZB_MAX_LIGHTS - 1];
     int shadow_samples; /* --shadow-samples: N sub-samples per pixel (izb_aa.h); 0 = 1, hard edges */
     float cam_pos[3], cam_yaw, cam_pitch;
@@ -85,6 +94,7 @@ typedef enum option_kind {
     OPTION_FLOAT,  /* a finite float in [min, max], or in (min, max) where .open */
     OPTION_VEC3,   /* "x,y,z": three finite floats in [min, max], then .check */
     OPTION_SIZE2,  /* "WxH": two integers in [min, max], into dest and dest2 */
+    OPTION_FLOAT2, /* "W[,H]": one or two finite floats in [min, max] into float[2] at dest (H = W when one) */
     OPTION_ENUM,   /* one of names[0 .. count-1] (NULL entries are no name): stores its index */
     OPTION_SCENE,  /* the scene, also the one positional argument: builtin:NAME[:N] or a readable file */
     OPTION_OUTPUT, /* a file the run writes: its folder must exist; an existing file needs --force */
@@ -100,7 +110,7 @@ typedef struct option_spec {
     const char *alias; /* another spelling ("-h") or NULL */
     option_kind kind;
     const char *arg;   /* --help's placeholder for the value ("W", "FILE"); enums list their names */
-    double min, max;   /* OPTION_INT, _FLOAT, _VEC3, _SIZE2: the accepted range */
+    double min, max;   /* OPTION_INT, _FLOAT, _VEC3, _SIZE2, _FLOAT2: the accepted range */
     bool open;         /* OPTION_FLOAT: min and max themselves are refused */
     bool pow2;         /* OPTION_INT: powers of two only */
     bool auto_zero;    /* OPTION_INT: "auto" is accepted and stored as 0 */
@@ -124,7 +134,7 @@ extern const option_spec options_table[];
 extern const int options_count;
 
 /* The number the row's option stored in *o (component: 0..2 of an OPTION_VEC3, 0..1 of an
- * OPTION_SIZE2, else 0); an OPTION_ENUM's index, a flag's 0/1 or its value. Not for strings. */
+ * OPTION_SIZE2 or OPTION_FLOAT2, else 0); an OPTION_ENUM's index, a flag's 0/1 or its value. Not for strings. */
 double options_value(const app_options *o, const option_spec *s, int component);
 
 /* Host memory a frame of one pixel costs (bytes), measured as peak RSS of headless CPU-backend

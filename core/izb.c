@@ -2,6 +2,7 @@
 #include "izb_backend.h"
 #include "izb_aa.h"
 #include "izb_soft.h"
+#include "izb_area.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -102,7 +103,8 @@ static izb_backend *wrap_fault(izb_backend *b)
                                .get_debug = b->vt->get_debug ? faulty_get_debug : NULL,
                                .update_scene = faulty_update_scene,
                                .set_cutouts = b->vt->set_cutouts ? faulty_set_cutouts : NULL,
-                               .soft = b->vt->soft};
+                               .soft = b->vt->soft,
+                               .area = b->vt->area};
     f->base.vt = &f->vt;
     f->base.threads = b->threads;
     f->base.tri_count = -1;
@@ -263,6 +265,32 @@ bool izb_soft_frame_ok(const izb_recon *f)
     return true;
 }
 
+bool izb_area_frame_ok(const izb_recon *f)
+{
+    for (int k = 0; k < 2; k++)
+        if (!(f->light_size[k] >= 0.0f) || !(f->light_size[k] <= IZB_AREA_MAX_SIZE)) {
+            fprintf(stderr, "izb: light size %g: must be within 0 .. %g world units\n", (double)f->light_size[k],
+                    (double)IZB_AREA_MAX_SIZE);
+            return false;
+        }
+    if (f->light_disk != IZB_AREA_RECT && f->light_disk != IZB_AREA_DISK) {
+        fprintf(stderr, "izb: light shape %d: must be %d (rectangle) or %d (disk)\n", f->light_disk, IZB_AREA_RECT,
+                IZB_AREA_DISK);
+        return false;
+    }
+    if (!(f->light_size[0] > 0.0f) && !(f->light_size[1] > 0.0f))
+        return true; /* a point: the hard path */
+    if (f->light_is_spot != IZB_LIGHT_SPOT) {
+        fprintf(stderr, "izb: a light size is for spot (area) lights only\n");
+        return false;
+    }
+    if (!izb_soft_samples_ok(f->light_samples)) {
+        fprintf(stderr, "izb: %d light samples: must be 16, 32, 64, 128 or 256\n", f->light_samples);
+        return false;
+    }
+    return true;
+}
+
 bool izb_aa_frame_ok(const izb_recon *f)
 {
     const int n = f->shadow_samples;
@@ -294,6 +322,12 @@ static bool frame_ok(const izb_backend *b, const izb_recon *f)
         return false;
     if (f->light_angle > 0.0f && !b->vt->soft) {
         fprintf(stderr, "izb %s: soft shadows run on the CPU backend only so far (--backend cpu)\n", b->vt->name);
+        return false;
+    }
+    if (!izb_area_frame_ok(f))
+        return false;
+    if (izb_area_on(f) && !b->vt->area) {
+        fprintf(stderr, "izb %s: area lights run on the CPU backend only so far (--backend cpu)\n", b->vt->name);
         return false;
     }
     if (!izb_aa_frame_ok(f))

@@ -174,6 +174,13 @@ bool izb_set_cutouts(izb_backend *b, const izb_cutouts *c);
  * frames with light_angle > 0 on a backend without soft shadows. */
 bool izb_soft_frame_ok(const izb_recon *f);
 
+/* Whether a frame's area light is one the backends take (izb_area.h): light_size[0] and [1] each
+ * within 0 .. IZB_AREA_MAX_SIZE world units (NaN, Inf, negative: no), light_disk IZB_AREA_RECT or
+ * IZB_AREA_DISK, and when a size is > 0, a spot light (IZB_LIGHT_SPOT) with light_samples in
+ * {16, 32, 64, 128, 256}. Otherwise one line on stderr and false; izb_shade_* refuse such frames,
+ * and area frames on a backend without area lights (CUDA, so far). Sizes 0, 0: the hard spot. */
+bool izb_area_frame_ok(const izb_recon *f);
+
 /* Whether a frame's shadow_samples is one the backends take (izb_aa.h): 0 or 1 (the hard path), or
  * 4, 8, 16, 32 with a directional light and no light angle. Otherwise one line on stderr and
  * false; izb_shade_* refuse such frames, and frames with shadow_samples > 1 on a backend without

@@ -42,6 +42,9 @@ typedef struct izb_backend_vtbl {
     /* shades frames with shadow_samples > 1 (izb_aa.h); izb.c refuses them, with one line, to a
      * backend without */
     bool aa;
+    /* shades area lights' frames (izb_area_on: a spot with a size, izb_area.h); izb.c refuses them,
+     * with one line, to a backend without */
+    bool area;
 } izb_backend_vtbl;
 
 struct izb_backend {

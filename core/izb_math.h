@@ -93,6 +93,13 @@ typedef struct izb_recon {
      * or 32; 0 means 1, the pixel's centre: the hard path, bit for bit. izb.c refuses other values
      * (izb_aa_frame_ok). */
     int shadow_samples;
+    /* Area light (izb_area.h): a spot light (IZB_LIGHT_SPOT) with an emitter of light_size[0] x
+     * light_size[1] world units along the light's image x and y axes, centred on its position and
+     * facing its aim, seen as light_samples M samples (16 .. 256, as the directional's). 0, 0: a
+     * point, the hard spot path bit for bit. light_disk: IZB_AREA_DISK for the ellipse inscribed in
+     * that rectangle. izb.c refuses negative, NaN, Inf or huge sizes (izb_area_frame_ok). */
+    float light_size[2];
+    int light_disk;
 } izb_recon;
 
 /* A triangle ready for the rasteriser (thesis §4.3–4.4): edge functions e_i = a*x + b*y + c
@@ -624,6 +631,7 @@ typedef struct izb_cull_view {
     const float *boxes;     /* 6 per closed component: min xyz, max xyz */
     float light_origin[3];  /* spot light position (izb_light_origin) */
     int light_is_spot;      /* 0: directional, at infinity, outside every component */
+    float light_reach;      /* an area light's emitter: how far it reaches from light_origin (0: a point) */
 } izb_cull_view;
 
 /* The spot light's position from its world -> clip matrix: the point with clip x = y = w = 0
@@ -656,8 +664,9 @@ IZB_HD void izb_light_origin(const float m[16], float out[3])
 /* May triangle i be dropped when it faces away from the light? On: always; off: never; auto:
  * when it lies on a closed component and the light is outside that component. "Outside" is
  * tested against the component's box grown by 1e-3 of its size plus 1e-5 of its coordinates
- * (far above the rounding of izb_light_origin): a light inside a closed mesh sees only its back
- * faces, and a light near the box is treated as inside, which only costs speed. */
+ * (far above the rounding of izb_light_origin) plus the area light's reach (light_reach, 0 for a
+ * point): a light inside a closed mesh sees only its back faces, and a light near the box is
+ * treated as inside, which only costs speed. */
 IZB_HD bool izb_may_cull(const izb_cull_view *c, uint32_t i)
 {
     if (c->mode != IZB_CULL_AUTO)
@@ -670,7 +679,7 @@ IZB_HD bool izb_may_cull(const izb_cull_view *c, uint32_t i)
     const float *b = c->boxes + 6 * (size_t)k;
     bool inside = true;
     for (int a = 0; a < 3; a++) {
-        const float m = 1e-3f * (b[3 + a] - b[a]) + 1e-5f * (fabsf(b[a]) + fabsf(b[3 + a]));
+        const float m = 1e-3f * (b[3 + a] - b[a]) + 1e-5f * (fabsf(b[a]) + fabsf(b[3 + a])) + c->light_reach;
         const float o = c->light_origin[a];
         inside = inside && !(o < b[a] - m) && !(o > b[3 + a] + m); /* NaN: inside */
     }

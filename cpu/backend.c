@@ -156,15 +156,19 @@ void izb_cpu_finish_frame(cpu_backend *b, const izb_settings *s, izb_stats *stat
     }
 }
 
-/* Stages 3 and 4 of a soft frame (light_angle > 0, izb_soft.h) after the hard path's stages 1 and
- * 2: the same points and grid, the triangles set up with penumbra boxes (culling: faces that face
- * away from every light sample, izb_soft_tri_setup), visibility masks. */
+/* Stages 3 and 4 of a soft frame (light_angle > 0, izb_soft.h; or an area light's, izb_area_on,
+ * izb_area.h) after the hard path's stages 1 and 2: the same points and grid, the triangles set up
+ * with penumbra boxes (culling: faces that face away from every light sample), visibility masks. */
 static bool soft_frame(cpu_backend *b, const izb_recon *f, const izb_settings *s, const uint32_t *ids,
                        uint8_t *mask, izb_stats *stats, int n, const izb_grid *g, const izb_bbox *bbox, double *t)
 {
     const int T = b->threads;
+    const bool area = izb_area_on(f);
     izb_soft_light L;
-    izb_soft_light_make(f, &L);
+    if (area)
+        izb_area_light_make(f, &L);
+    else
+        izb_soft_light_make(f, &L);
     if (!izb_cpu_reserve(&b->soft_tris, (size_t)b->tri_count, sizeof(izb_soft_tri), "soft triangle setup") ||
         !izb_cpu_reserve(&b->tri_id, (size_t)b->tri_count, sizeof(uint32_t), "triangle ids") ||
         !izb_cpu_reserve(&b->soft_masks, (size_t)n * (size_t)izb_mask_words(L.m), sizeof(uint32_t), "visibility masks") ||
@@ -173,15 +177,18 @@ static bool soft_frame(cpu_backend *b, const izb_recon *f, const izb_settings *s
     int nt = 0;
     const float zmax = n > 0 ? izb_cpu_points_zmax(&b->binned, n, T) : 0.0f;
     if (n > 0) {
-        const izb_cull_view cv = {.mode = s->cull, .comp = b->have_closed ? b->comp.data : NULL,
-                                  .boxes = b->boxes.data, .light_is_spot = 0};
-        nt = izb_cpu_soft_setup(b->xyz.data, b->tri_count, f, &L, zmax, bbox, &cv, b->soft_tris.data,
-                                b->tri_id.data, T);
+        izb_cull_view cv = {.mode = s->cull, .comp = b->have_closed ? b->comp.data : NULL,
+                            .boxes = b->boxes.data, .light_is_spot = area, .light_reach = izb_area_reach(f)};
+        if (area)
+            izb_light_origin(f->light, cv.light_origin);
+        nt = (area ? izb_cpu_area_setup : izb_cpu_soft_setup)(b->xyz.data, b->tri_count, f, &L, zmax, bbox, &cv,
+                                                              b->soft_tris.data, b->tri_id.data, T);
     }
     t[3] = izb_cpu_now_ms();
     izb_cpu_soft_counts counts = {0};
     if (nt > 0)
-        izb_cpu_soft_raster(b->soft_tris.data, b->tri_id.data, nt, &L, &b->binned, n, b->cell_start.data,
+        (area ? izb_cpu_area_raster : izb_cpu_soft_raster)(b->soft_tris.data, b->tri_id.data, nt, &L, &b->binned, n,
+                            b->cell_start.data,
                             b->cell_end.data, g, zmax, b->cell_zmax.data, s->kernel,
                             ids ? &(izb_own){b->tri_id.data, ids, b->xyz.data, (uint32_t)b->tri_count} : NULL,
                             b->cut.cut_count ? &(izb_cut){NULL, b->cut.tex, b->cut.uv, b->cut.textures, b->cut.pool}
@@ -290,7 +297,7 @@ static bool cpu_shade_arrays(izb_backend *base, const izb_recon *f, const izb_se
                          IZB_CPU_ISA_AUTO);
     t[2] = izb_cpu_now_ms();
 
-    if (f->light_angle > 0.0f) /* izb.c checked the angle and M; angle 0 keeps the hard path below */
+    if (f->light_angle > 0.0f || izb_area_on(f)) /* izb.c checked the angle, size and M; 0 keeps the hard path */
         return soft_frame(b, f, s, ids, mask, stats, n, &g, &bbox, t);
     if (f->shadow_samples > 1) /* izb.c checked N; 0 and 1 keep the hard path below, bit for bit */
         return aa_frame(b, f, s, depth, ids, mask, stats, n, &g, &bbox, t);
@@ -355,6 +362,7 @@ static const izb_backend_vtbl cpu_vtbl = {
     .shade_faces = izb_cpu_shade_faces,
     .soft = true,
     .aa = true,
+    .area = true,
 };
 
 izb_backend *izb_cpu_create(const izb_desc *desc)

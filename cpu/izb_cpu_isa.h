@@ -8,6 +8,7 @@
 #include "izb_cpu_stages.h"
 #include "izb_aa.h"
 #include "izb_soft.h"
+#include "izb_area.h"
 
 /* One instruction set's copy of the hot loops (see kernels.h for each contract). */
 typedef struct izb_cpu_kernels {
@@ -41,7 +42,26 @@ typedef struct izb_cpu_kernels {
                           const float *xyz, uint32_t tri_count, const izb_cpu_points *p, int64_t j0, int64_t j1,
                           izb_aa_foot *foot, float *ex, float *ey);
     void (*face_reach)(const float (*w)[4], const float *xyz, int64_t i0, int64_t i1, float margin, uint8_t *reach);
+    /* soft_row and soft_setup for an area light (izb_area.h) */
+    uint32_t (*area_row)(const izb_soft_tri *t, uint32_t scene_id, const izb_soft_light *L,
+                         const izb_cpu_points *p, uint32_t j0, uint32_t j1, uint32_t *masks, const izb_own *own,
+                         const izb_cut *cut, bool shared);
+    int64_t (*area_setup)(const float *xyz, int64_t i0, int64_t i1, const float *light, const izb_soft_light *L,
+                          float zmax, const izb_bbox *pb, const izb_cull_view *cull, izb_soft_tri *out,
+                          uint32_t *tri_id);
 } izb_cpu_kernels;
+
+/* The area light's copies (kernels_area.h, compiled by isa_area.c), which the table names */
+#define IZB_CPU_AREA_DECL(SUFFIX)                                                                            \
+    uint32_t izb_cpu_area_row_##SUFFIX(const izb_soft_tri *t, uint32_t scene_id, const izb_soft_light *L,    \
+                                       const izb_cpu_points *p, uint32_t j0, uint32_t j1, uint32_t *masks,  \
+                                       const izb_own *own, const izb_cut *cut, bool shared);                \
+    int64_t izb_cpu_area_setup_##SUFFIX(const float *xyz, int64_t i0, int64_t i1, const float *light,        \
+                                        const izb_soft_light *L, float zmax, const izb_bbox *pb,            \
+                                        const izb_cull_view *cull, izb_soft_tri *out, uint32_t *tri_id);
+IZB_CPU_AREA_DECL(base)
+IZB_CPU_AREA_DECL(avx2)
+IZB_CPU_AREA_DECL(avx512)
 
 /* The copy for `isa`, or NULL when this CPU or this build lacks it. IZB_CPU_ISA_AUTO: the best
  * this CPU runs, no better than the environment variable IZB_CPU_ISA says (base, avx2, avx512:

@@ -155,6 +155,7 @@ bool izb_cpu_raster_cut(const izb_tri *tris, int nt, const izb_cpu_points *point
 /* ---- soft shadows (izb_soft.h; cpu/raster_soft.c) ------------------------------------------ */
 
 #include "izb_soft.h"
+#include "izb_area.h"
 
 /* The largest key of points [0, n) (izb_maxf: NaN ignored; -INFINITY when none): the farthest
  * receiver, which bounds every triangle's penumbra. */
@@ -186,6 +187,18 @@ typedef struct izb_cpu_soft_counts {
  * (izb_soft_sample_keeps). *counts (may be NULL): what it visited, for measuring the penumbra
  * boxes. False when isa does not run here. */
 bool izb_cpu_soft_raster(const izb_soft_tri *tris, const uint32_t *tri_id, int nt, const izb_soft_light *L,
+                         const izb_cpu_points *p, int n, const uint32_t *cell_start, const uint32_t *cell_end,
+                         const izb_grid *g, float zmax, float *cell_zmax, izb_kernel kernel, const izb_own *own,
+                         const izb_cut *cut, uint32_t *masks, uint8_t *mask, int threads, izb_cpu_isa isa,
+                         izb_cpu_soft_counts *counts);
+
+/* An area light's frame (izb_area.h): the soft set-up and raster above with izb_area_tri_setup and
+ * izb_area_pair_setup in place of the directional ones; L from izb_area_light_make, cull with the
+ * light's origin and reach (izb_area_reach). Same contracts otherwise. */
+int izb_cpu_area_setup(const float *xyz, int n, const izb_recon *f, const izb_soft_light *L, float zmax,
+                       const izb_bbox *pb, const izb_cull_view *cull, izb_soft_tri *out, uint32_t *tri_id,
+                       int threads);
+bool izb_cpu_area_raster(const izb_soft_tri *tris, const uint32_t *tri_id, int nt, const izb_soft_light *L,
                          const izb_cpu_points *p, int n, const uint32_t *cell_start, const uint32_t *cell_end,
                          const izb_grid *g, float zmax, float *cell_zmax, izb_kernel kernel, const izb_own *own,
                          const izb_cut *cut, uint32_t *masks, uint8_t *mask, int threads, izb_cpu_isa isa,

@@ -45,9 +45,10 @@ static uint32_t KERN(soft_cut_bits)(const izb_soft_pair *pr, const izb_soft_ligh
  * unless the mask is full already (the early-out) or, with ids, t is its own (izb_hit_is_own); of
  * a cut-out triangle, only the samples its alpha test keeps. Returns whether the pair was set up
  * (ran its samples). */
+/* area: t and L are an area light's (izb_area.h): only the pair's set-up differs. */
 static inline uint32_t KERN(soft_point)(const izb_soft_tri *t, uint32_t scene_id, const izb_soft_light *L,
                                         const izb_cpu_points *p, uint32_t j, uint32_t *mk, const izb_own *own,
-                                        const KERN(soft_cut) *ct, bool shared)
+                                        const KERN(soft_cut) *ct, bool shared, bool area)
 {
     const int words = izb_mask_words(L->m);
     uint32_t cur[IZB_MASK_MAX_WORDS];
@@ -56,7 +57,8 @@ static inline uint32_t KERN(soft_point)(const izb_soft_tri *t, uint32_t scene_id
     if (izb_mask_full(cur, L->m))
         return 0;
     izb_soft_pair pr;
-    if (!izb_soft_pair_setup(t, p->x[j], p->y[j], p->z[j], &pr))
+    if (!(area ? izb_area_pair_setup(t, p->x[j], p->y[j], p->z[j], &pr)
+               : izb_soft_pair_setup(t, p->x[j], p->y[j], p->z[j], &pr)))
         return 0;
     uint32_t bits[IZB_MASK_MAX_WORDS], any = 0;
     for (int w = 0; w < words; w++) {
@@ -85,9 +87,11 @@ static inline uint32_t KERN(soft_point)(const izb_soft_tri *t, uint32_t scene_id
  * test izb_soft_pair_setup starts with, so it changes no result. Reads whole blocks of 16 points
  * (izb_cpu_points is readable IZB_CPU_POINTS_PAD past its end). Returns the pairs set up, for the
  * statistics. */
-static uint32_t KERN(soft_row)(const izb_soft_tri *t, uint32_t scene_id, const izb_soft_light *L,
-                               const izb_cpu_points *p, uint32_t j0, uint32_t j1, uint32_t *masks,
-                               const izb_own *own, const izb_cut *cut, bool shared)
+static inline __attribute__((always_inline)) uint32_t KERN(soft_row_of)(const izb_soft_tri *t, uint32_t scene_id,
+                                                                        const izb_soft_light *L, const izb_cpu_points *p,
+                                                                        uint32_t j0, uint32_t j1, uint32_t *masks,
+                                                                        const izb_own *own, const izb_cut *cut,
+                                                                        bool shared, bool area)
 {
     const size_t words = (size_t)izb_mask_words(L->m);
     const uint32_t tex = cut ? cut->tex[scene_id] : IZB_OPAQUE;
@@ -106,10 +110,18 @@ static uint32_t KERN(soft_row)(const izb_soft_tri *t, uint32_t scene_id, const i
         }
         for (uint32_t in = KERN_MOVEMASK(flag); in; in &= in - 1) {
             const uint32_t j = b + (uint32_t)__builtin_ctz(in);
-            pairs += KERN(soft_point)(t, scene_id, L, p, j, masks + (size_t)j * words, own, &ct, shared);
+            pairs += KERN(soft_point)(t, scene_id, L, p, j, masks + (size_t)j * words, own, &ct, shared, area);
         }
     }
     return pairs;
+}
+
+#ifndef KERN_AREA_ONLY /* isa_area.c takes the row above and none of these */
+static uint32_t KERN(soft_row)(const izb_soft_tri *t, uint32_t scene_id, const izb_soft_light *L,
+                               const izb_cpu_points *p, uint32_t j0, uint32_t j1, uint32_t *masks,
+                               const izb_own *own, const izb_cut *cut, bool shared)
+{
+    return KERN(soft_row_of)(t, scene_id, L, p, j0, j1, masks, own, cut, shared, false);
 }
 
 /* Scene triangles [i0, i1) transformed by the light matrix and set up (izb_soft_tri_setup; culled
@@ -129,3 +141,4 @@ static int64_t KERN(soft_setup)(const float *xyz, int64_t i0, int64_t i1, const 
     }
     return k;
 }
+#endif

@@ -1,4 +1,5 @@
-/* raster_soft.c — stages 3 and 4 of the CPU backend for a soft frame (izb_soft.h): the triangles'
+/* raster_soft.c — stages 3 and 4 of the CPU backend for a soft frame (izb_soft.h; an area light's,
+ * izb_area.h, differs only in its set-ups, the `area` flag below): the triangles'
  * soft set-up (penumbra boxes) and the traversal of kernel1 / kernel2 over the same binned points
  * and grid as a hard frame; only the triangles' cell ranges grow and the per-point work becomes a
  * visibility mask (izb_mask.h). The mask is an OR over (point, triangle) pairs, so it is the same
@@ -23,9 +24,10 @@ float izb_cpu_points_zmax(const izb_cpu_points *p, int n, int threads)
     return zmax;
 }
 
-int izb_cpu_soft_setup(const float *xyz, int n, const izb_recon *f, const izb_soft_light *L, float zmax,
-                       const izb_bbox *pb, const izb_cull_view *cull, izb_soft_tri *out, uint32_t *tri_id,
-                       int threads)
+/* izb_cpu_soft_setup, or izb_cpu_area_setup when area */
+static int setup_of(const float *xyz, int n, const izb_recon *f, const izb_soft_light *L, float zmax,
+                    const izb_bbox *pb, const izb_cull_view *cull, izb_soft_tri *out, uint32_t *tri_id, int threads,
+                    bool area)
 {
     threads = izb_cpu_threads(threads);
     const izb_cpu_kernels *kern = izb_cpu_kernels_get(IZB_CPU_ISA_AUTO);
@@ -38,7 +40,8 @@ int izb_cpu_soft_setup(const float *xyz, int n, const izb_recon *f, const izb_so
         if (t == 0) team = nth;
         int64_t lo, hi;
         izb_cpu_chunk(n, t, nth, &lo, &hi);
-        count[t] = (int)kern->soft_setup(xyz, lo, hi, f->light, L, zmax, pb, cull, out + lo, tri_id + lo);
+        count[t] = (int)(area ? kern->area_setup : kern->soft_setup)(xyz, lo, hi, f->light, L, zmax, pb, cull, out + lo,
+                                                                     tri_id + lo);
     }
     int total = 0;
     for (int t = 0; t < team; t++) {
@@ -53,6 +56,20 @@ int izb_cpu_soft_setup(const float *xyz, int n, const izb_recon *f, const izb_so
     return total;
 }
 
+int izb_cpu_soft_setup(const float *xyz, int n, const izb_recon *f, const izb_soft_light *L, float zmax,
+                       const izb_bbox *pb, const izb_cull_view *cull, izb_soft_tri *out, uint32_t *tri_id,
+                       int threads)
+{
+    return setup_of(xyz, n, f, L, zmax, pb, cull, out, tri_id, threads, false);
+}
+
+int izb_cpu_area_setup(const float *xyz, int n, const izb_recon *f, const izb_soft_light *L, float zmax,
+                       const izb_bbox *pb, const izb_cull_view *cull, izb_soft_tri *out, uint32_t *tri_id,
+                       int threads)
+{
+    return setup_of(xyz, n, f, L, zmax, pb, cull, out, tri_id, threads, true);
+}
+
 /* kernel1's dynamic batches of triangles (as raster.c's) */
 #define K1_BATCH 16
 
@@ -62,7 +79,7 @@ int izb_cpu_soft_setup(const float *xyz, int n, const izb_recon *f, const izb_so
 static void tri_cells(const izb_cpu_kernels *k, const izb_soft_tri *t, uint32_t id, const izb_soft_light *L,
                       const izb_cpu_points *p, const uint32_t *cell_start, const uint32_t *cell_end,
                       const float *cell_zmax, const izb_grid *g, float zmax, const izb_own *own, const izb_cut *cut,
-                      uint32_t *masks, bool shared, int gx, int gy, int side, izb_cpu_soft_counts *n)
+                      uint32_t *masks, bool shared, int gx, int gy, int side, bool area, izb_cpu_soft_counts *n)
 {
     int cx0, cy0, cx1, cy1;
     izb_soft_tri_cells(t, zmax, g, &cx0, &cy0, &cx1, &cy1);
@@ -76,15 +93,17 @@ static void tri_cells(const izb_cpu_kernels *k, const izb_soft_tri *t, uint32_t 
             izb_soft_tri_cells(t, cell_zmax[c], g, &a0, &b0, &a1, &b1);
             if (cx < a0 || cx > a1 || cy < b0 || cy > b1) continue;
             n->visited += cell_end[c] - cell_start[c];
-            n->pairs += k->soft_row(t, id, L, p, cell_start[c], cell_end[c], masks, own, cut, shared);
+            n->pairs += (area ? k->area_row : k->soft_row)(t, id, L, p, cell_start[c], cell_end[c], masks, own, cut,
+                                                           shared);
         }
 }
 
-bool izb_cpu_soft_raster(const izb_soft_tri *tris, const uint32_t *tri_id, int nt, const izb_soft_light *L,
-                         const izb_cpu_points *p, int n, const uint32_t *cell_start, const uint32_t *cell_end,
-                         const izb_grid *g, float zmax, float *cell_zmax, izb_kernel kernel, const izb_own *own,
-                         const izb_cut *cut, uint32_t *masks, uint8_t *mask, int threads, izb_cpu_isa isa,
-                         izb_cpu_soft_counts *counts)
+/* izb_cpu_soft_raster, or izb_cpu_area_raster when area */
+static bool raster_of(const izb_soft_tri *tris, const uint32_t *tri_id, int nt, const izb_soft_light *L,
+                      const izb_cpu_points *p, int n, const uint32_t *cell_start, const uint32_t *cell_end,
+                      const izb_grid *g, float zmax, float *cell_zmax, izb_kernel kernel, const izb_own *own,
+                      const izb_cut *cut, uint32_t *masks, uint8_t *mask, int threads, izb_cpu_isa isa,
+                      izb_cpu_soft_counts *counts, bool area)
 {
     const izb_cpu_kernels *k = izb_cpu_kernels_get(isa);
     if (!k) return false;
@@ -121,13 +140,13 @@ bool izb_cpu_soft_raster(const izb_soft_tri *tris, const uint32_t *tri_id, int n
                     if (gx >= g->w || gy >= g->h) continue;
                     for (int i = 0; i < nt; i++)
                         tri_cells(k, &tris[i], tri_id[i], L, p, cell_start, cell_end, cell_zmax, g, zmax, own, cut,
-                                  masks, false, gx, gy, side, &mine);
+                                  masks, false, gx, gy, side, area, &mine);
                 }
             } else {
 #pragma omp for schedule(dynamic, K1_BATCH)
                 for (int i = 0; i < nt; i++)
                     tri_cells(k, &tris[i], tri_id[i], L, p, cell_start, cell_end, cell_zmax, g, zmax, own, cut,
-                              masks, true, 0, 0, 1, &mine);
+                              masks, true, 0, 0, 1, area, &mine);
             }
         }
         global += mine.global, visited += mine.visited, pairs += mine.pairs;
@@ -138,4 +157,24 @@ bool izb_cpu_soft_raster(const izb_soft_tri *tris, const uint32_t *tri_id, int n
     }
     if (counts) *counts = (izb_cpu_soft_counts){global, visited, pairs};
     return true;
+}
+
+bool izb_cpu_soft_raster(const izb_soft_tri *tris, const uint32_t *tri_id, int nt, const izb_soft_light *L,
+                         const izb_cpu_points *p, int n, const uint32_t *cell_start, const uint32_t *cell_end,
+                         const izb_grid *g, float zmax, float *cell_zmax, izb_kernel kernel, const izb_own *own,
+                         const izb_cut *cut, uint32_t *masks, uint8_t *mask, int threads, izb_cpu_isa isa,
+                         izb_cpu_soft_counts *counts)
+{
+    return raster_of(tris, tri_id, nt, L, p, n, cell_start, cell_end, g, zmax, cell_zmax, kernel, own, cut, masks, mask,
+                     threads, isa, counts, false);
+}
+
+bool izb_cpu_area_raster(const izb_soft_tri *tris, const uint32_t *tri_id, int nt, const izb_soft_light *L,
+                         const izb_cpu_points *p, int n, const uint32_t *cell_start, const uint32_t *cell_end,
+                         const izb_grid *g, float zmax, float *cell_zmax, izb_kernel kernel, const izb_own *own,
+                         const izb_cut *cut, uint32_t *masks, uint8_t *mask, int threads, izb_cpu_isa isa,
+                         izb_cpu_soft_counts *counts)
+{
+    return raster_of(tris, tri_id, nt, L, p, n, cell_start, cell_end, g, zmax, cell_zmax, kernel, own, cut, masks, mask,
+                     threads, isa, counts, true);
 }

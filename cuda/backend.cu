@@ -427,7 +427,7 @@ static bool run_frame(cuda_backend *b, const izb_recon *f, const izb_settings *s
                                  &b->temp,
                                  pixel_id || b->cut_count ? b->d_tri_id : NULL};
         izb_cull_view cv = {s->cull, b->have_closed ? b->d_comp : NULL, b->d_boxes, {0.0f, 0.0f, 0.0f},
-                            f->light_is_spot};
+                            f->light_is_spot, 0.0f};
         if (f->light_is_spot)
             izb_light_origin(f->light, cv.light_origin);
         if (!cull_run(f->light, b->tri_count, &cv, &cb, st))
@@ -703,6 +703,7 @@ static const izb_backend_vtbl cuda_vtbl = {
     NULL,  /* shade_faces: a point light's faces take core/izb_faces.c's one pass per face */
     true,  /* soft: light_angle > 0 (raster_soft.cu) */
     true,  /* aa: sub-samples per pixel (raster_aa.cu) */
+    false, /* area: no area lights yet (izb.c refuses them) */
 };
 
 /* Device, stream, events and the fixed-size buffers; false with a message. */

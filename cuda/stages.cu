@@ -158,7 +158,7 @@ extern "C" bool izb_cuda_stage_cull(const float *xyz, int n, const izb_recon *f,
     cb.info = d_info;
     cb.temp = &a.temp;
     cb.tri_id = d_ids;
-    const izb_cull_view cv = {cull_back ? IZB_CULL_ON : IZB_CULL_OFF, NULL, NULL, {0.0f, 0.0f, 0.0f}, 0};
+    const izb_cull_view cv = {cull_back ? IZB_CULL_ON : IZB_CULL_OFF, NULL, NULL, {0.0f, 0.0f, 0.0f}, 0, 0.0f};
     if (!cull_run(f->light, n, &cv, &cb, 0))
         return false;
     CUDA_TRY(cudaMemcpy(&info, d_info, sizeof info, cudaMemcpyDeviceToHost));

@@ -224,6 +224,11 @@ izb_recon izb_frame_make(const camera *c, const light *l, const float bmin[3], c
         f.light_angle = l->angle_deg * DEG;
         f.light_samples = l->samples > 0 ? l->samples : IZB_SOFT_DEFAULT_SAMPLES;
     }
+    if (l->type == LIGHT_SPOT && (l->size[0] != 0.0f || l->size[1] != 0.0f)) { /* bad sizes: izb.c refuses them */
+        f.light_size[0] = l->size[0], f.light_size[1] = l->size[1];
+        f.light_disk = l->shape;
+        f.light_samples = l->samples > 0 ? l->samples : IZB_SOFT_DEFAULT_SAMPLES;
+    }
     return f;
 }
 

@@ -37,6 +37,11 @@ typedef struct light {
      * ignores both so far. */
     float angle_deg;
     int samples;
+    /* spot: the emitter's width and height in world units along the light's image axes, facing its
+     * aim (an area light, izb_area.h: soft shadows of `samples` samples on it; 0, 0 = a point, hard
+     * shadows) and its shape, IZB_AREA_RECT or IZB_AREA_DISK. Other lights ignore them. */
+    float size[2];
+    int shape;
 } light;
 
 /* Several lights (issue 21): up to IZB_MAX_LIGHTS, each with its own IZB pass and mask, shaded as a

@@ -12,7 +12,8 @@
  * before and after, and per cull mode a kernel, binning and ids choice for the update check; and,
  * on some seeds whose light has a position (a spot outside, inside a closed mesh, on a surface's
  * centroid or at a vertex), a point light there: its six cube faces (izb_frame_make_faces) and a
- * kernel and binning per cull mode x ids (drawn last, so the rest of a seed's case is as before).
+ * kernel and binning per cull mode x ids (drawn after the rest, so a seed's case is as before); and
+ * on some seeds with a spot, an area light there (izb_area.h; drawn last for the same reason).
  * Everything is drawn here, in one fixed order, before any check runs: the same seed gives the same
  * case in both tests (a seed failing on CUDA replays on the CPU), and a check added to one test
  * never shifts the other's cases. */
@@ -27,6 +28,7 @@
 #include <string.h>
 
 #include "izb.h"
+#include "izb_area.h"
 #include "izb_closed.h"
 #include "ray_cast.h" /* ray_cast_depth: the camera's depth and ids */
 #include "test_cube.h"
@@ -398,6 +400,15 @@ typedef struct diff_case {
     izb_recon faces[LIGHT_CUBE_FACES];
     izb_kernel pt_kernel[4];
     izb_binning pt_binning[4];
+    /* an area light (izb_area.h) on some spot seeds: the frame fa is f with an emitter of random size
+     * (up to 0.3 of the scene's size) and shape, M 16 or 64; a kernel, binning, cull mode and ids
+     * choice (drawn after everything above: a seed's other cases are as before) */
+    bool area;
+    izb_recon fa;
+    izb_kernel area_kernel;
+    izb_binning area_binning;
+    izb_cull area_cull;
+    bool area_ids;
 } diff_case;
 
 static void diff_gen_case(diff_case *c, uint64_t seed)
@@ -470,6 +481,21 @@ static void diff_gen_case(diff_case *c, uint64_t seed)
             c->pt_kernel[q] = rnd() < 0.5 ? IZB_KERNEL1 : IZB_KERNEL2;
             c->pt_binning[q] = rnd() < 0.5 ? IZB_BINNING_RADIX : IZB_BINNING_ATOMIC;
         }
+    }
+    c->area = c->l.type == LIGHT_SPOT && rnd() < 0.25;
+    if (c->area) {
+        float ext = 0.0f;
+        for (int k = 0; k < 3; k++)
+            ext = fmaxf(ext, g->bmax[k] - g->bmin[k]);
+        c->fa = c->f;
+        c->fa.light_size[0] = (float)(ext * rnd_in(0.005, 0.3));
+        c->fa.light_size[1] = rnd() < 0.3 ? c->fa.light_size[0] : (float)(ext * rnd_in(0.005, 0.3));
+        c->fa.light_disk = rnd() < 0.3 ? IZB_AREA_DISK : IZB_AREA_RECT;
+        c->fa.light_samples = rnd() < 0.7 ? 16 : 64;
+        c->area_kernel = rnd() < 0.5 ? IZB_KERNEL1 : IZB_KERNEL2;
+        c->area_binning = rnd() < 0.5 ? IZB_BINNING_RADIX : IZB_BINNING_ATOMIC;
+        c->area_cull = (izb_cull)(IZB_CULL_AUTO + (int)(rnd() * 3));
+        c->area_ids = rnd() < 0.5;
     }
 }
 

@@ -16,6 +16,7 @@
 #include "izb_alpha.h"
 #include "izb_cutouts.h"
 #include "izb_soft.h"
+#include "izb_area.h"
 #include "izb_aa.h"
 
 /* Every pixel of f reconstructed (izb_reconstruct): mask[i] 0 where unlit, else 255; the sample
@@ -92,7 +93,10 @@ static inline void izb_brute_force(const izb_recon *f, const float *depth, const
  * tested however far it is from the triangle — the backend must equal that too wherever rounding
  * adds no stray hit, which it can only do if its boxes are large enough (the dilation's test).
  * cut (NULL or empty: none): a sample hidden by a triangle with a texture counts only where
- * izb_soft_sample_keeps keeps that sample's own hit point. */
+ * izb_soft_sample_keeps keeps that sample's own hit point.
+ * An area light's frame (izb_area_on, izb_area.h) takes the same loops with the area set-ups
+ * (izb_area_light_make, izb_area_tri_setup, izb_area_pair_setup); its cull view needs the light's
+ * origin and reach (izb_light_origin, izb_area_reach) as the backend's. */
 static inline void izb_brute_force_soft_cut(const izb_recon *f, const float *depth, const uint32_t *ids,
                                             const float *xyz, int nt, const izb_cull_view *cull, bool box,
                                             const izb_cutout_set *cut, uint8_t *mask, izb_point *pts, int *pix)
@@ -102,8 +106,12 @@ static inline void izb_brute_force_soft_cut(const izb_recon *f, const float *dep
     const int n = izb_brute_points(f, depth, mask, pts, pix, &bb, &zmax);
     if (n == 0) return;
     if (!box) bb = (izb_bbox){-INFINITY, -INFINITY, INFINITY, INFINITY};
+    const bool area = izb_area_on(f);
     izb_soft_light L;
-    izb_soft_light_make(f, &L);
+    if (area)
+        izb_area_light_make(f, &L);
+    else
+        izb_soft_light_make(f, &L);
     const int words = izb_mask_words(L.m);
     uint32_t *acc = (uint32_t *)calloc((size_t)n * (size_t)words, sizeof *acc);
     if (!acc) {
@@ -115,11 +123,15 @@ static inline void izb_brute_force_soft_cut(const izb_recon *f, const float *dep
         for (int k = 0; k < 3; k++)
             izb_transform(f->light, xyz + 9 * t + 3 * k, v[k]);
         izb_soft_tri tri;
-        if (!izb_soft_tri_setup(v, zmax, &L, &bb, izb_may_cull(cull, (uint32_t)t), &tri)) continue;
+        const bool cb = izb_may_cull(cull, (uint32_t)t);
+        if (!(area ? izb_area_tri_setup(v, zmax, &L, &bb, cb, &tri) : izb_soft_tri_setup(v, zmax, &L, &bb, cb, &tri)))
+            continue;
         const uint32_t tex = cut && cut->cut_count ? cut->tex[t] : IZB_OPAQUE;
         for (int i = 0; i < n; i++) {
             izb_soft_pair pr;
-            if (!izb_soft_pair_setup(&tri, pts[i].x, pts[i].y, pts[i].z, &pr)) continue;
+            if (!(area ? izb_area_pair_setup(&tri, pts[i].x, pts[i].y, pts[i].z, &pr)
+                       : izb_soft_pair_setup(&tri, pts[i].x, pts[i].y, pts[i].z, &pr)))
+                continue;
             uint32_t hid[IZB_MASK_MAX_WORDS] = {0}, any = 0;
             for (int j = 0; j < L.m; j++)
                 if (izb_soft_sample_hidden(&pr, tri.n, L.dx[j], L.dy[j]) &&

@@ -3,7 +3,7 @@
  *
  *   bench-cpu [--matrix] [--scene SPEC]... [--size WxH]... [--light dir|spot|both] [--frames N]
  *             [--warmup N] [--threads N[,N...]] [--csv FILE] [--ids] [--light-angle DEG]
- *             [--light-samples M] [--shadow-samples-sweep]
+ *             [--light-samples M] [--light-size W] [--shadow-samples-sweep]
  *
  * Static (every scene x size x light x thread count): each timed round runs, in turn, one IZB frame
  * (izb_shade_arrays, CPU backend), the same points' shadow rays with rtcOccluded1 and with
@@ -26,6 +26,10 @@
  * --light-angle DEG [--light-samples M]: the directional light's frames are soft (izb_soft.h, M
  * samples, default 32); Embree still casts one ray per point to the light's centre, so its columns
  * and the mask diff are the hard shadow's (Embree with M rays per point is issue 20's next phase).
+ *
+ * --light-size W [--light-samples M]: the spot light's frames are an area light's (izb_area.h, a W x W
+ * emitter, M samples); the penumbra counts as for --light-angle, and the area frame alternated with
+ * the same spot's hard frame on one backend (min / median, ratio). Embree's columns stay hard.
  *
  * --shadow-samples-sweep: for a directional light, anti-aliased frames (izb_aa.h) with N = 1, 4, 8,
  * 32 sub-samples per pixel, interleaved round by round on one backend (N = 1 is the hard path), then
@@ -53,6 +57,7 @@
 #include "izb_closed.h"
 #include "izb_aa.h"
 #include "izb_soft.h"
+#include "izb_area.h"
 #include "sample_rays.h"
 #include "oracle.h"
 #include "scene.h"
@@ -81,6 +86,7 @@ typedef struct bench_opts {
     bool ids;  /* --ids: izb_shade_arrays_ids */
     bool load; /* --load: closed-mesh analysis beside Embree's BVH build */
     float light_angle; /* --light-angle DEG: soft shadows of the directional light (izb_soft.h) */
+    float light_size;  /* --light-size W: the spot is an area light of W x W world units (izb_area.h) */
     int light_samples; /* --light-samples M */
     bool aa_sweep;     /* --shadow-samples-sweep */
 } bench_opts;
@@ -133,7 +139,7 @@ static void usage(void)
     fprintf(stderr,
             "usage: bench-cpu [--matrix] [--scene SPEC]... [--size WxH]... [--light dir|spot|point|both|all]\n"
             "                 [--frames N] [--warmup N] [--threads N[,N...]] [--csv FILE] [--ids]\n"
-            "                 [--light-angle DEG] [--light-samples M] [--shadow-samples-sweep]\n"
+            "                 [--light-angle DEG] [--light-samples M] [--light-size W] [--shadow-samples-sweep]\n"
             "       bench-cpu --load [--scene SPEC]... [--frames N] [--warmup N] [--threads N[,N...]]\n"
             "                 [--csv FILE]\n");
     exit(2);
@@ -186,6 +192,9 @@ static void parse(int argc, char **argv, bench_opts *o)
                  o->light_angle <= IZB_SOFT_MAX_ANGLE_DEG)
             ;
         else if (!strcmp(a, "--light-samples") && izb_soft_samples_ok(o->light_samples = atoi(v)))
+            ;
+        else if (!strcmp(a, "--light-size") && (o->light_size = strtof(v, NULL)) > 0.0f &&
+                 o->light_size <= IZB_AREA_MAX_SIZE)
             ;
         else if (!strcmp(a, "--csv"))
             o->csv = v;
@@ -318,6 +327,7 @@ static double hard_tests(izb_backend *b, const bench_case *bc, const bench_opts 
 {
     izb_recon f = bc->f[0];
     f.light_angle = 0.0f;
+    f.light_size[0] = f.light_size[1] = 0.0f;
     izb_debug dbg;
     uint8_t *mask = malloc((size_t)bc->W * bc->H); /* bc->mask keeps the soft frame's */
     const bool ok = mask && izb_shade_arrays_ids(b, &f, &(izb_settings){0}, bc->depth, o->ids ? bc->ids : NULL,
@@ -325,6 +335,30 @@ static double hard_tests(izb_backend *b, const bench_case *bc, const bench_opts 
                     izb_get_debug(b, &dbg) && dbg.tris;
     free(mask);
     return ok ? bench_raster_tests(dbg.tris, dbg.tri_count, dbg.cell_start, dbg.cell_end, &dbg.grid) : 0.0;
+}
+
+/* --light-size: the area frame and the same spot's hard frame, alternated `rounds` times on one
+ * backend after one warm-up each; their IZB totals (min / median) and the ratio of the medians */
+static void area_vs_hard(izb_backend *b, const bench_case *bc, const bench_opts *o, int rounds)
+{
+    izb_recon f[2] = {bc->f[0], bc->f[0]};
+    f[1].light_size[0] = f[1].light_size[1] = 0.0f;
+    double *ms = malloc(2 * sizeof(double) * (size_t)(rounds + 1));
+    uint8_t *mask = malloc((size_t)bc->W * bc->H);
+    bool ok = ms && mask;
+    for (int r = 0; r <= rounds && ok; r++)
+        for (int k = 0; k < 2 && ok; k++) {
+            izb_stats st;
+            ok = izb_shade_arrays_ids(b, &f[k], &(izb_settings){0}, bc->depth, o->ids ? bc->ids : NULL, mask, &st);
+            if (r > 0) ms[k * rounds + r - 1] = st.total_ms; /* round 0: the warm-up */
+        }
+    if (ok) {
+        const stats_summary a = stats_summarize(ms, (size_t)rounds), h = stats_summarize(ms + rounds, (size_t)rounds);
+        printf("  area vs hard spot, alternated %d rounds: IZB total %.1f / %.1f ms vs %.1f / %.1f ms (min / median), "
+               "%.2fx\n", rounds, a.min, a.median, h.min, h.median, a.median / h.median);
+    }
+    free(ms);
+    free(mask);
 }
 
 /* --shadow-samples-sweep (see the top of the file) */
@@ -519,6 +553,14 @@ static int run_static(const bench_opts *o, bench_case *bc, int threads, csv_out 
                st.tris_after_cull, st.soft_tests_global, st.soft_tests, st.soft_pairs, hard_tests(b, bc, o));
         soft_vs_embree(bvh, bc, s_median_total(&m[M_TOTAL]), T);
     }
+    if (izb_area_on(&bc->f[0])) {
+        printf("area %s %dx%d, %g x %g world units, M %d: %d triangles set up; point tests %.4g with the global "
+               "penumbra bound, %.4g with per-cell bounds, %.4g pairs ran their samples; hard frame: %.4g tests\n",
+               bc->s->name, bc->W, bc->H, (double)bc->f[0].light_size[0], (double)bc->f[0].light_size[1],
+               bc->f[0].light_samples, st.tris_after_cull, st.soft_tests_global, st.soft_tests, st.soft_pairs,
+               hard_tests(b, bc, o));
+        area_vs_hard(b, bc, o, o->frames);
+    }
 
     stats_summary s[M_COUNT];
     for (int k = 0; k < M_COUNT; k++) {
@@ -655,7 +697,9 @@ static bool case_make(bench_case *bc, const scene *s, oracle *o, int W, int H, l
         kind != LIGHT_DIRECTIONAL ? (light){.type = kind,
                        .pos = {s->light_pos[0], s->light_pos[1], s->light_pos[2]},
                        .dir = {c[0] - s->light_pos[0], c[1] - s->light_pos[1], c[2] - s->light_pos[2]},
-                       .cone_deg = 60}
+                       .cone_deg = 60,
+                       .size = {opt->light_size, opt->light_size},
+                       .samples = opt->light_samples}
              : (light){.type = LIGHT_DIRECTIONAL,
                        .dir = {s->light_dir[0], s->light_dir[1], s->light_dir[2]},
                        .angle_deg = opt->light_angle,

@@ -51,6 +51,9 @@ static inline int option_sample(const option_spec *s, const sample_files *f, con
     case OPTION_SIZE2:
         snprintf(buf, 256, "%.0fx%.0f", s->min, s->min);
         break;
+    case OPTION_FLOAT2: /* a small W,H inside the range (0 is the usual "off" default: --light-size) */
+        snprintf(buf, 256, "%.9g,%.9g", s->min + 0.5, s->min + 0.25);
+        break;
     case OPTION_ENUM: { /* the second mode: the first is the default (index 0, or 1 after a NULL 0) */
         int k = s->names[0] ? 1 : 2;
         snprintf(buf, 256, "%s", k < s->count && s->names[k] ? s->names[k] : "?");

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "izb_area.h"
 #include "options.h"
 #include "test.h"
 
@@ -61,6 +62,38 @@ int main(void)
     REJECT("--light-angle", "--light", "spot", "--light-angle", "2");
     REJECT("--light-angle", "--light-angle", "0.5", "--light=spot");
     REJECT("--light-samples", "--light-samples", "48");
+
+    /* area lights: --light area is a spot with a size (the scene's where --light-size gives none);
+     * sizes negative, NaN, Inf or huge: one line, exit 2; 0 the hard spot */
+    CHECK(parse("--light", "area", NULL) == OPTIONS_OK && o.light == LIGHT_SPOT && o.light_area && !o.has_light_size,
+          "--light area: %s", err);
+    CHECK(parse("--light", "area", "--light-size", "0.5,0.25", "--light-shape", "disk", "--light-samples", "16", NULL) ==
+                  OPTIONS_OK &&
+              o.light == LIGHT_SPOT && o.light_size[0] == 0.5f && o.light_size[1] == 0.25f &&
+              o.light_shape == IZB_AREA_DISK && o.light_samples == 16,
+          "--light area --light-size 0.5,0.25 --light-shape disk: %s", err);
+    CHECK(parse("--light-size", "2", "--light", "spot", NULL) == OPTIONS_OK && o.light_size[0] == 2.0f &&
+              o.light_size[1] == 2.0f && !o.light_area,
+          "--light-size 2 --light spot: %s", err);
+    CHECK(parse("--light", "area", "--light-size", "0", NULL) == OPTIONS_OK && o.light_size[0] == 0.0f,
+          "--light area --light-size 0 (the hard spot): %s", err);
+    { /* a second --light starts again: no size, no area */
+        CHECK(parse("--light", "area", "--light-size", "1", "--light", "spot", NULL) == OPTIONS_OK, "two lights: %s", err);
+        options_light ls[IZB_MAX_LIGHTS];
+        const int n = options_lights(&o, ls);
+        CHECK(n == 2 && ls[0].light_area && ls[0].light_size[0] == 1.0f && !ls[1].light_area && !ls[1].has_light_size &&
+                  ls[1].light_size[0] == 0.0f,
+              "two lights: %d, area %d %d, size %g %g", n, ls[0].light_area, ls[1].light_area, (double)ls[0].light_size[0],
+              (double)ls[1].light_size[0]);
+    }
+    REJECT("--light-size", "--light", "area", "--light-size", "-1");
+    REJECT("--light-size", "--light", "area", "--light-size", "nan");
+    REJECT("--light-size", "--light", "area", "--light-size", "1,inf");
+    REJECT("--light-size", "--light", "area", "--light-size", "1e7");
+    REJECT("--light-size", "--light", "area", "--light-size", "1,2,3");
+    REJECT("--light-size", "--light", "area", "--light-size", "");
+    REJECT("--light-shape", "--light", "area", "--light-shape", "square");
+    REJECT("--light-samples", "--light", "area", "--light-samples", "100");
 
     /* anti-aliased edges: N in {1, 4, 8, 16, 32}, directional and hard light only so far */
     CHECK(parse("--shadow-samples", "8", NULL) == OPTIONS_OK && o.shadow_samples == 8, "--shadow-samples 8: %s", err);
@@ -157,7 +190,7 @@ int main(void)
     /* bad names */
     REJECT("--backend", "--backend", "opencl");
     REJECT("--binning", "--binning", "bucket");
-    REJECT("--light", "--light", "area");
+    REJECT("--light", "--light", "areas");
     REJECT("--vsync", "--vsync", "maybe");
     REJECT("--view", "--view", "normals");
     REJECT("--cull", "--cull", "back");

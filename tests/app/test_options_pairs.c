@@ -42,7 +42,7 @@ static bool row_same(const app_options *a, const app_options *b, const option_sp
         const char *x = string_field(a, s), *y = string_field(b, s);
         return (!x && !y) || (x && y && strcmp(x, y) == 0);
     }
-    const int parts = s->kind == OPTION_VEC3 ? 3 : s->kind == OPTION_SIZE2 ? 2 : 1;
+    const int parts = s->kind == OPTION_VEC3 ? 3 : s->kind == OPTION_SIZE2 || s->kind == OPTION_FLOAT2 ? 2 : 1;
     for (int c = 0; c < parts; c++)
         if (options_value(a, s, c) != options_value(b, s, c)) return false;
     return !s->has || *((const char *)a + s->has - 1) == *((const char *)b + s->has - 1);

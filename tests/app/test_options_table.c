@@ -165,6 +165,31 @@ static void test_size2(const option_spec *s)
         expect_refused(s, malformed[k]);
 }
 
+static void test_float2(const option_spec *s)
+{
+    char a[128], x[32], y[32];
+    const float lo = (float)s->min, hi = (float)s->max;
+    const float ends[4] = {lo, hi, nextafterf(lo, -INFINITY), nextafterf(hi, INFINITY)};
+    for (int e = 0; e < 4; e++) { /* one value: both components; two: each at each end, the other lo */
+        ftext(x, sizeof x, ends[e]);
+        if (e < 2)
+            expect_number(s, x, 0, ends[e]), expect_number(s, x, 1, ends[e]);
+        else
+            expect_refused(s, x);
+        for (int c = 0; c < 2; c++) {
+            ftext(y, sizeof y, lo);
+            snprintf(a, sizeof a, "%s,%s", c == 0 ? x : y, c == 1 ? x : y);
+            if (e < 2)
+                expect_number(s, a, c, ends[e]), expect_number(s, a, 1 - c, lo);
+            else
+                expect_refused(s, a);
+        }
+    }
+    static const char *const malformed[] = {"1,", ",1", "1,2,3", "1,,2", "nan,1", "1,inf", "1;2", NULL};
+    for (int k = 0; malformed[k]; k++)
+        expect_refused(s, malformed[k]);
+}
+
 static void test_enum(const option_spec *s)
 {
     int named = 0;
@@ -199,6 +224,9 @@ static void test_row(const option_spec *s)
         break;
     case OPTION_SIZE2:
         test_size2(s);
+        break;
+    case OPTION_FLOAT2:
+        test_float2(s);
         break;
     case OPTION_ENUM:
         test_enum(s);
@@ -237,7 +265,7 @@ static void test_row(const option_spec *s)
         expect_refused(s, "/no/such/dir");
         break;
     }
-    if (s->kind == OPTION_INT || s->kind == OPTION_FLOAT || s->kind == OPTION_SIZE2)
+    if (s->kind == OPTION_INT || s->kind == OPTION_FLOAT || s->kind == OPTION_SIZE2 || s->kind == OPTION_FLOAT2)
         for (int k = 0; not_numbers[k]; k++)
             expect_refused(s, not_numbers[k]);
     if (s->kind != OPTION_FLAG && s->kind != OPTION_HELP) { /* a value it needs, missing */

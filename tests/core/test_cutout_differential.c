@@ -17,7 +17,9 @@
  *  (e) soft shadows (izb_soft.h) with cut-outs: on seeds with a directional light, also a soft
  *      frame (a random angular size and M): the backend's mask equals, byte for byte, the soft
  *      brute force with the per-sample alpha test (izb_soft_sample_keeps), cull auto/off x ids
- *      off/on, a random kernel and binning each; (b) and (c) hold for the soft frame too.
+ *      off/on, a random kernel and binning each; (b) and (c) hold for the soft frame too;
+ *  (f) on most seeds with a spot light, the same for an area light (izb_area.h: a random emitter,
+ *      M 16 or 64): each sample's own hit point alpha-tested (the area pair's barycentrics).
  * The alpha test must bite: the cut-out mask differs from the opaque one on a share of the seeds.
  * IZB_CUT_SEEDS=N runs seeds 0..N-1, IZB_CUT_SEED=K replays one. */
 #include <math.h>
@@ -59,6 +61,7 @@ static int diff_masks(const uint8_t *a, const uint8_t *b, int n, uint64_t seed, 
 static int seeds_bite, seeds_shadow, seeds_soft, seeds_soft_bite;
 
 static const int soft_samples[5] = {16, 32, 64, 128, 256};
+static int seeds_area, seeds_area_bite; /* (f) */
 
 /* (e): the soft frame fs against the soft brute force with and without the alpha test */
 static void check_soft(izb_backend *b, const cut_scene *s, const izb_recon *fs, const float *depth,
@@ -77,7 +80,9 @@ static void check_soft(izb_backend *b, const cut_scene *s, const izb_recon *fs, 
             const izb_settings rs = izb_settings_resolve(st);
             izb_recon fb = *fs;
             fb.bias = rs.bias;
-            const izb_cull_view cv = {.mode = rs.cull, .comp = cl->comp, .boxes = cl->boxes};
+            izb_cull_view cv = {.mode = rs.cull, .comp = cl->comp, .boxes = cl->boxes,
+                                .light_is_spot = izb_area_on(&fb), .light_reach = izb_area_reach(&fb)};
+            if (izb_area_on(&fb)) izb_light_origin(fb.light, cv.light_origin);
             izb_brute_force_soft_cut(&fb, depth, with_ids ? ids : NULL, s->xyz, s->nt, &cv, true, set, want, pts, pix);
             izb_brute_force_soft_cut(&fb, depth, with_ids ? ids : NULL, s->xyz, s->nt, &cv, true, NULL, opaque, pts,
                                      pix);
@@ -89,11 +94,17 @@ static void check_soft(izb_backend *b, const cut_scene *s, const izb_recon *fs, 
                 comparisons++;
                 if (m[i] != want[i] && bad++ == 0) first = i;
             }
-            CHECK(bad == 0, "seed %llu: (e) soft %d samples %.1f deg kernel%d %s cull %s%s: %d pixels != brute force "
-                  "(first %d: %d vs %d)", (unsigned long long)seed, fs->light_samples, fs->light_angle * 180 / M_PI,
-                  st.kernel, izb_binning_names[st.binning], izb_cull_names[c], with_ids ? " ids" : "", bad, first,
+            CHECK(bad == 0, "seed %llu: (e) soft %d samples %.1f deg, size %g x %g, kernel%d %s cull %s%s: %d pixels != "
+                  "brute force (first %d: %d vs %d)", (unsigned long long)seed, fs->light_samples,
+                  fs->light_angle * 180 / M_PI, (double)fs->light_size[0], (double)fs->light_size[1], st.kernel,
+                  izb_binning_names[st.binning], izb_cull_names[c], with_ids ? " ids" : "", bad, first,
                   first >= 0 ? m[first] : 0, first >= 0 ? want[first] : 0);
         }
+    if (izb_area_on(fs)) {
+        seeds_area++;
+        seeds_area_bite += bite;
+        return;
+    }
     seeds_soft++;
     seeds_soft_bite += bite;
 }
@@ -170,6 +181,22 @@ static void run_seed(izb_backend *b, uint64_t seed)
         check_soft(b, &s, &fr[1], depth, ids, &cl, &set, seed);
         nf = 2;
     }
+    /* (f) an area light (the spot with an emitter, izb_area.h): its per-sample alpha test, as (e).
+     * Drawn from a copy of the generator, so the checks below see the draws they saw before. */
+    if (l.type == LIGHT_SPOT) {
+        const uint64_t keep = rng_state;
+        if (rnd() < 0.6) {
+            izb_recon fa = f;
+            float ext = 0.0f;
+            for (int k = 0; k < 3; k++) ext = fmaxf(ext, s.bmax[k] - s.bmin[k]);
+            fa.light_size[0] = (float)(ext * rnd_in(0.01, 0.3));
+            fa.light_size[1] = (float)(ext * rnd_in(0.01, 0.3));
+            fa.light_disk = rnd() < 0.3 ? IZB_AREA_DISK : IZB_AREA_RECT;
+            fa.light_samples = rnd() < 0.5 ? 16 : 64;
+            check_soft(b, &s, &fa, depth, ids, &cl, &set, seed);
+        }
+        rng_state = keep;
+    }
     izb_cutout_set_free(&set);
 
     /* (b) every texture all-opaque: the mask without cut-outs, bit for bit */
@@ -239,8 +266,10 @@ int main(void)
         CHECK(comparisons > 2000L * n, "only %ld comparisons", comparisons);
         CHECK(seeds_soft * 8 >= n && seeds_soft_bite * 2 >= seeds_soft,
               "(e) soft frames on %d of %ld seeds, the alpha test changed %d of them", seeds_soft, n, seeds_soft_bite);
+        CHECK(seeds_area * 8 >= n && seeds_area_bite * 3 >= seeds_area,
+              "(f) area lights on %d of %ld seeds, the alpha test changed %d of them", seeds_area, n, seeds_area_bite);
     }
-    if (getenv("IZB_DIFF_VERBOSE")) printf("%ld seeds, %d bite, %d shadow, %d soft (%d bite), %ld comparisons\n", n, seeds_bite, seeds_shadow,
-                                        seeds_soft, seeds_soft_bite, comparisons);
+    if (getenv("IZB_DIFF_VERBOSE")) printf("%ld seeds, %d bite, %d shadow, %d soft (%d bite), %d area (%d bite), %ld comparisons\n", n, seeds_bite, seeds_shadow,
+                                        seeds_soft, seeds_soft_bite, seeds_area, seeds_area_bite, comparisons);
     return test_done();
 }

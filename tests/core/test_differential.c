@@ -14,7 +14,9 @@
  *      culling's decision changes; counted and required);
  *  (e) on the seeds with a point light (the spot's position: outside, inside a closed mesh, on a
  *      surface or at a vertex), the six faces combined equal the brute force of the faces as a
- *      partition (izb_brute_force_faces), cull auto / off x ids off / on, and auto equals off where their brute forces agree.
+ *      partition (izb_brute_force_faces), cull auto / off x ids off / on, and auto equals off where their brute forces agree;
+ *  (f) on the seeds with an area light (the spot with an emitter, izb_area.h), the byte equals the
+ *      area brute force's (izb_brute_force_soft) for the seed's kernel, binning, cull mode and ids.
  * Nothing is printed for a seed unless it fails: then the seed and what differed (replay with
  * IZB_DIFF_SEED=K). IZB_DIFF_SEEDS=N runs N seeds (default DEFAULT_SEEDS: about 10 s on one core)
  * from IZB_DIFF_SEED_BASE (default 0). */
@@ -164,6 +166,48 @@ static void check_point(izb_backend *b, const diff_case *dc, const izb_closed *c
     seeds_point_mixed += sh > 0 && lit > 0;
 }
 
+static int seeds_area, seeds_area_partial;
+
+/* (f) an area light (the spot with an emitter, izb_area.h): the backend's byte equals the area
+ * brute force's (every point x triangle x sample, the cull view with the emitter's reach) for the
+ * seed's kernel, binning, cull mode and ids — a spot outside, inside a closed mesh or on a surface,
+ * so triangles that cross the light's plane (unbounded penumbra boxes) come up */
+static void check_area(izb_backend *b, const diff_case *dc, const izb_closed *cl, uint64_t seed)
+{
+    const int W = dc->W, H = dc->H;
+    static uint8_t want[MAX_W * MAX_H], got[MAX_W * MAX_H];
+    static izb_point pts[MAX_W * MAX_H];
+    static int pix[MAX_W * MAX_H];
+    const izb_settings s = {.kernel = dc->area_kernel, .binning = dc->area_binning, .cull = dc->area_cull,
+                            .bias = dc->bias};
+    const izb_settings rs = izb_settings_resolve(s);
+    izb_recon fb = dc->fa;
+    fb.bias = rs.bias;
+    izb_cull_view cv = {.mode = rs.cull, .comp = cl->comp, .boxes = cl->boxes, .light_is_spot = 1,
+                        .light_reach = izb_area_reach(&fb)};
+    izb_light_origin(fb.light, cv.light_origin);
+    const uint32_t *ids = dc->area_ids ? dc->ids : NULL;
+    izb_brute_force_soft(&fb, dc->depth, ids, dc->g.xyz, dc->g.nt, &cv, true, want, pts, pix);
+    memset(got, 7, sizeof got);
+    CHECK(izb_shade_arrays_ids(b, &dc->fa, &s, dc->depth, ids, got, NULL), "seed %llu: (f) area light: shade failed",
+          (unsigned long long)seed);
+    int bad = 0, first = -1, partial = 0;
+    for (int i = 0; i < W * H; i++) {
+        comparisons++;
+        partial += want[i] > 0 && want[i] < 255;
+        if (got[i] != want[i]) bad++, first = first < 0 ? i : first;
+    }
+    CHECK(bad == 0,
+          "seed %llu: (f) area light %gx%g %s M %d (%s position) kernel%d %s cull %s%s: %d pixels differ (first %d: %d, "
+          "want %d)",
+          (unsigned long long)seed, (double)fb.light_size[0], (double)fb.light_size[1], fb.light_disk ? "disk" : "rect",
+          fb.light_samples, light_kind_names[dc->light_kind], s.kernel, izb_binning_names[s.binning],
+          izb_cull_names[rs.cull], ids ? " ids" : "", bad, first, first >= 0 ? got[first] : 0,
+          first >= 0 ? want[first] : 0);
+    seeds_area++;
+    seeds_area_partial += partial > 0;
+}
+
 static void run_seed(izb_backend *b, uint64_t seed)
 {
     static diff_case dc;
@@ -241,6 +285,7 @@ static void run_seed(izb_backend *b, uint64_t seed)
         if (sh > 0 && lit > 0) seeds_mixed++;
     }
     if (dc.point) check_point(b, &dc, &cl, seed);
+    if (dc.area) check_area(b, &dc, &cl, seed);
     izb_closed_free(&cl);
 
     /* (d) a rigid motion: update vs fresh set_scene; a spot light where a closed mesh moves to */
@@ -308,10 +353,12 @@ int main(void)
               seeds_own_differs, n);
         CHECK(seeds_point * 10 >= n && seeds_point_mixed * 2 >= seeds_point,
               "(e) point lights on %d of %ld seeds, %d with both shadow and light", seeds_point, n, seeds_point_mixed);
+        CHECK(seeds_area * 20 >= n && seeds_area_partial * 3 >= seeds_area,
+              "(f) area lights on %d of %ld seeds, %d with partial shadow", seeds_area, n, seeds_area_partial);
     }
     if (getenv("IZB_DIFF_VERBOSE"))
         printf("%ld seeds, %ld comparisons, %d mixed, %d cull changed, %d own differs, %d point (%d mixed), %d failed "
-               "checks\n", n, comparisons, seeds_mixed, seeds_cull_changed, seeds_own_differs, seeds_point,
-               seeds_point_mixed, test_failed_ - failed0);
+               "checks; %d area (%d partial)\n", n, comparisons, seeds_mixed, seeds_cull_changed, seeds_own_differs,
+               seeds_point, seeds_point_mixed, test_failed_ - failed0, seeds_area, seeds_area_partial);
     return test_done();
 }

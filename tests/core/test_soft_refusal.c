@@ -3,7 +3,9 @@
  * izb_shade_arrays and izb_shade_gl return false with one line naming the CPU backend, and the
  * backend's function is not called — while hard frames reach it as before; a bad angle or sample
  * count is refused in one line before any backend sees it, whichever backend it is. The same for
- * anti-aliased frames (izb_recon.shadow_samples > 1, izb_aa.h) and izb_backend_vtbl.aa. */
+ * anti-aliased frames (izb_recon.shadow_samples > 1, izb_aa.h) and izb_backend_vtbl.aa, and for area
+ * lights (izb_recon.light_size > 0, izb_area.h: sizes negative, NaN, Inf, huge; M; not a spot) and
+ * izb_backend_vtbl.area. */
 #undef NDEBUG
 #include <math.h>
 #include <string.h>
@@ -114,6 +116,51 @@ int main(void)
             calls = 0;
             CHECK(!shade(&b, &f, gl, out, sizeof out) && calls == 0 && lines(out) == 1, "%s, gl %d: N 8, spot: '%s'",
                   vt.name, gl, out);
+        }
+    }
+    /* area lights (izb_recon.light_size > 0 on a spot, izb_area.h) and izb_backend_vtbl.area */
+    for (int area = 0; area < 2; area++) {
+        const izb_backend_vtbl vt = {.name = area ? "area" : "no-area", .shade_arrays = fake_shade_arrays,
+                                     .shade_gl = fake_shade_gl, .area = area};
+        izb_backend b = {.vt = &vt, .tri_count = -1};
+        char out[1024];
+        for (int gl = 0; gl < 2; gl++) {
+            /* size 0: the hard spot, on every backend, whatever M says */
+            const izb_recon hard = {.width = 1, .height = 1, .light_is_spot = 1, .light_samples = 48};
+            calls = 0;
+            CHECK(shade(&b, &hard, gl, out, sizeof out) && calls == 1 && !out[0], "%s, gl %d: size 0: '%s'", vt.name,
+                  gl, out);
+            izb_recon f = {.width = 1, .height = 1, .light_is_spot = 1, .light_size = {0.5f, 0.25f},
+                           .light_samples = 64};
+            calls = 0;
+            const bool ok = shade(&b, &f, gl, out, sizeof out);
+            if (area)
+                CHECK(ok && calls == 1 && !out[0], "%s, gl %d: an area frame: '%s'", vt.name, gl, out);
+            else
+                CHECK(!ok && calls == 0 && lines(out) == 1 && strstr(out, "CPU backend only"),
+                      "%s, gl %d: an area frame: %d, %d calls, '%s'", vt.name, gl, ok, calls, out);
+            /* bad values: refused before any backend, one line each */
+            const float sizes[5] = {-0.1f, NAN, INFINITY, 2e6f, -INFINITY};
+            for (int k = 0; k < 10; k++) {
+                f = (izb_recon){.width = 1, .height = 1, .light_is_spot = 1, .light_size = {0.5f, 0.5f},
+                                .light_samples = 64};
+                f.light_size[k % 2] = sizes[k / 2];
+                calls = 0;
+                CHECK(!shade(&b, &f, gl, out, sizeof out) && calls == 0 && lines(out) == 1,
+                      "%s, gl %d: size %d = %g: '%s'", vt.name, gl, k % 2, (double)sizes[k / 2], out);
+            }
+            const izb_recon others[4] = {
+                {.width = 1, .height = 1, .light_is_spot = 1, .light_size = {0.5f, 0.5f}, .light_samples = 100},
+                {.width = 1, .height = 1, .light_is_spot = 0, .light_size = {0.5f, 0.5f}, .light_samples = 64},
+                {.width = 1, .height = 1, .light_is_spot = 2, .light_size = {0.5f, 0.5f}, .light_samples = 64},
+                {.width = 1, .height = 1, .light_is_spot = 1, .light_size = {0.5f, 0.5f}, .light_samples = 64,
+                 .light_disk = 2}};
+            for (int k = 0; k < 4; k++) {
+                calls = 0;
+                CHECK(!shade(&b, &others[k], gl, out, sizeof out) && calls == 0 && lines(out) == 1,
+                      "%s, gl %d: bad area frame %d (M 100, directional, a cube face, shape 2): '%s'", vt.name, gl, k,
+                      out);
+            }
         }
     }
     return test_done();

@@ -18,12 +18,14 @@
  * triangles may be cut-outs (izb_set_cutouts): one alpha image of 1..8 x 1..8 texels from the input,
  * its wraps (an unknown one too) and cutoff from the palette (NaN, Inf, outside [0, 1]), per
  * triangle the image, opaque or a missing image, and UVs from the palette; the brute force applies
- * the same alpha test (izb_alpha.h; per light sample in soft frames). Last, the frame may take N
+ * the same alpha test (izb_alpha.h; per light sample in soft frames). Then the frame may take N
  * sub-samples per pixel (anti-aliased edges, izb_aa.h): for N in {4, 8, 16, 32} on a directional
  * light without an angle the byte must equal izb_brute_force_aa (every point x triangle x
  * sub-sample, the footprints from the same depth; that frame does not alpha-test cut-outs yet, nor
  * does its brute force), and N = 2 or 64, or N > 1 with a spot, a point light or a light angle, must
- * be refused. And nothing may crash or read out of bounds (ASan, UBSan). */
+ * be refused. Last (the input's last bytes) a spot may be an area light (izb_area.h: a size, M and
+ * shape from the input): the byte must equal the brute force's for the area samples, or a bad size,
+ * M or shape must be refused. And nothing may crash or read out of bounds (ASan, UBSan). */
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
@@ -191,6 +193,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static const int aa_counts[8] = {0, 1, 4, 8, 16, 32, 2, 64}; /* 2, 64: refused */
     const uint8_t aa = next_u8(&r);
     const int shadow_samples = aa & 1 ? aa_counts[(aa >> 1) % 8] : 0;
+    /* an area light (a spot with a size, izb_area.h): read after the sub-sample byte, so older inputs
+     * stay as they were; sizes from the palette (NaN, Inf, negative, huge: refused) or small multiples of
+     * 1/8, M 48 and shape 2 refused */
+    const uint8_t area = next_u8(&r);
+    if ((area & 1) && l.type == LIGHT_SPOT) {
+        static const int sample_counts[6] = {16, 32, 64, 128, 256, 48};
+        for (int k = 0; k < 2; k++)
+            l.size[k] = area & 2 ? next_float(&r) : (float)(next_u8(&r) % 32) / 8.0f;
+        l.samples = sample_counts[next_u8(&r) % 6];
+        l.shape = next_u8(&r) % 3;
+    }
 
     FUZZ_ASSERT(izb_set_scene(b, xyz, nt), "set_scene with %d triangles", nt);
     izb_cutout_set cset = {0};
@@ -204,12 +217,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         faces[i].shadow_samples = shadow_samples;
     uint8_t mask[MAX_SIDE * MAX_SIDE], want[MAX_SIDE * MAX_SIDE], scratch[MAX_SIDE * MAX_SIDE];
     izb_stats st;
-    const izb_recon f = faces[0]; /* soft frames are directional: one face */
-    /* soft: past the maximum, M not in the set, not directional; anti-aliased: N not in the set, not a
-     * directional light without an angle */
-    if ((f.light_angle > 0.0f && !izb_soft_frame_ok(&f)) || !izb_aa_frame_ok(&f)) {
+    const izb_recon f = faces[0]; /* soft frames are directional, area frames spots: one face */
+    const bool soft_frame = f.light_angle > 0.0f || izb_area_on(&f);
+    /* soft: past the maximum, M not in the set, not directional; area: a bad size, M or shape;
+     * anti-aliased: N not in the set, not a directional light without an angle */
+    if ((f.light_angle > 0.0f && !izb_soft_frame_ok(&f)) || !izb_area_frame_ok(&f) || !izb_aa_frame_ok(&f)) {
         FUZZ_ASSERT(!izb_shade_arrays_faces(b, faces, count, &s, depth, NULL, mask, scratch, &st),
-                    "a bad frame (%g rad, M %d, N %d) accepted", (double)f.light_angle, f.light_samples,
+                    "a bad frame (%g rad, size %g x %g, shape %d, M %d, N %d) accepted", (double)f.light_angle,
+                    (double)f.light_size[0], (double)f.light_size[1], f.light_disk, f.light_samples,
                     f.shadow_samples);
         izb_cutout_set_free(&cset);
         return 0;
@@ -230,12 +245,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (int i = 0; i < count; i++)
         fb[i] = faces[i], fb[i].bias = rs.bias;
     izb_cull_view cv = {.mode = rs.cull, .comp = closed.comp, .boxes = closed.boxes,
-                        .light_is_spot = fb[0].light_is_spot};
+                        .light_is_spot = fb[0].light_is_spot, .light_reach = izb_area_reach(&fb[0])};
     if (fb[0].light_is_spot) izb_light_origin(fb[0].light, cv.light_origin);
     if (count > 1) {
         float face_depth[MAX_SIDE * MAX_SIDE];
         izb_brute_force_faces_cut(fb, count, depth, NULL, xyz, nt, &cv, &cset, want, pts, pix, face_depth, scratch);
-    } else if (fb[0].light_angle > 0.0f) { /* soft: the byte itself, the lit fraction, must be equal */
+    } else if (soft_frame) { /* soft (angle or area): the byte itself, the lit fraction, must be equal */
         izb_brute_force_soft_cut(&fb[0], depth, NULL, xyz, nt, &cv, true, &cset, want, pts, pix);
     } else if (fb[0].shadow_samples > 1) { /* anti-aliased: the byte, the sub-samples' lit fraction */
         izb_brute_force_aa(&fb[0], depth, NULL, xyz, nt, &cv, true, want, pts, pix);
@@ -244,12 +259,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     izb_closed_free(&closed);
     izb_cutout_set_free(&cset);
-    const bool bytes = f.light_angle > 0.0f || f.shadow_samples > 1; /* a lit fraction, not two values */
+    const bool bytes = soft_frame || f.shadow_samples > 1; /* a lit fraction, not two values */
     for (int i = 0; i < W * H; i++)
         FUZZ_ASSERT(bytes ? mask[i] == want[i] : (mask[i] == 0) == (want[i] == 0),
-                    "pixel %d (%d, %d) of %dx%d (cull %s, light angle %g rad, M %d, N %d): backend %d, brute force %d",
-                    i, i % W, i / W, W, H, izb_cull_names[rs.cull], (double)f.light_angle, f.light_samples,
-                    f.shadow_samples, mask[i], want[i]);
+                    "pixel %d (%d, %d) of %dx%d (cull %s, light angle %g rad, size %g x %g, M %d, N %d): backend %d, "
+                    "brute force %d", i, i % W, i / W, W, H, izb_cull_names[rs.cull], (double)f.light_angle,
+                    (double)f.light_size[0], (double)f.light_size[1], f.light_samples, f.shadow_samples, mask[i],
+                    want[i]);
     /* every point belongs to one face, a point light's too: the points are the sampled pixels, each
      * once (a seam point counted by two faces, or lost by both, fails); a triangle is set up at most
      * once per face */

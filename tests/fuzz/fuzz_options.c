@@ -67,6 +67,17 @@ static const char *value_for(const option_spec *s, unsigned pick, char *buf, siz
         snprintf(buf, n, "%s,%s,%s", c[0], c[1], c[2]);
         return buf;
     }
+    case OPTION_FLOAT2: { /* W or W,H, each one of these, by two digits of pick */
+        const float v[6] = {lo, hi, nextafterf(lo, -INFINITY), nextafterf(hi, INFINITY), 1.0f, NAN};
+        char c[2][32];
+        for (int k = 0; k < 2; k++, pick /= 6)
+            ftext(c[k], sizeof c[k], v[pick % 6]);
+        if (pick % 2)
+            snprintf(buf, n, "%s", c[0]);
+        else
+            snprintf(buf, n, "%s,%s", c[0], c[1]);
+        return buf;
+    }
     case OPTION_SIZE2: {
         const long l = (long)s->min, h = (long)s->max, v[4] = {l, h, l - 1, h + 1};
         snprintf(buf, n, "%ldx%ld", v[pick % 4], v[(pick / 4) % 4]);
@@ -171,6 +182,13 @@ static void check_fields(const app_options *o, const app_options *def)
                         (double)c[1], (double)c[2]);
             break;
         }
+        case OPTION_FLOAT2:
+            for (int i = 0; i < 2; i++) {
+                const double c = options_value(o, s, i);
+                FUZZ_ASSERT(c == options_value(def, s, i) || (isfinite(c) && c >= (float)s->min && c <= (float)s->max),
+                            "%s[%d] %g", s->name, i, c);
+            }
+            break;
         case OPTION_SIZE2: {
             const double h = options_value(o, s, 1), dh = options_value(def, s, 1);
             FUZZ_ASSERT((v == d && h == dh) || (v >= s->min && v <= s->max && h >= s->min && h <= s->max),
