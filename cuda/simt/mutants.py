@@ -53,8 +53,8 @@ MUTANTS = [
     # inside a closed mesh, and a closed mesh moved around the light between frames
     ("cull auto with a spot light culls as for a directional one (inside a closed mesh: its back faces lost)",
      "cuda/backend.cu",
-     "{0.0f, 0.0f, 0.0f},\n                            f->light_is_spot};",
-     "{0.0f, 0.0f, 0.0f},\n                            false};",
+     "{0.0f, 0.0f, 0.0f},\n                            f->light_is_spot, 0.0f};",
+     "{0.0f, 0.0f, 0.0f},\n                            false, 0.0f};",
      "test_cuda_differential"),
     ("izb_update_scene uploads the moved triangles but not the closed meshes' new boxes",
      "cuda/backend.cu",
