@@ -104,6 +104,7 @@ static izb_backend *wrap_fault(izb_backend *b)
                                .update_scene = faulty_update_scene,
                                .set_cutouts = b->vt->set_cutouts ? faulty_set_cutouts : NULL,
                                .soft = b->vt->soft,
+                               .aa = b->vt->aa,
                                .area = b->vt->area};
     f->base.vt = &f->vt;
     f->base.threads = b->threads;
@@ -311,39 +312,34 @@ bool izb_aa_frame_ok(const izb_recon *f)
     return true;
 }
 
-/* a frame the backend can shade: soft ones only where it has the soft path */
-static bool frame_ok(const izb_backend *b, const izb_recon *f)
+bool izb_frame_ok(const izb_recon *f)
+{
+    return izb_soft_frame_ok(f) && izb_area_frame_ok(f) && izb_aa_frame_ok(f);
+}
+
+/* The one capability check of the seam (izb_shade_arrays_ids, izb_shade_gl and izb_faces.c): a
+ * frame whose values izb_frame_ok takes, of a kind b has the path for. */
+bool izb_backend_takes(const izb_backend *b, const izb_recon *f)
 {
     if (!f) {
         fprintf(stderr, "izb %s: shade: NULL frame\n", b->vt->name);
         return false;
     }
-    if (!izb_soft_frame_ok(f))
+    if (!izb_frame_ok(f))
         return false;
-    if (f->light_angle > 0.0f && !b->vt->soft) {
-        fprintf(stderr, "izb %s: soft shadows run on the CPU backend only so far (--backend cpu)\n", b->vt->name);
-        return false;
-    }
-    if (!izb_area_frame_ok(f))
-        return false;
-    if (izb_area_on(f) && !b->vt->area) {
-        fprintf(stderr, "izb %s: area lights run on the CPU backend only so far (--backend cpu)\n", b->vt->name);
-        return false;
-    }
-    if (!izb_aa_frame_ok(f))
-        return false;
-    if (f->shadow_samples > 1 && !b->vt->aa) {
-        fprintf(stderr, "izb %s: anti-aliased shadow edges run on the CPU backend only so far (--backend cpu)\n",
-                b->vt->name);
-        return false;
-    }
-    return true;
+    const char *missing = f->light_angle > 0.0f && !b->vt->soft    ? "soft shadows (a light angle)"
+                          : izb_area_on(f) && !b->vt->area         ? "area lights (a light size)"
+                          : f->shadow_samples > 1 && !b->vt->aa    ? "anti-aliased shadow edges (shadow samples)"
+                                                                   : NULL;
+    if (missing)
+        fprintf(stderr, "izb %s: this backend has no path for %s; --backend cpu has\n", b->vt->name, missing);
+    return !missing;
 }
 
 bool izb_shade_arrays_ids(izb_backend *b, const izb_recon *frame, const izb_settings *s, const float *depth,
                           const uint32_t *ids, uint8_t *mask, izb_stats *stats)
 {
-    if (!frame_ok(b, frame))
+    if (!izb_backend_takes(b, frame))
         return false;
     izb_settings r = izb_settings_resolve(s ? *s : (izb_settings){0});
     izb_recon f = *frame;
@@ -358,7 +354,7 @@ bool izb_supports_gl(const izb_backend *b) { return b->vt->shade_gl != NULL; }
 bool izb_shade_gl(izb_backend *b, const izb_recon *frame, const izb_settings *s, unsigned depth_tex,
                   unsigned ids_tex, unsigned mask_tex, unsigned generation, izb_stats *stats)
 {
-    if (!b->vt->shade_gl || !frame_ok(b, frame))
+    if (!b->vt->shade_gl || !izb_backend_takes(b, frame))
         return false;
     izb_settings r = izb_settings_resolve(s ? *s : (izb_settings){0});
     izb_recon f = *frame;

@@ -178,7 +178,7 @@ bool izb_soft_frame_ok(const izb_recon *f);
  * within 0 .. IZB_AREA_MAX_SIZE world units (NaN, Inf, negative: no), light_disk IZB_AREA_RECT or
  * IZB_AREA_DISK, and when a size is > 0, a spot light (IZB_LIGHT_SPOT) with light_samples in
  * {16, 32, 64, 128, 256}. Otherwise one line on stderr and false; izb_shade_* refuse such frames,
- * and area frames on a backend without area lights (CUDA, so far). Sizes 0, 0: the hard spot. */
+ * and area frames on a backend without area lights (izb_backend_vtbl.area). Sizes 0, 0: the hard spot. */
 bool izb_area_frame_ok(const izb_recon *f);
 
 /* Whether a frame's shadow_samples is one the backends take (izb_aa.h): 0 or 1 (the hard path), or
@@ -186,6 +186,10 @@ bool izb_area_frame_ok(const izb_recon *f);
  * false; izb_shade_* refuse such frames, and frames with shadow_samples > 1 on a backend without
  * anti-aliased edges (izb_backend_vtbl.aa). */
 bool izb_aa_frame_ok(const izb_recon *f);
+
+/* izb_soft_frame_ok, izb_area_frame_ok and izb_aa_frame_ok together: whether any backend takes
+ * this frame's light extent and sample counts (one line on stderr for the first that fails). */
+bool izb_frame_ok(const izb_recon *f);
 
 /* Array path (tests, CPU fallback). depth: width*height linear view depths (0 = sky), row 0 at the
  * bottom. mask (out): width*height bytes, 255 = lit, 0 = in shadow or outside the light; sky

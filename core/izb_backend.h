@@ -63,6 +63,10 @@ struct izb_backend {
 bool izb_update_dispatch(izb_backend *b, const float *xyz, int tri_count, const izb_closed *c);
 /* izb_update.c: free what izb_update_scene keeps in b (before the backend's destroy). */
 void izb_update_free(izb_backend *b);
+/* izb.c: whether b takes frame f: f non-NULL, izb_frame_ok, and b's vtable has the path for f's
+ * kind (soft, area, aa). Otherwise one line on stderr and false. izb_shade_arrays_ids, izb_shade_gl
+ * and izb_shade_arrays_faces all ask it, so a new frame field is checked in one place. */
+bool izb_backend_takes(const izb_backend *b, const izb_recon *f);
 
 /* ---- the registry: which backends this build has -------------------------------------------
  * The seam names no backend. Each backend defines one entry (cpu/backend.c, cuda/backend.cu); the

@@ -128,8 +128,8 @@ bool izb_shade_arrays_faces(izb_backend *b, const izb_recon *frames, int count, 
         fprintf(stderr, "izb: shade_arrays_faces: bad frame size %dx%d\n", frames[0].width, frames[0].height);
         return false;
     }
-    for (int i = 0; i < count; i++) /* angle: directional only; sub-samples: directional; size: spot only */
-        if (!izb_soft_frame_ok(&frames[i]) || !izb_aa_frame_ok(&frames[i]) || !izb_area_frame_ok(&frames[i]))
+    for (int i = 0; i < count; i++) /* the frame checks of izb_shade_arrays_ids, for shade_faces too */
+        if (!izb_backend_takes(b, &frames[i]))
             return false;
     izb_recon faces[IZB_CUBE_FACES];
     const izb_settings r = izb_settings_resolve(s ? *s : (izb_settings){0});

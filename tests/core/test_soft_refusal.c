@@ -5,10 +5,13 @@
  * count is refused in one line before any backend sees it, whichever backend it is. The same for
  * anti-aliased frames (izb_recon.shadow_samples > 1, izb_aa.h) and izb_backend_vtbl.aa, and for area
  * lights (izb_recon.light_size > 0, izb_area.h: sizes negative, NaN, Inf, huge; M; not a spot) and
- * izb_backend_vtbl.area. */
+ * izb_backend_vtbl.area. The fault-injection wrapper (IZB_FAULT) takes every kind of frame the backend it
+ * wraps takes. */
 #undef NDEBUG
 #include <math.h>
 #include <string.h>
+
+#include <stdlib.h>
 
 #include "izb_backend.h"
 #include "test.h"
@@ -69,7 +72,7 @@ int main(void)
             if (soft)
                 CHECK(ok && calls == 1 && !out[0], "%s, gl %d: a soft frame: '%s'", vt.name, gl, out);
             else
-                CHECK(!ok && calls == 0 && lines(out) == 1 && strstr(out, "CPU backend only"),
+                CHECK(!ok && calls == 0 && lines(out) == 1 && strstr(out, "no path for") && strstr(out, vt.name),
                       "%s, gl %d: a soft frame: %d, %d calls, '%s'", vt.name, gl, ok, calls, out);
             /* bad values: refused before any backend, one line each */
             const float angles[3] = {-0.1f, NAN, 1.0f};
@@ -103,7 +106,7 @@ int main(void)
             if (aa)
                 CHECK(ok && calls == 1 && !out[0], "%s, gl %d: N 8: '%s'", vt.name, gl, out);
             else
-                CHECK(!ok && calls == 0 && lines(out) == 1 && strstr(out, "CPU backend only"),
+                CHECK(!ok && calls == 0 && lines(out) == 1 && strstr(out, "no path for") && strstr(out, vt.name),
                       "%s, gl %d: N 8: %d, %d calls, '%s'", vt.name, gl, ok, calls, out);
             const int bad[4] = {2, 3, 64, -4};
             for (int k = 0; k < 4; k++) {
@@ -137,7 +140,7 @@ int main(void)
             if (area)
                 CHECK(ok && calls == 1 && !out[0], "%s, gl %d: an area frame: '%s'", vt.name, gl, out);
             else
-                CHECK(!ok && calls == 0 && lines(out) == 1 && strstr(out, "CPU backend only"),
+                CHECK(!ok && calls == 0 && lines(out) == 1 && strstr(out, "no path for") && strstr(out, vt.name),
                       "%s, gl %d: an area frame: %d, %d calls, '%s'", vt.name, gl, ok, calls, out);
             /* bad values: refused before any backend, one line each */
             const float sizes[5] = {-0.1f, NAN, INFINITY, 2e6f, -INFINITY};
@@ -163,5 +166,34 @@ int main(void)
             }
         }
     }
+    /* IZB_FAULT wraps the backend auto picks (an explicit CPU backend is never wrapped): every frame
+     * kind that backend shades, the wrapper shades too (a capability flag it forgot to pass on would
+     * refuse it); the CPU backend, which auto picks here, has them all */
+    const float tri[9] = {-1, -1, 0.5f, 1, -1, 0.5f, 0, 1, 0.5f};
+    izb_backend *plain = izb_create(&(izb_desc){.backend = IZB_BACKEND_AUTO, .threads = 1, .quiet = true});
+    setenv("IZB_FAULT", "frame:1000000", 1);
+    test_stderr_begin();
+    izb_backend *wrapped = izb_create(&(izb_desc){.backend = IZB_BACKEND_AUTO, .threads = 1, .quiet = true});
+    char out[1024];
+    test_stderr_end(out, sizeof out);
+    unsetenv("IZB_FAULT");
+    CHECK(plain && wrapped && wrapped != plain && strcmp(izb_name(wrapped), "faulty") == 0,
+          "IZB_FAULT: no wrapper");
+    if (plain && wrapped) {
+        CHECK(izb_set_scene(plain, tri, 1) && izb_set_scene(wrapped, tri, 1), "set_scene");
+        const izb_recon kinds[4] = {
+            {.width = 1, .height = 1},
+            {.width = 1, .height = 1, .light_angle = 0.05f, .light_samples = 16},
+            {.width = 1, .height = 1, .shadow_samples = 8},
+            {.width = 1, .height = 1, .light_is_spot = 1, .light_size = {0.5f, 0.5f}, .light_samples = 16}};
+        for (int k = 0; k < 4; k++) {
+            const bool p = shade(plain, &kinds[k], false, out, sizeof out);
+            const bool w = shade(wrapped, &kinds[k], false, out, sizeof out);
+            CHECK(p == w && (p || strcmp(izb_name(plain), "cpu") != 0), "frame kind %d (hard, soft, aa, area): %s %d, wrapped %d: '%s'",
+                  k, izb_name(plain), p, w, out);
+        }
+    }
+    izb_destroy(plain);
+    izb_destroy(wrapped);
     return test_done();
 }
