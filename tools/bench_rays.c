@@ -157,38 +157,41 @@ void bench_rays_occluded1(bench_bvh *b, const bench_rays *r, uint8_t *mask, int 
     }
 }
 
-void bench_rays_occluded16(bench_bvh *b, const bench_rays *r, uint8_t *mask, int threads)
+/* What each lane of a packet casts for sample j of m: the pixel's own ray (neither set), a soft
+ * light's direction j (dirs) or the ray from footprint sub-sample j (axes, u, v). */
+typedef struct packet_samples {
+    int m;
+    const float *dirs;              /* 3 per sample */
+    const float *axes, *u, *v;      /* 6 per pixel; u, v per sample */
+} packet_samples;
+
+/* Lanes 0 .. len of pixels i0 ..; lanes past len repeat pixel i0, invalid */
+static void fill_packet(const bench_rays *r, size_t i0, int len, const packet_samples *s, int j, int valid[16],
+                        struct RTCRay16 *ray)
 {
-#pragma omp parallel for schedule(dynamic, 4) num_threads(threads)
-    for (int py = 0; py < r->height; py++) {
-        struct RTCIntersectContext ctx;
-        rtcInitIntersectContext(&ctx);
-        for (int px0 = 0; px0 < r->width; px0 += 16) {
-            const size_t i0 = (size_t)py * r->width + px0;
-            const int len = r->width - px0 < 16 ? r->width - px0 : 16;
-            _Alignas(64) int valid[16] = {0};
-            _Alignas(64) struct RTCRay16 ray;
-            int any = 0;
-            for (int k = 0; k < len; k++) {
-                const size_t i = i0 + k;
-                valid[k] = r->valid[i];
-                any |= valid[k];
-                ray.org_x[k] = r->ox[i], ray.org_y[k] = r->oy[i], ray.org_z[k] = r->oz[i];
-                ray.dir_x[k] = r->dx[i], ray.dir_y[k] = r->dy[i], ray.dir_z[k] = r->dz[i];
-                ray.tnear[k] = r->tnear[i], ray.tfar[k] = r->tfar[i];
-                ray.time[k] = 0.0f, ray.mask[k] = 0xFFFFFFFFu, ray.id[k] = 0, ray.flags[k] = 0;
-            }
-            if (!any) continue;
-            rtcOccluded16(valid, b->scene, &ctx, &ray);
-            for (int k = 0; k < len; k++)
-                if (valid[k]) mask[i0 + k] = ray.tfar[k] < 0.0f ? 0 : 255;
+    for (int k = 0; k < 16; k++) {
+        const size_t i = i0 + (k < len ? k : 0);
+        valid[k] = k < len ? r->valid[i] : 0;
+        float o[3] = {r->ox[i], r->oy[i], r->oz[i]}, d[3] = {r->dx[i], r->dy[i], r->dz[i]};
+        if (s->dirs)
+            for (int c = 0; c < 3; c++) d[c] = s->dirs[3 * j + c];
+        if (s->axes) {
+            const float *a = s->axes + 6 * i;
+            for (int c = 0; c < 3; c++) o[c] = o[c] + s->u[j] * a[c] + s->v[j] * a[3 + c];
         }
+        ray->org_x[k] = o[0], ray->org_y[k] = o[1], ray->org_z[k] = o[2];
+        ray->dir_x[k] = d[0], ray->dir_y[k] = d[1], ray->dir_z[k] = d[2];
+        ray->tnear[k] = r->tnear[i], ray->tfar[k] = r->tfar[i];
+        ray->time[k] = 0.0f, ray->mask[k] = 0xFFFFFFFFu, ray->id[k] = 0, ray->flags[k] = 0;
     }
 }
 
-void bench_rays_occluded16_soft(bench_bvh *b, const bench_rays *r, const float *dirs, int m, uint8_t *mask,
-                                int threads)
+/* Packets of 16 pixels along each row, m samples each: a pixel's byte is its lit share of the m,
+ * rounded (m = 1: 255 lit, 0 hidden) */
+static void occluded16_samples(bench_bvh *b, const bench_rays *r, const packet_samples *s, uint8_t *mask,
+                               int threads)
 {
+    const int m = s->m;
 #pragma omp parallel for schedule(dynamic, 4) num_threads(threads)
     for (int py = 0; py < r->height; py++) {
         struct RTCIntersectContext ctx;
@@ -201,16 +204,9 @@ void bench_rays_occluded16_soft(bench_bvh *b, const bench_rays *r, const float *
                 any |= r->valid[i0 + k];
             if (!any) continue;
             for (int j = 0; j < m; j++) {
-                _Alignas(64) int valid[16] = {0};
+                _Alignas(64) int valid[16];
                 _Alignas(64) struct RTCRay16 ray;
-                for (int k = 0; k < 16; k++) {
-                    const size_t i = i0 + (k < len ? k : 0);
-                    valid[k] = k < len ? r->valid[i] : 0;
-                    ray.org_x[k] = r->ox[i], ray.org_y[k] = r->oy[i], ray.org_z[k] = r->oz[i];
-                    ray.dir_x[k] = dirs[3 * j], ray.dir_y[k] = dirs[3 * j + 1], ray.dir_z[k] = dirs[3 * j + 2];
-                    ray.tnear[k] = r->tnear[i], ray.tfar[k] = r->tfar[i];
-                    ray.time[k] = 0.0f, ray.mask[k] = 0xFFFFFFFFu, ray.id[k] = 0, ray.flags[k] = 0;
-                }
+                fill_packet(r, i0, len, s, j, valid, &ray);
                 rtcOccluded16(valid, b->scene, &ctx, &ray);
                 for (int k = 0; k < len; k++)
                     lit[k] += valid[k] && !(ray.tfar[k] < 0.0f);
@@ -221,40 +217,19 @@ void bench_rays_occluded16_soft(bench_bvh *b, const bench_rays *r, const float *
     }
 }
 
+void bench_rays_occluded16(bench_bvh *b, const bench_rays *r, uint8_t *mask, int threads)
+{
+    occluded16_samples(b, r, &(packet_samples){.m = 1}, mask, threads);
+}
+
+void bench_rays_occluded16_soft(bench_bvh *b, const bench_rays *r, const float *dirs, int m, uint8_t *mask,
+                                int threads)
+{
+    occluded16_samples(b, r, &(packet_samples){.m = m, .dirs = dirs}, mask, threads);
+}
+
 void bench_rays_occluded16_aa(bench_bvh *b, const bench_rays *r, const float *axes, const float *u, const float *v,
                               int n, uint8_t *mask, int threads)
 {
-#pragma omp parallel for schedule(dynamic, 4) num_threads(threads)
-    for (int py = 0; py < r->height; py++) {
-        struct RTCIntersectContext ctx;
-        rtcInitIntersectContext(&ctx);
-        for (int px0 = 0; px0 < r->width; px0 += 16) {
-            const size_t i0 = (size_t)py * r->width + px0;
-            const int len = r->width - px0 < 16 ? r->width - px0 : 16;
-            int any = 0, lit[16] = {0};
-            for (int k = 0; k < len; k++)
-                any |= r->valid[i0 + k];
-            if (!any) continue;
-            for (int j = 0; j < n; j++) {
-                _Alignas(64) int valid[16] = {0};
-                _Alignas(64) struct RTCRay16 ray;
-                for (int k = 0; k < 16; k++) {
-                    const size_t i = i0 + (k < len ? k : 0);
-                    const float *a = axes + 6 * i;
-                    valid[k] = k < len ? r->valid[i] : 0;
-                    ray.org_x[k] = r->ox[i] + u[j] * a[0] + v[j] * a[3];
-                    ray.org_y[k] = r->oy[i] + u[j] * a[1] + v[j] * a[4];
-                    ray.org_z[k] = r->oz[i] + u[j] * a[2] + v[j] * a[5];
-                    ray.dir_x[k] = r->dx[i], ray.dir_y[k] = r->dy[i], ray.dir_z[k] = r->dz[i];
-                    ray.tnear[k] = r->tnear[i], ray.tfar[k] = r->tfar[i];
-                    ray.time[k] = 0.0f, ray.mask[k] = 0xFFFFFFFFu, ray.id[k] = 0, ray.flags[k] = 0;
-                }
-                rtcOccluded16(valid, b->scene, &ctx, &ray);
-                for (int k = 0; k < len; k++)
-                    lit[k] += valid[k] && !(ray.tfar[k] < 0.0f);
-            }
-            for (int k = 0; k < len; k++)
-                if (r->valid[i0 + k]) mask[i0 + k] = (uint8_t)((510 * lit[k] + n) / (2 * n));
-        }
-    }
+    occluded16_samples(b, r, &(packet_samples){.m = n, .axes = axes, .u = u, .v = v}, mask, threads);
 }
