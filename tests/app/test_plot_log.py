@@ -2,7 +2,8 @@
 """test_plot_log.py — scripts/plot-log on the logs the program really writes (suite gl: the logs
 come from headless runs; exit 77 without a GL 4.5 context or without gnuplot).
 
- - one log per shadow mode (izb, map, diff, none), one of three lights, and one that mixes them (--switch-every 1 cycles
+ - one log per shadow mode (izb, map, diff, none), one of three lights (with a summary line and a line
+   in its own colour per light that ran), and one that mixes them (--switch-every 1 cycles
    the M key among others): exit 0, a whole PNG (signature, IHDR, IEND, pixels that decode to the
    declared size and are not one flat colour); the summary has figures for exactly the passes
    whose cells are filled in the log, and they are min/median/p95 of those cells only (a blank cell
@@ -19,6 +20,9 @@ import csv, os, re, stat, struct, subprocess, sys, tempfile, zlib
 PALETTE = {"depth_pass_ms": (0x4e, 0x79, 0xa7), "reconstruct_ms": (0xf2, 0x8e, 0x2b),
            "binning_ms": (0xe1, 0x57, 0x59), "culling_ms": (0x76, 0xb7, 0xb2), "raster_ms": (0x59, 0xa1, 0x4f),
            "transfer_ms": (0xed, 0xc9, 0x48), "sm_ms": (0xb0, 0x7a, 0xa1), "shading_ms": (0x9c, 0x75, 0x5f)}
+# plot-log's LIGHTS: one line per light in a log of several
+LIGHT_PALETTE = [(0xd6, 0x27, 0x28), (0x1f, 0x77, 0xb4), (0x2c, 0xa0, 0x2c), (0xff, 0x7f, 0x0e), (0x94, 0x67, 0xbd),
+                 (0x8c, 0x56, 0x4b), (0xe3, 0x77, 0xc2), (0x17, 0xbe, 0xcf)]
 IZB_STAGES = ["reconstruct_ms", "binning_ms", "culling_ms", "raster_ms", "transfer_ms"]
 PASSES = ["depth_pass_ms"] + IZB_STAGES + ["sm_ms", "shading_ms"]
 
@@ -156,6 +160,32 @@ def check_plot(plot_log, name, csv_path, expect):
           "%s: a temporary file left beside the PNG" % name)
 
 
+def check_lights(plot_log, csv_path, rows):
+    """A log of several lights: a summary line per light of the 'lights' column, min/median/p95 of its
+    filled cells or 'did not run', and each light that ran drawn in its own colour."""
+    r = run([plot_log, csv_path])
+    summ = parse_summary(r.stdout)
+    count = max(int(x["lights"]) for x in rows)
+    for i in range(1, 9):
+        c = "light%d_izb_ms" % i
+        cells = [float(x[c]) for x in rows if x[c] != ""]
+        got = summ.get(c, "absent")
+        if i > count:
+            check(got == "absent", "lights: %s past the log's %d lights, summary says %r" % (c, count, got))
+        elif not cells:
+            check(got is None, "lights: %s has no filled cell, summary says %r" % (c, got))
+        elif check(isinstance(got, tuple), "lights: %s ran on %d frames, summary says %r" % (c, len(cells), got)):
+            want = (min(cells), pct(cells, 0.5), pct(cells, 0.95))
+            check(all(abs(g - w) <= 0.0051 for g, w in zip(got[:3], want)),
+                  "lights: %s min/median/p95 %s, the cells give %s" % (c, got[:3], want))
+    px = png_pixels(open(csv_path[:-4] + ".png", "rb").read())
+    if check(isinstance(px, tuple), "lights: no whole PNG: %s" % (px,)):
+        for i, colour in enumerate(LIGHT_PALETTE, start=1):
+            ran = i <= count and any(x["light%d_izb_ms" % i] != "" for x in rows)
+            check((colour in px[2]) == ran, "lights: light %d's colour %s the plot" %
+                  (i, "missing from" if ran else "drawn in"))
+
+
 def check_refused(plot_log, name, path, code, env=None, keep=None):
     """plot-log must fail with CODE, one line on stderr, no traceback, and leave the output as it was."""
     out = os.path.join(os.path.dirname(path), "out-" + name + ".png")
@@ -217,6 +247,7 @@ def main():
             expect = {p: True for p in IZB_STAGES}
             expect.update({"sm_ms": False, "depth_pass_ms": True, "shading_ms": True})
             check_plot(plot_log, "lights", log, expect)
+            check_lights(plot_log, log, rows)
         # every N frames the next of the keys K, B, U, C, V, T, M, ], [ and a resize: M walks the modes
         log = os.path.join(tmp, "mixed.csv")
         r = run(base + ["--frames", "40", "--switch-every", "1", "--log", log])
