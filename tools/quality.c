@@ -311,7 +311,7 @@ static bool sample_view(quality_run *q, const quality_view *qv, const scene *s, 
         const int m = f0.light_samples;
         if (!sample_izb_frame(q, cam, l, 0, m)) return false;
         quality_truth_soft(orc, &f0, cam, l, q->depth, q->truth_bits, q->truth_vis);
-        quality_soft_horizon(&f0, q->ids, s->xyz, s->tri_count, q->n, q->unsure);
+        quality_soft_horizon(&f0, cam, l, q->depth, q->ids, s->xyz, s->tri_count, q->n, q->unsure);
         const quality_sample_counts c = quality_sample_compare(q->izb_bits, q->mask, q->truth_bits,
                                                                q->truth_vis, NULL, q->unsure, m, q->n);
         char method[32];

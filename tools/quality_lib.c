@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "izb_area.h"
 #include "oracle.h"
 
 const quality_view quality_views[] = {
@@ -29,6 +30,11 @@ const quality_view quality_views[] = {
      .light_angle_deg = 2.0f, .light_samples = 64},
     {.name = "soft-spheres", .scene = "builtin:spheres:1000000", .what = "1M-triangle spheres, light 2 deg wide, M = 64",
      .base = "spheres", .light_angle_deg = 2.0f, .light_samples = 64},
+    /* area lights (izb_area.h): the default scene's spot with an emitter, each sample its own segment */
+    {.name = "area-rect", .scene = "builtin:default", .what = "default scene, spot with a 1.5 x 1 m rectangle, M = 64",
+     .base = "default-spot", .light_samples = 64, .light_size = {1.5f, 1.0f}},
+    {.name = "area-disk", .scene = "builtin:default", .what = "default scene, spot with a 0.5 m disk, M = 64",
+     .base = "default-spot", .light_samples = 64, .light_size = {0.5f, 0.5f}, .light_shape = IZB_AREA_DISK},
     /* anti-aliased edges: the footprints' sub-samples, N = 1, 8, 32 (no cut-outs: that frame does
      * not alpha-test yet) */
     {.name = "aa-default", .scene = "builtin:default", .what = "default scene, directional light, N = 1, 8, 32",
@@ -111,7 +117,7 @@ static light scene_light(const scene *s)
 
 bool quality_view_per_sample(const quality_view *v)
 {
-    return v->light_angle_deg > 0.0f || v->aa;
+    return v->light_angle_deg > 0.0f || v->light_size[0] > 0.0f || v->aa;
 }
 
 void quality_view_setup(const quality_view *qv, const scene *s, camera *cam, light *l)
@@ -170,5 +176,7 @@ void quality_view_setup(const quality_view *qv, const scene *s, camera *cam, lig
         l->dir[k] /= n;
     l->angle_deg = qv->light_angle_deg;
     l->samples = qv->light_samples;
+    l->size[0] = qv->light_size[0], l->size[1] = qv->light_size[1];
+    l->shape = qv->light_shape;
     camera_fit_clip(cam, s->bounds_min, s->bounds_max);
 }

@@ -46,6 +46,8 @@ typedef struct quality_view {
     const char *base;
     float light_angle_deg;
     int light_samples;
+    float light_size[2]; /* a spot base: an area light of this emitter (world units), light_shape */
+    int light_shape;
     bool aa;
 } quality_view;
 

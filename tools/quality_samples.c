@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "izb_area.h"
 #include "izb_mask.h"
 #include "sample_rays.h"
 
@@ -12,6 +13,7 @@
 typedef struct sample_rays {
     const oracle_ray_setup *rs;
     const float *dirs;         /* soft: unit world directions toward the light, 3 per sample */
+    const double *targets;     /* area: world points on the emitter, 3 per sample */
     const float *axes, *u, *v; /* anti-aliasing: footprint axes (6 per pixel) and offsets */
 } sample_rays;
 
@@ -20,6 +22,11 @@ static void sample_ray(const sample_rays *s, size_t i, int k, const oracle_ray *
     *r = *centre;
     if (s->dirs) { /* unit, as the centre ray's direction: the same tnear */
         memcpy(r->dir, s->dirs + 3 * k, sizeof r->dir);
+        return;
+    }
+    if (s->targets) { /* the segment to the sample, [tnear, tfar] as fractions of it like a spot's */
+        for (int d = 0; d < 3; d++)
+            r->dir[d] = (float)(s->targets[3 * k + d] - centre->org[d]);
         return;
     }
     const float *a = s->axes + 6 * i, *b = s->axes + 6 * i + 3;
@@ -60,9 +67,15 @@ static void cast_all(oracle *o, const izb_recon *f, const float *depth, const sa
 void quality_truth_soft(oracle *o, const izb_recon *f, const camera *c, const light *l, const float *depth,
                         uint32_t *bits, float *vis)
 {
+    const oracle_ray_setup rs = oracle_ray_setup_make(f, c, l);
+    if (izb_area_on(f)) {
+        double pts[3 * IZB_MASK_MAX_BITS];
+        sample_rays_area_points(f, pts);
+        cast_all(o, f, depth, &(sample_rays){.rs = &rs, .targets = pts}, f->light_samples, bits, vis);
+        return;
+    }
     float dirs[3 * IZB_MASK_MAX_BITS];
     sample_rays_soft_dirs(f, dirs);
-    const oracle_ray_setup rs = oracle_ray_setup_make(f, c, l);
     cast_all(o, f, depth, &(sample_rays){.rs = &rs, .dirs = dirs}, f->light_samples, bits, vis);
 }
 
@@ -83,14 +96,24 @@ void quality_aa_ref_grid(float *u, float *v)
         }
 }
 
-void quality_soft_horizon(const izb_recon *f, const uint32_t *ids, const float *xyz, int tri_count, long npix,
-                          uint8_t *flag)
+void quality_soft_horizon(const izb_recon *f, const camera *c, const light *l, const float *depth, const uint32_t *ids,
+                          const float *xyz, int tri_count, long npix, uint8_t *flag)
 {
+    const bool area = izb_area_on(f);
     float dirs[3 * IZB_MASK_MAX_BITS];
-    sample_rays_soft_dirs(f, dirs);
+    double pts[3 * IZB_MASK_MAX_BITS];
+    if (area)
+        sample_rays_area_points(f, pts);
+    else
+        sample_rays_soft_dirs(f, dirs);
+    const oracle_ray_setup rs = oracle_ray_setup_make(f, c, l);
     for (long i = 0; i < npix; i++) {
         flag[i] = 0;
         if (ids[i] >= (uint32_t)tri_count) continue;
+        oracle_ray centre;
+        if (area && oracle_pixel_ray(&rs, (int)(i % f->width), (int)(i / f->width), depth[i], &centre) !=
+                        ORACLE_PIXEL_RAY)
+            continue;
         const float *q = xyz + 9 * (size_t)ids[i];
         const double e1[3] = {q[3] - q[0], q[4] - q[1], q[5] - q[2]},
                      e2[3] = {q[6] - q[0], q[7] - q[1], q[8] - q[2]};
@@ -98,7 +121,10 @@ void quality_soft_horizon(const izb_recon *f, const uint32_t *ids, const float *
                              e1[0] * e2[1] - e1[1] * e2[0]};
         bool above = false, below = false;
         for (int j = 0; j < f->light_samples; j++) {
-            const double d = n[0] * dirs[3 * j] + n[1] * dirs[3 * j + 1] + n[2] * dirs[3 * j + 2];
+            double v[3]; /* toward sample j */
+            for (int k = 0; k < 3; k++)
+                v[k] = area ? pts[3 * j + k] - centre.org[k] : dirs[3 * j + k];
+            const double d = n[0] * v[0] + n[1] * v[1] + n[2] * v[2];
             above |= d > 0.0, below |= d < 0.0;
         }
         flag[i] = above && below;

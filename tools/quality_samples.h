@@ -31,7 +31,8 @@ typedef struct quality_sample_counts {
 } quality_sample_counts;
 
 /* Per pixel the hidden samples' bits (words = izb_mask_words(m) per pixel) and the visibility in
- * [0, 1] (-1 where no ray: sky, outside a spot cone). Soft: m = f->light_samples light directions.
+ * [0, 1] (-1 where no ray: sky, outside a spot cone). Soft: m = f->light_samples light directions;
+ * an area light's frame (izb_area_on): m segments to the emitter's samples (sample_rays_area_points).
  * bits may be NULL (visibility only). */
 void quality_truth_soft(oracle *o, const izb_recon *f, const camera *c, const light *l, const float *depth,
                         uint32_t *bits, float *vis);
@@ -49,8 +50,8 @@ void quality_aa_ref_grid(float *u, float *v);
  * puts a point facing slightly away from the centre under its own surface, and the IZB hides the
  * samples above the horizon that its ray reaches (a terminator band a pixel or two wide): the
  * measured answers say how many of the wrong ones lie there. */
-void quality_soft_horizon(const izb_recon *f, const uint32_t *ids, const float *xyz, int tri_count, long npix,
-                          uint8_t *flag);
+void quality_soft_horizon(const izb_recon *f, const camera *c, const light *l, const float *depth, const uint32_t *ids,
+                          const float *xyz, int tri_count, long npix, uint8_t *flag);
 
 /* The IZB's answers per pixel from its debug view (d->sample_masks; bits zero where no point), npix
  * pixels of izb_mask_words(d->sample_bits) words. False when the frame kept no sample masks. */

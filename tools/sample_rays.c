@@ -4,7 +4,21 @@
 #include <math.h>
 
 #include "izb_aa.h"
+#include "izb_area.h"
 #include "izb_soft.h"
+
+/* inv = a^-1 (3x3, row-major) */
+static void invert3(const double a[3][3], double inv[3][3])
+{
+    const double det = a[0][0] * (a[1][1] * a[2][2] - a[1][2] * a[2][1]) -
+                       a[0][1] * (a[1][0] * a[2][2] - a[1][2] * a[2][0]) +
+                       a[0][2] * (a[1][0] * a[2][1] - a[1][1] * a[2][0]);
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 3; c++) {
+            const int r1 = (c + 1) % 3, r2 = (c + 2) % 3, c1 = (r + 1) % 3, c2 = (r + 2) % 3;
+            inv[r][c] = (a[r1][c1] * a[r2][c2] - a[r1][c2] * a[r2][c1]) / det;
+        }
+}
 
 void sample_rays_soft_dirs(const izb_recon *f, float *dirs)
 {
@@ -15,14 +29,7 @@ void sample_rays_soft_dirs(const izb_recon *f, float *dirs)
     for (int r = 0; r < 3; r++)
         for (int c = 0; c < 3; c++)
             a[r][c] = f->light[4 * c + r];
-    const double det = a[0][0] * (a[1][1] * a[2][2] - a[1][2] * a[2][1]) -
-                       a[0][1] * (a[1][0] * a[2][2] - a[1][2] * a[2][0]) +
-                       a[0][2] * (a[1][0] * a[2][1] - a[1][1] * a[2][0]);
-    for (int r = 0; r < 3; r++)
-        for (int c = 0; c < 3; c++) {
-            const int r1 = (c + 1) % 3, r2 = (c + 2) % 3, c1 = (r + 1) % 3, c2 = (r + 2) % 3;
-            inv[r][c] = (a[r1][c1] * a[r2][c2] - a[r1][c2] * a[r2][c1]) / det;
-        }
+    invert3(a, inv);
     for (int j = 0; j < L.m; j++) {
         const double d[3] = {L.dx[j], L.dy[j], -1.0};
         double w[3], n = 0.0;
@@ -30,6 +37,26 @@ void sample_rays_soft_dirs(const izb_recon *f, float *dirs)
             w[k] = inv[k][0] * d[0] + inv[k][1] * d[1] + inv[k][2] * d[2], n += w[k] * w[k];
         for (int k = 0; k < 3; k++)
             dirs[3 * j + k] = (float)(w[k] / sqrt(n));
+    }
+}
+
+void sample_rays_area_points(const izb_recon *f, double *pts)
+{
+    izb_soft_light L;
+    izb_area_light_make(f, &L);
+    /* A-space rows x, y, w of the column-major light matrix: (x, y, w) = a P + t */
+    static const int rows[3] = {0, 1, 3};
+    double a[3][3], t[3], inv[3][3];
+    for (int r = 0; r < 3; r++) {
+        for (int c = 0; c < 3; c++)
+            a[r][c] = f->light[4 * c + rows[r]];
+        t[r] = f->light[12 + rows[r]];
+    }
+    invert3(a, inv);
+    for (int j = 0; j < L.m; j++) {
+        const double q[3] = {(double)L.dx[j] - t[0], (double)L.dy[j] - t[1], 0.0 - t[2]};
+        for (int k = 0; k < 3; k++)
+            pts[3 * j + k] = inv[k][0] * q[0] + inv[k][1] * q[1] + inv[k][2] * q[2];
     }
 }
 

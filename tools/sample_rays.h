@@ -15,6 +15,12 @@
  * back through the light matrix's linear part, in double. */
 void sample_rays_soft_dirs(const izb_recon *f, float *dirs);
 
+/* Area frame f's light samples (izb_area_on, izb_area_light_make) as world points on the emitter:
+ * pts[3 j .. 3 j + 2], j < f->light_samples. Sample j is the A-space point (dx_j, dy_j, 0): the
+ * world point whose light clip rows x, y and w (rows 0, 1, 3 of f->light) are those, solved in
+ * double. A sample's ray runs from the receiver to its point. */
+void sample_rays_area_points(const izb_recon *f, double *pts);
+
 /* Each pixel's footprint axes a, b in world space (axes[6 i .. 6 i + 5], pixel i = py * width + px),
  * as the backends build the footprint (izb_aa_axes: depth derivatives; with ids not NULL and a
  * scene triangle drawn there, that facet's plane, izb_aa_facet_normal); zero for sky. Sub-sample

@@ -8,6 +8,11 @@
  *   whole penumbrae wrong.
  * - Anti-aliased: N = 8 or 32 sub-samples at the footprints sample_rays_aa_axes rebuilds in world
  *   space; the IZB tests them in light clip space (izb_aa.h).
+ * - Area lights: a spot at a random place above the scene aimed at its centre, a W x H rectangle
+ *   or ellipse (0.1..2.5 world units a side), M = 16 or 64. The IZB works in the spot's clip rows
+ *   (izb_area.h's A-space); the truth casts each segment to the sample's world point
+ *   (sample_rays_area_points, the affine map inverted in double): a mis-scaled emitter, a swapped
+ *   axis or a sample pattern that differs between the two shows as penumbrae wrong.
  * The two sides agree but for float rounding at shadow edges: at most 0.02% of the answers may
  * differ, not counting soft pixels where the light straddles the drawn facet's horizon
  * (quality_soft_horizon: the bias's terminator band, izb_soft.h; those at most 0.5%); and each view must have
@@ -19,6 +24,7 @@
 
 #include "izb.h"
 #include "izb_aa.h"
+#include "izb_area.h"
 #include "izb_config.h"
 #include "izb_mask.h"
 #include "scene.h"
@@ -31,7 +37,7 @@
 #include "quality_samples.h"
 #include "sample_rays.h"
 
-enum { W = 160, H = 100, VIEWS = 8 };
+enum { W = 160, H = 100, VIEWS = 8, AREA_VIEWS = 4 };
 
 static void test_counters(void)
 {
@@ -60,6 +66,25 @@ static void test_counters(void)
           wrong, c.false_hidden, hidden_only);
     CHECK(fabs(c.abs_err - err / covered) < 1e-6, "mean error %g, counted %g", c.abs_err, err / covered);
     free(a), free(g), free(vis);
+}
+
+/* One view's answers against the truth: real penumbrae, few answers that differ (flagged: soft
+ * views count the terminator band apart) */
+static void check_view(const char *what, const quality_sample_counts *c, const float *vis, bool flagged)
+{
+    const long away = c->wrong - (flagged ? c->wrong_flagged : 0); /* off the terminator band */
+    long partial = 0;
+    for (int i = 0; i < W * H; i++)
+        partial += vis[i] > 0.0f && vis[i] < 1.0f;
+    printf("%s: %ld covered, %ld partly lit, %ld of %ld answers differ (%ld wrongly hidden; %ld where the light "
+           "straddles the horizon), mean visibility error %.5f\n",
+           what, c->covered, partial, c->wrong, c->answers, c->false_hidden, c->wrong - away, c->abs_err);
+    CHECK(c->covered > W * H / 8 && partial * 200 >= c->covered, "%s: %ld covered, %ld partly lit", what, c->covered,
+          partial);
+    CHECK((double)away <= 2e-4 * (double)c->answers, "%s: %ld of %ld answers differ off the terminator", what, away,
+          c->answers);
+    /* the band itself: a pixel or two wide, so its answers stay a small share */
+    CHECK((double)c->wrong <= 5e-3 * (double)c->answers, "%s: %ld of %ld answers differ", what, c->wrong, c->answers);
 }
 
 static void test_views(void)
@@ -107,7 +132,7 @@ static void test_views(void)
         if (!shaded) continue;
         if (soft) {
             quality_truth_soft(o, &f, &cam, &l, depth, truth_bits, vis);
-            quality_soft_horizon(&f, ids, s.xyz, s.tri_count, W * H, flag);
+            quality_soft_horizon(&f, &cam, &l, depth, ids, s.xyz, s.tri_count, W * H, flag);
         } else {
             izb_aa_samples S;
             izb_aa_samples_make(m, &S);
@@ -116,24 +141,71 @@ static void test_views(void)
         }
         const quality_sample_counts c =
             quality_sample_compare(izb_bits, mask, truth_bits, vis, NULL, soft ? flag : NULL, m, W * H);
-        const long away = c.wrong - (soft ? c.wrong_flagged : 0); /* off the terminator band */
-        long partial = 0;
-        for (int i = 0; i < W * H; i++)
-            partial += vis[i] > 0.0f && vis[i] < 1.0f;
-        printf("view %d (%s %d, %s ids, elevation %.0f deg): %ld covered, %ld partly lit, %ld of %ld answers "
-               "differ (%ld wrongly hidden; %ld where the light straddles the horizon), mean visibility "
-               "error %.5f\n",
-               v, soft ? "soft M" : "aa N", m, with_ids ? "with" : "no", el * 180.0 / M_PI, c.covered,
-               partial, c.wrong, c.answers, c.false_hidden, c.wrong - away, c.abs_err);
-        CHECK(c.covered > W * H / 4 && partial * 200 >= c.covered, "view %d: %ld covered, %ld partly lit", v,
-              c.covered, partial);
-        CHECK((double)away <= 2e-4 * (double)c.answers,
-              "view %d: %ld of %ld answers differ off the terminator", v, away, c.answers);
-        /* the band itself: a pixel or two wide, so its answers stay a small share */
-        CHECK((double)c.wrong <= 5e-3 * (double)c.answers, "view %d: %ld of %ld answers differ", v, c.wrong,
-              c.answers);
+        char what[128];
+        snprintf(what, sizeof what, "view %d (%s %d, %s ids, elevation %.0f deg)", v, soft ? "soft M" : "aa N", m,
+                 with_ids ? "with" : "no", el * 180.0 / M_PI);
+        check_view(what, &c, vis, soft);
     }
     free(depth), free(vis), free(axes), free(ids), free(izb_bits), free(truth_bits), free(mask), free(flag);
+    izb_destroy(b);
+    oracle_destroy(o);
+    scene_free(&s);
+}
+
+/* Area lights: random spots with random emitters over builtin:default */
+static void test_area_views(void)
+{
+    char err[512];
+    scene s;
+    if (!scene_load("builtin:default", &s, err, sizeof err)) {
+        CHECK(false, "%s", err);
+        return;
+    }
+    oracle *o = oracle_create(s.xyz, s.tri_count);
+    izb_backend *b = izb_create(&(izb_desc){.backend = IZB_BACKEND_CPU, .quiet = true});
+    float *depth = test_xcalloc(W * H, sizeof *depth), *vis = test_xcalloc(W * H, sizeof *vis);
+    uint32_t *ids = test_xcalloc(W * H, sizeof *ids);
+    uint32_t *izb_bits = test_xcalloc((size_t)W * H * IZB_MASK_MAX_WORDS, sizeof *izb_bits);
+    uint32_t *truth_bits = test_xcalloc((size_t)W * H * IZB_MASK_MAX_WORDS, sizeof *truth_bits);
+    uint8_t *mask = test_xcalloc(W * H, 1), *flag = test_xcalloc(W * H, 1);
+    CHECK(o && b && izb_set_scene(b, s.xyz, s.tri_count), "oracle and CPU backend");
+    for (int v = 0; o && b && v < AREA_VIEWS; v++) {
+        camera cam = {
+            .pos = {s.cam_pos[0], s.cam_pos[1], s.cam_pos[2]}, .yaw = s.cam_yaw, .pitch = s.cam_pitch};
+        camera_fit_clip(&cam, s.bounds_min, s.bounds_max);
+        light l = {.type = LIGHT_SPOT, .cone_deg = 90.0f, .samples = rnd() < 0.5 ? 16 : 64,
+                   .shape = rnd() < 0.5 ? IZB_AREA_RECT : IZB_AREA_DISK,
+                   .size = {(float)rnd_in(0.1, 2.5), (float)rnd_in(0.1, 2.5)}};
+        const double el = rnd_in(35.0, 75.0) * M_PI / 180.0, az = rnd_in(0.0, 2.0 * M_PI), dist = rnd_in(8.0, 14.0);
+        float centre[3];
+        for (int k = 0; k < 3; k++)
+            centre[k] = 0.5f * (s.bounds_min[k] + s.bounds_max[k]);
+        l.pos[0] = centre[0] + (float)(dist * cos(el) * sin(az));
+        l.pos[1] = centre[1] + (float)(dist * sin(el));
+        l.pos[2] = centre[2] + (float)(dist * cos(el) * cos(az));
+        for (int k = 0; k < 3; k++)
+            l.dir[k] = centre[k] - l.pos[k];
+        const bool with_ids = v % 2;
+        oracle_depth_ids(o, &cam, W, H, depth, ids);
+        const izb_recon f = izb_frame_make(&cam, &l, s.bounds_min, s.bounds_max, W, H);
+        izb_debug d;
+        const bool shaded =
+            izb_area_on(&f) &&
+            izb_shade_arrays_ids(b, &f, &(izb_settings){0}, depth, with_ids ? ids : NULL, mask, NULL) &&
+            izb_get_debug(b, &d) && d.sample_bits == l.samples && quality_izb_bits(&d, W * H, izb_bits);
+        CHECK(shaded, "area view %d: the IZB frame and its sample masks", v);
+        if (!shaded) continue;
+        quality_truth_soft(o, &f, &cam, &l, depth, truth_bits, vis);
+        quality_soft_horizon(&f, &cam, &l, depth, ids, s.xyz, s.tri_count, W * H, flag);
+        const quality_sample_counts c =
+            quality_sample_compare(izb_bits, mask, truth_bits, vis, NULL, flag, l.samples, W * H);
+        char what[160];
+        snprintf(what, sizeof what, "area view %d (%s %.2f x %.2f, M %d, %s ids, elevation %.0f deg)", v,
+                 l.shape == IZB_AREA_DISK ? "disk" : "rect", (double)l.size[0], (double)l.size[1], l.samples,
+                 with_ids ? "with" : "no", el * 180.0 / M_PI);
+        check_view(what, &c, vis, true);
+    }
+    free(depth), free(vis), free(ids), free(izb_bits), free(truth_bits), free(mask), free(flag);
     izb_destroy(b);
     oracle_destroy(o);
     scene_free(&s);
@@ -143,6 +215,7 @@ int main(void)
 {
     test_counters();
     test_views();
+    test_area_views();
     return test_done();
 }
 #else
