@@ -270,24 +270,34 @@ static const char *const metric_names[M_COUNT] = {"izb_total",
 
 static double s_median_total(series *s) { return stats_summarize(s->v, (size_t)s->n).median; }
 
-/* Soft frames: Embree casting the same M rays per point (the IZB's sample directions, mapped back to
- * world space), once, timed; its bytes against the IZB's (bc->mask, the last frame's). A pixel's
+/* Soft and area frames: Embree casting the same M rays per point (the IZB's sample directions, or
+ * the segments to an area light's samples, mapped back to world space), once, timed; its bytes against the IZB's (bc->mask, the last frame's). A pixel's
  * byte difference times M / 255 estimates how many of its (point, sample) answers differ (the bytes
  * hold the lit count, not which samples: differences inside one pixel can cancel). */
 static void soft_vs_embree(bench_bvh *bvh, const bench_case *bc, double izb_ms, int T)
 {
-    izb_soft_light L;
-    izb_soft_light_make(&bc->f[0], &L);
+    const bool area = izb_area_on(&bc->f[0]);
+    izb_soft_light L = {.m = bc->f[0].light_samples};
+    if (!area) izb_soft_light_make(&bc->f[0], &L);
     float *dirs = malloc(sizeof(float) * 3 * (size_t)L.m);
+    double *pts = malloc(sizeof(double) * 3 * (size_t)L.m);
     uint8_t *em = malloc((size_t)bc->W * bc->H);
-    if (!dirs || !em) {
-        free(dirs), free(em);
+    if (!dirs || !pts || !em) {
+        free(dirs), free(pts), free(em);
         return;
     }
-    sample_rays_soft_dirs(&bc->f[0], dirs);
+    if (area) {
+        sample_rays_area_points(&bc->f[0], pts);
+        for (int k = 0; k < 3 * L.m; k++) dirs[k] = (float)pts[k];
+    } else {
+        sample_rays_soft_dirs(&bc->f[0], dirs);
+    }
     memcpy(em, bc->mask, (size_t)bc->W * bc->H);
     const double t0 = now_ms();
-    bench_rays_occluded16_soft(bvh, &bc->rays, dirs, L.m, em, T);
+    if (area)
+        bench_rays_occluded16_area(bvh, &bc->rays, dirs, L.m, em, T);
+    else
+        bench_rays_occluded16_soft(bvh, &bc->rays, dirs, L.m, em, T);
     const double ems = now_ms() - t0;
     long differ = 0, darker = 0, valid = 0, grazing = 0;
     double samples = 0.0;
@@ -311,15 +321,15 @@ static void soft_vs_embree(bench_bvh *bvh, const bench_case *bc, double izb_ms, 
             grazing += nn > 0.0 && fabs(n[0] * ld[0] + n[1] * ld[1] + n[2] * ld[2]) < 0.1 * nn;
         }
     }
-    printf("soft vs Embree rtcOccluded16 with the same %d rays per point: Embree %.1f ms (one frame), IZB %.1f ms "
+    printf("%s vs Embree rtcOccluded16 with the same %d rays per point: Embree %.1f ms (one frame), IZB %.1f ms "
            "(median) = %.3fx; pixels whose byte differs %ld of %ld (%.4f%%; the IZB's darker on %ld; on a surface "
            "within ~6 degrees of edge-on to the light: %ld); (point, sample) "
            "answers that differ: "
            "about %.0f of %.4g (%.5f%%)\n",
-           L.m, ems, izb_ms, izb_ms / ems, differ, valid, 100.0 * (double)differ / (double)(valid ? valid : 1), darker,
+           area ? "area" : "soft", L.m, ems, izb_ms, izb_ms / ems, differ, valid, 100.0 * (double)differ / (double)(valid ? valid : 1), darker,
            grazing,
            samples, (double)valid * L.m, 100.0 * samples / ((double)valid * L.m + 1e-300));
-    free(dirs), free(em);
+    free(dirs), free(pts), free(em);
 }
 
 /* the point tests of the same frame with a hard light (kernel1's cell ranges, bench_raster_tests) */
@@ -560,6 +570,7 @@ static int run_static(const bench_opts *o, bench_case *bc, int threads, csv_out 
                bc->f[0].light_samples, st.tris_after_cull, st.soft_tests_global, st.soft_tests, st.soft_pairs,
                hard_tests(b, bc, o));
         area_vs_hard(b, bc, o, o->frames);
+        soft_vs_embree(bvh, bc, s_median_total(&m[M_TOTAL]), T);
     }
 
     stats_summary s[M_COUNT];

@@ -157,11 +157,13 @@ void bench_rays_occluded1(bench_bvh *b, const bench_rays *r, uint8_t *mask, int 
     }
 }
 
-/* What each lane of a packet casts for sample j of m: the pixel's own ray (neither set), a soft
- * light's direction j (dirs) or the ray from footprint sub-sample j (axes, u, v). */
+/* What each lane of a packet casts for sample j of m: the pixel's own ray (none set), a soft
+ * light's direction j (dirs), the segment to an area light's sample j (targets) or the ray from
+ * footprint sub-sample j (axes, u, v). */
 typedef struct packet_samples {
     int m;
     const float *dirs;              /* 3 per sample */
+    const float *targets;           /* 3 per sample */
     const float *axes, *u, *v;      /* 6 per pixel; u, v per sample */
 } packet_samples;
 
@@ -175,6 +177,8 @@ static void fill_packet(const bench_rays *r, size_t i0, int len, const packet_sa
         float o[3] = {r->ox[i], r->oy[i], r->oz[i]}, d[3] = {r->dx[i], r->dy[i], r->dz[i]};
         if (s->dirs)
             for (int c = 0; c < 3; c++) d[c] = s->dirs[3 * j + c];
+        if (s->targets)
+            for (int c = 0; c < 3; c++) d[c] = s->targets[3 * j + c] - o[c];
         if (s->axes) {
             const float *a = s->axes + 6 * i;
             for (int c = 0; c < 3; c++) o[c] = o[c] + s->u[j] * a[c] + s->v[j] * a[3 + c];
@@ -226,6 +230,12 @@ void bench_rays_occluded16_soft(bench_bvh *b, const bench_rays *r, const float *
                                 int threads)
 {
     occluded16_samples(b, r, &(packet_samples){.m = m, .dirs = dirs}, mask, threads);
+}
+
+void bench_rays_occluded16_area(bench_bvh *b, const bench_rays *r, const float *targets, int m, uint8_t *mask,
+                                int threads)
+{
+    occluded16_samples(b, r, &(packet_samples){.m = m, .targets = targets}, mask, threads);
 }
 
 void bench_rays_occluded16_aa(bench_bvh *b, const bench_rays *r, const float *axes, const float *u, const float *v,

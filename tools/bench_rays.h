@@ -50,6 +50,12 @@ void bench_rays_occluded16(bench_bvh *b, const bench_rays *r, uint8_t *mask, int
 void bench_rays_occluded16_soft(bench_bvh *b, const bench_rays *r, const float *dirs, int m, uint8_t *mask,
                                 int threads);
 
+/* Area lights (izb_area.h): every valid ray (a spot's: [tnear, tfar] fractions of the segment to the
+ * light) cast once per light sample j < m as the segment from its origin to world point
+ * targets[3 j .. 3 j + 2] on the emitter (sample_rays_area_points); mask as for soft shadows. */
+void bench_rays_occluded16_area(bench_bvh *b, const bench_rays *r, const float *targets, int m, uint8_t *mask,
+                                int threads);
+
 /* Anti-aliased edges (izb_aa.h): every valid ray cast once per sub-sample j < n, from its origin
  * moved by u[j] a + v[j] b (axes[6 i .. 6 i + 5]: pixel i's footprint axes a, b in world space), in
  * the ray's direction, rows of 16 pixels per rtcOccluded16 call; mask[i] = round(255 lit / n) as
