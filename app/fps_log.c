@@ -103,7 +103,7 @@ void fps_log_write(fps_log *l, const fps_log_row *r)
             ",%.5f,%.5f,%.5f,%.3f,%.3f,%.5f,%.5f,%.5f,%s,%.5f,%.5f,%.5f,%.5f,%.5f,%.5f,%.2f,%s,%s,%s,%s,%s",
             (double)c->pos[0], (double)c->pos[1], (double)c->pos[2], (double)c->yaw, (double)c->pitch,
             (double)fwd[0], (double)fwd[1], (double)fwd[2],
-            (unsigned)li->type < LIGHT_TYPE_COUNT ? light_type_names[li->type] : "?", (double)li->dir[0],
+            light_kind_name(li), (double)li->dir[0],
             (double)li->dir[1], (double)li->dir[2], (double)li->pos[0], (double)li->pos[1],
             (double)li->pos[2], (double)(li->cone_deg > 0.0f ? li->cone_deg : 60.0f),
             (unsigned)r->view < RENDER_VIEW_COUNT ? render_view_names[r->view] : "?", izb_cull_name(r->cull),

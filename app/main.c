@@ -300,12 +300,6 @@ static int app_init(app *a, int argc, char **argv)
     return 0;
 }
 
-/* "area" for a spot with an emitter (an area light), else the light type's name */
-static const char *light_kind_name(const light *l)
-{
-    return l->type == LIGHT_SPOT && (l->size[0] > 0.0f || l->size[1] > 0.0f) ? "area" : light_type_names[l->type];
-}
-
 /* = - N on a spot light: its emitter's size (area_light_step: 0 is the hard spot) and samples. Kept
  * in the options like the directional light's angle; past the largest size it stays there, with a
  * line saying so. */

@@ -12,6 +12,12 @@ static const float DEG = 0.017453292519943295f;
 
 const char *const light_type_names[LIGHT_TYPE_COUNT] = {"directional", "spot", "point"};
 
+const char *light_kind_name(const light *l)
+{
+    if ((unsigned)l->type >= LIGHT_TYPE_COUNT) return "?";
+    return l->type == LIGHT_SPOT && (l->size[0] > 0.0f || l->size[1] > 0.0f) ? "area" : light_type_names[l->type];
+}
+
 light_set light_set_one(const light *l)
 {
     light_set s = {.count = 1, .l = {*l}, .intensity = {1.0f}};

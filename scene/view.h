@@ -57,6 +57,10 @@ typedef struct light_set {
 } light_set;
 #define LIGHT_MAX_INTENSITY 100.0f
 
+/* What the HUD, title and FPS log call l: "area" for a spot with an emitter (size > 0), else its
+ * type's name ("?" for a type out of range). */
+const char *light_kind_name(const light *l);
+
 /* A set of the one light l at intensity 1. */
 light_set light_set_one(const light *l);
 

@@ -116,7 +116,7 @@ typedef struct csv_out {
 
 static double now_ms(void);
 /* the light column's name: "dir" (the benchmark's tables say so since the start), "spot", "point" */
-static const char *light_kind_name(light_type t)
+static const char *bench_light_name(light_type t)
 {
     return t == LIGHT_DIRECTIONAL ? "dir" : light_type_names[t];
 }
@@ -231,7 +231,7 @@ static void csv_row(csv_out *c, const bench_case *bc, int threads, const char *m
 {
     if (!c->fp || c->failed) return;
     if (fprintf(c->fp, "%s,%d,%dx%d,%s,%d,%s,%s,%.4f,%.4f,%.4f\n", bc->s->name, bc->s->tri_count, bc->W,
-                bc->H, light_kind_name(bc->l.type), threads, metric, unit, v.min, v.median, v.p95) < 0) {
+                bc->H, bench_light_name(bc->l.type), threads, metric, unit, v.min, v.median, v.p95) < 0) {
         fprintf(stderr, "bench-cpu: writing %s failed\n", c->path);
         c->failed = true;
     }
@@ -589,7 +589,7 @@ static int run_static(const bench_opts *o, bench_case *bc, int threads, csv_out 
     printf("| %s | %d | %dx%d | %s | %d | %d | %.2f / %.2f / %.2f | %.2f | %.2f | **%.2f** | %.2f (%.2f) | "
            "%.2f (%.2f) "
            "| %.2f (%.2f) | %.2f (%.2f G tests/s) | %.0f | %.0f | %ld |\n",
-           bc->s->name, bc->s->tri_count, bc->W, bc->H, light_kind_name(bc->l.type), T, st.points,
+           bc->s->name, bc->s->tri_count, bc->W, bc->H, bench_light_name(bc->l.type), T, st.points,
            s[M_TOTAL].min, s[M_TOTAL].median, s[M_TOTAL].p95, s[M_OCC1].median, s[M_OCC16].median,
            s[M_TOTAL].median / s[M_OCC16].median, s[M_RECON].median, s[M_F_RECON].median, s[M_BIN].median,
            s[M_F_BIN].median, s[M_CULL].median, s[M_F_CULL].median, s[M_RASTER].median, gtests, bpp, bpt,

@@ -247,6 +247,24 @@ int main(void)
         check_every_column(&t, f, &cam, &li);
     csv_free(&t);
 
+    /* light_type names the light as the HUD does: an area light (a spot with a size) is "area" */
+    char apath[256];
+    snprintf(apath, sizeof apath, "%s/area.csv", dir);
+    CHECK(fps_log_open(&log, apath, false, err, sizeof err), "open: %s", err);
+    static const light kinds[4] = {{.type = LIGHT_SPOT, .size = {0.5f, 0.0f}}, {.type = LIGHT_SPOT},
+                                   {.type = LIGHT_DIRECTIONAL, .size = {1.0f, 1.0f}}, {.type = LIGHT_POINT}};
+    static const char *const kind_names[4] = {"area", "spot", "directional", "point"};
+    for (int k = 0; k < 4; k++) {
+        fps_log_row row = make_row(k, &cam, &kinds[k]);
+        fps_log_write(&log, &row);
+    }
+    fps_log_close(&log);
+    CHECK(csv_read(apath, &t) && t.rows == 4, "area log: 4 rows");
+    for (long k = 0; k < t.rows && k < 4; k++)
+        CHECK(strcmp(csv_str(&t, k, "light_type"), kind_names[k]) == 0, "light %ld: light_type '%s', want '%s'", k,
+              csv_str(&t, k, "light_type"), kind_names[k]);
+    csv_free(&t);
+
     /* a pass that did not run leaves its fields empty: sm_ms in modes izb and none, the IZB's times
      * and outputs in modes map and none (their stats and timer still hold an older frame's) */
     char mpath[256];
