@@ -53,9 +53,9 @@ static int cmp_double(const void *a, const void *b)
 static bool same_output(const copy *a, const copy *b, int n, size_t cells)
 {
     const size_t pn = (size_t)n * 4;
-    return !memcmp(a->cs, b->cs, cells * 4) && !memcmp(a->ce, b->ce, cells * 4) && !memcmp(a->out.x, b->out.x, pn) &&
-           !memcmp(a->out.y, b->out.y, pn) && !memcmp(a->out.z, b->out.z, pn) &&
-           !memcmp(a->out.pixel, b->out.pixel, pn);
+    return !memcmp(a->cs, b->cs, cells * 4) && !memcmp(a->ce, b->ce, cells * 4) &&
+           !memcmp(a->out.x, b->out.x, pn) && !memcmp(a->out.y, b->out.y, pn) &&
+           !memcmp(a->out.z, b->out.z, pn) && !memcmp(a->out.pixel, b->out.pixel, pn);
 }
 
 int main(int argc, char **argv)
@@ -137,7 +137,7 @@ int main(int argc, char **argv)
         qsort(t, (size_t)R, sizeof *t, cmp_double);
         printf("%s: min %.2f  q25 %.2f  median %.2f ms\n", c[v].name, t[0], t[R / 4], t[R / 2]);
     }
-    printf("new / old: min %.3f, median of the rounds' ratios %.3f; same output: %s\n", c[1].ms[2] / c[0].ms[2],
-           ratio[R / 2], same ? "yes" : "NO");
+    printf("new / old: min %.3f, median of the rounds' ratios %.3f; same output: %s\n",
+           c[1].ms[2] / c[0].ms[2], ratio[R / 2], same ? "yes" : "NO");
     return same ? 0 : 1;
 }
