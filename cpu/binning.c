@@ -25,8 +25,9 @@
  * 22): the two-pass bucket sort again, with each bucket's stream written through a one-line buffer
  * as whole non-temporal lines (no read for ownership) and each bucket of 128-512 cells then sorted
  * in cache into the arrays, 1.09-1.12x (1.19x with plain stores of the lines); scattering straight
- * into the four arrays with the run's cursor in a register (see scatter_aos), 1.24x; the transpose
- * with non-temporal stores, no gain (and the raster would read the points from memory). */
+ * into the four arrays with the run's cursor in a register (see scatter_aos), 1.24x; no hash
+ * array (the scatter hashing its points again, a block at a time), 1.11x; the transpose with
+ * non-temporal stores, no gain (and the raster would read the points from memory). */
 #include "izb_cpu_isa.h"
 
 #include <stdio.h>
