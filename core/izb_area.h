@@ -37,11 +37,12 @@
  * p.w and X's projection is p's plus t lx / X.w = lx (1 / X.w - 1 / p.w) = lx (z_p - z_X). X lies
  * on T, whose keys are >= z_min (its nearest vertex's, every vertex in front: w > 0), so p's
  * projection is within (rx, ry) (z_p - z_min) of T's projected bbox (z_p p's own key, at most
- * beta |z_min| past its binned key where T can hide it: izb_area_tri_setup lowers z_min by that): the directional box
- * (izb_soft_box_at) with key growth (rx, ry) = the light's half-extent in A-space. The pair test
- * checks it first, so traversal == brute force exactly (izb_soft.h's argument); a triangle with a
- * vertex at w <= 0 (beside or behind the light's plane) has an unbounded projection and gets an
- * unbounded box (rare: it costs a visit of every cell, never a wrong answer). */
+ * beta |z_min| past its binned key where T can hide it: izb_area_tri_setup lowers z_min by that):
+ * the directional box (izb_soft_box_at) with key growth (rx, ry) = the light's half-extent in
+ * A-space. The pair test checks it first, so traversal == brute force exactly (izb_soft.h's
+ * argument); a triangle with a vertex at w <= 0 (beside or behind the light's plane) has an
+ * unbounded projection and gets an unbounded box (rare: it costs a visit of every cell, never a
+ * wrong answer). */
 #ifndef IZB_AREA_H
 #define IZB_AREA_H
 
@@ -98,7 +99,7 @@ static inline void izb_area_light_make(const izb_recon *f, izb_soft_light *out)
     for (int r = 0; r < 2; r++)
         norm[r] = sqrt((double)l[r] * l[r] + (double)l[4 + r] * l[4 + r] + (double)l[8 + r] * l[8 + r]);
     out->m = f->light_samples;
-    out->beta = f->bias; /* the relative bias: the segment's t > beta / (1 + beta) (izb_soft_sample_hidden) */
+    out->beta = f->bias; /* the relative bias: the segment's t > beta / (1 + beta) (izb_soft_pair_range) */
     out->rx = (float)(0.5 * (double)f->light_size[0] * norm[0]);
     out->ry = (float)(0.5 * (double)f->light_size[1] * norm[1]);
     if (f->light_disk == IZB_AREA_DISK)
@@ -167,8 +168,8 @@ IZB_HD bool izb_area_tri_setup(const float v[3][4], float zmax, const izb_soft_l
         (void)izb_tri_front_bbox(v, pb, &x0, &y0, &x1, &y1); /* the bare bbox with its rounding margin */
         out->x0 = x0, out->y0 = y0, out->x1 = x1, out->y1 = y1;
         const float zmin = izb_minf(izb_minf(v[0][2] / v[0][3], v[1][2] / v[1][3]), v[2][2] / v[2][3]);
-        /* lowered for its rounding (1e-6) and for the bias: a receiver binned at key z (1 + beta)
-         * nearer than its own key z, which the growth must run from; |z| < |zmin| where it can be hidden */
+        /* lowered for its rounding (1e-6) and for the bias: a receiver is binned at (1 + beta) times
+         * its own key z, the growth must run from z, and |z| < |zmin| where T can hide it */
         out->zmin = zmin - (1e-6f + L->beta) * fabsf(zmin);
         const float reach = zmax - out->zmin;
         if (!(reach > 0.0f) || !(reach < INFINITY))

@@ -40,15 +40,15 @@
  * path does, puts it under its own surface wherever that faces slightly away from the centre (the
  * terminator of a curved mesh): then a neighbour facet hides samples above the point's horizon
  * that the truth's rays reach (issue 20: 0.02% of the answers on spheres:1M, docs/exactness.md).
- * A sample below the point's own horizon is hidden by the point's own surface, as in the truth
+ * A sample below the point's own horizon is hidden by its surface's other side, as in the truth
  * (with primitive ids the point's own triangle is still ignored, izb_hit_is_own).
  *
  * Penumbra region: a hit point lies on the triangle, so at z >= z_min (its nearest vertex), and
  * the ray from p reaches it after t = p.z - z_hit <= p.z - z_min; it moves at most t * (rx, ry)
  * across the image plane (rx, ry: the largest |dx|, |dy|). So the triangle's bbox grown by
  * (rx, ry) * (p.z - z_min) holds p if t hides any sample of p (izb_soft_box_at; p.z is the binned
- * key plus beta, so the set-up stores z_min - beta and the box runs from the binned key). The pair test
- * checks that box first (like the hard test's bbox: a point outside it is never hidden, whatever
+ * key plus beta, so the set-up stores z_min - beta and the box runs from the binned key). The pair
+ * test checks that box first (like the hard test's bbox: a point outside it is never hidden, whatever
  * the rounding), so it is part of the predicate and every traversal agrees with the brute force
  * exactly. The box grows with p.z, so the box for the farthest point of a cell bounds the cell:
  * the rasterisers visit a triangle's cells in the range of its box for the frame's farthest point,
@@ -98,7 +98,7 @@ IZB_HD_COLD void izb_soft_pattern(int m, float *ox, float *oy)
 typedef struct izb_soft_light {
     int m;
     float rx, ry;
-    float beta; /* the receiver offset: a sample is hidden only past t > beta along its own ray (izb_soft_sample_hidden) */
+    float beta; /* receiver offset: hidden only past t > beta along a sample's ray (izb_soft_pair_range) */
     float dx[IZB_MASK_MAX_BITS], dy[IZB_MASK_MAX_BITS];
 } izb_soft_light;
 
@@ -263,8 +263,8 @@ IZB_HD void izb_soft_edge(const float a[3], const float b[3], float px, float py
 /* Set up the pair (t, the point binned at (x, y) with key z); false when no sample of the point can
  * be hidden by t: the point is outside t's penumbra box for its key (izb_soft_box_at), on t's
  * plane, or on the side of it that no sample's ray crosses toward past beta (the nd range,
- * izb_soft_pair_range). The point itself is the receiver's own, unbiased: its key z + beta (the top of the
- * file). Then izb_soft_sample_hidden answers per sample. */
+ * izb_soft_pair_range). The point itself is the receiver's own, unbiased: its key z + beta (the
+ * top of the file). Then izb_soft_sample_hidden answers per sample. */
 IZB_HD bool izb_soft_pair_setup(const izb_soft_tri *t, float x, float y, float z, izb_soft_pair *out)
 {
     float x0, y0, x1, y1;

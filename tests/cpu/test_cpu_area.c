@@ -324,8 +324,8 @@ static void run_seed(izb_backend *b1, izb_backend *b3, uint64_t seed)
         izb_brute_force_soft(&fz, depth, NULL, g.xyz, g.nt, &off, true, zb, pts, pix);
         izb_brute_force_soft(&fz, depth, NULL, g.xyz, g.nt, &off, false, zu, pts, pix);
         bad = mismatching(zb, zu, W * H, &first);
-        CHECK(bad == 0, "seed %llu: bias 0.05, penumbra boxes vs unbounded: %d pixels differ", (unsigned long long)seed,
-              bad);
+        CHECK(bad == 0, "seed %llu: bias 0.05, penumbra boxes vs unbounded: %d pixels differ",
+              (unsigned long long)seed, bad);
     }
 
     /* (c) size 0 is the hard spot, byte for byte, whatever M and the shape say */
@@ -490,7 +490,8 @@ static void check_uv(void)
         izb_soft_tri t;
         izb_soft_pair pr;
         if (!izb_area_tri_setup(v, 0.0f, &L, &all, false, &t) || !izb_area_pair_setup(&t, x, y, z, &pr)) continue;
-        const double w = -(1.0 + L.beta) / z, p[3] = {x * w, y * w, w}; /* the receiver: z is its key times 1 + bias */
+        /* the receiver: z is its key times 1 + bias */
+        const double w = -(1.0 + L.beta) / z, p[3] = {x * w, y * w, w};
         for (int j = 0; j < L.m; j++) {
             if (!izb_soft_sample_hidden(&pr, t.n, L.dx[j], L.dy[j])) continue;
             const double d[3] = {L.dx[j] - p[0], L.dy[j] - p[1], -p[2]};

@@ -247,8 +247,8 @@ static void run_seed(izb_backend *b1, izb_backend *b3, uint64_t seed)
         izb_brute_force_soft(&fz, depth, NULL, g.xyz, g.nt, &off, true, zb, pts, pix);
         izb_brute_force_soft(&fz, depth, NULL, g.xyz, g.nt, &off, false, zu, pts, pix);
         bad = mismatching(zb, zu, W * H, &first);
-        CHECK(bad == 0, "seed %llu: bias 0.05, penumbra boxes vs unbounded: %d pixels differ", (unsigned long long)seed,
-              bad);
+        CHECK(bad == 0, "seed %llu: bias 0.05, penumbra boxes vs unbounded: %d pixels differ",
+              (unsigned long long)seed, bad);
     }
     for (int i = 0; i < W * H; i++)
         seeds_culled_partial += want[0][0][i] != want[1][0][i]; /* cull on: open meshes' back faces go */

@@ -93,7 +93,8 @@ static void gen_mesh(mesh *g, const double c[3], double r, int rings, int segs)
         g->bmin[k] = INFINITY, g->bmax[k] = -INFINITY;
     for (int i = 0; i < 3 * g->nt; i++)
         for (int k = 0; k < 3; k++)
-            g->bmin[k] = fminf(g->bmin[k], g->xyz[3 * i + k]), g->bmax[k] = fmaxf(g->bmax[k], g->xyz[3 * i + k]);
+            g->bmin[k] = fminf(g->bmin[k], g->xyz[3 * i + k]),
+            g->bmax[k] = fmaxf(g->bmax[k], g->xyz[3 * i + k]);
 }
 
 static void normal_of(const float *q, double n[3])
@@ -101,13 +102,17 @@ static void normal_of(const float *q, double n[3])
     double e1[3], e2[3];
     for (int k = 0; k < 3; k++)
         e1[k] = (double)q[3 + k] - q[k], e2[k] = (double)q[6 + k] - q[k];
-    n[0] = e1[1] * e2[2] - e1[2] * e2[1], n[1] = e1[2] * e2[0] - e1[0] * e2[2], n[2] = e1[0] * e2[1] - e1[1] * e2[0];
+    n[0] = e1[1] * e2[2] - e1[2] * e2[1], n[1] = e1[2] * e2[0] - e1[0] * e2[2],
+    n[2] = e1[0] * e2[1] - e1[1] * e2[0];
     const double l = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
     for (int k = 0; k < 3; k++)
         n[k] /= l;
 }
 
-static double dot3(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+static double dot3(const double a[3], const double b[3])
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
 
 /* a random unit vector perpendicular to unit n */
 static void perp(const double n[3], double u[3])
@@ -223,7 +228,8 @@ static void run_seed(izb_backend *b, uint64_t seed)
         const double rj = sqrt((j + 0.5) / m), ox = rj * cos(j * golden) * th, oy = rj * sin(j * golden) * th;
         double len = 0;
         for (int k = 0; k < 3; k++)
-            dirs[j][k] = -A[2][k] / nrm[2] + ox * A[0][k] / nrm[0] + oy * A[1][k] / nrm[1], len += dirs[j][k] * dirs[j][k];
+            dirs[j][k] = -A[2][k] / nrm[2] + ox * A[0][k] / nrm[0] + oy * A[1][k] / nrm[1],
+            len += dirs[j][k] * dirs[j][k];
         for (int k = 0; k < 3; k++)
             dirs[j][k] /= sqrt(len);
     }
@@ -258,8 +264,9 @@ static void run_seed(izb_backend *b, uint64_t seed)
     for (int with_ids = 0; with_ids < 2; with_ids++) {
         static uint8_t mask[W * H];
         izb_debug d;
-        const bool ok = izb_shade_arrays_ids(b, &f, &(izb_settings){0}, depth, with_ids ? ids : NULL, mask, NULL) &&
-                        izb_get_debug(b, &d) && d.sample_masks && d.sample_bits == m;
+        const bool ok =
+            izb_shade_arrays_ids(b, &f, &(izb_settings){0}, depth, with_ids ? ids : NULL, mask, NULL) &&
+            izb_get_debug(b, &d) && d.sample_masks && d.sample_bits == m;
         CHECK(ok, "seed %llu: the soft frame and its sample masks", (unsigned long long)seed);
         if (!ok) continue;
         static bool seen[W * H];
@@ -280,8 +287,9 @@ static void run_seed(izb_backend *b, uint64_t seed)
                     fprintf(stderr,
                             "seed %llu (%s ids, %d x %d sphere, %.2f deg, M %d): pixel %u sample %d: IZB %s, "
                             "truth %s%s\n",
-                            (unsigned long long)seed, with_ids ? "with" : "no", rings, segs, angle * 180 / M_PI, m, i,
-                            j, hidden ? "hidden" : "lit", truth[i][j] > 0 ? "hidden" : "lit",
+                            (unsigned long long)seed, with_ids ? "with" : "no", rings, segs,
+                            angle * 180 / M_PI, m, i, j, hidden ? "hidden" : "lit",
+                            truth[i][j] > 0 ? "hidden" : "lit",
                             band[i] ? " (the light straddles the facet's horizon)" : "");
             }
         }
@@ -302,10 +310,13 @@ int main(void)
     for (int s = 1; s <= seeds; s++)
         run_seed(b, (uint64_t)s);
     izb_destroy(b);
-    printf("%d seeds: %ld answers decided (%ld where the light straddles the facet's horizon), %ld wrong (%ld there)\n",
+    printf("%d seeds: %ld answers decided (%ld where the light straddles the facet's horizon), %ld wrong "
+           "(%ld there)\n",
            seeds, decided, decided_band, wrong, wrong_band);
-    CHECK(wrong == 0, "%ld of %ld decided answers differ from the ray truth (%ld of %ld in the terminator band)", wrong,
+    CHECK(wrong == 0,
+          "%ld of %ld decided answers differ from the ray truth (%ld of %ld in the terminator band)", wrong,
           decided, wrong_band, decided_band);
-    CHECK(decided_band >= 1000 * (long)seeds, "only %ld decided answers in the terminator band", decided_band);
+    CHECK(decided_band >= 1000 * (long)seeds, "only %ld decided answers in the terminator band",
+          decided_band);
     return test_done();
 }
