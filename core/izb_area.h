@@ -12,16 +12,22 @@
  * are exact-sign tests of the world configuration. The light's centre is the origin, the emitter
  * lies in the plane w = 0, and sample j is l_j = (lx_j, ly_j, 0). The spot's image plane is
  * (cx / cw, cy / cw) and its depth key is z = -1 / cw (clip z = -1), so a receiver binned by the
- * hard spot path — x, y, biased key z — is the A-space point p = (x w, y w, w), w = -1 / z: the
- * reconstructed point moved toward the centre by the relative bias (izb_clip_point).
+ * hard spot path — x, y, biased key z = (1 + beta) times its own key (izb_clip_point) — is the
+ * A-space point p = (x w, y w, w), w = -(1 + beta) / z: the receiver itself, unbiased. The bias
+ * acts per sample instead (below), as the ground truth's rays do (tools/oracle.c: each starts at
+ * tnear = beta / (1 + beta) of its way to the light): moving p toward the light's centre would put
+ * it under its own surface where that faces slightly away from the centre (a curved mesh's
+ * terminator) and let a neighbour facet hide samples the point sees.
  *
  * The test of one (point p, triangle T, sample l): the segment p -> l crosses T —
  * - the three edge planes through p and an edge (a, b): e = ((a - p) x (b - a)) . (l - p), linear
  *   in l: c0 lx + c1 ly - c . p with c = (a - p) x (b - a). The line crosses T when the three agree
  *   in sign, zeros allowed; each edge in izb_soft_edge's canonical vertex order, so a neighbour's
  *   copy of a shared edge gives exactly the negated numbers (c . p too) and no light leaks along it;
- * - T's plane strictly between p and l: n . (V_0 - p) and n . (l - V_0) of one strict sign (a
- *   triangle through p, or one whose plane holds l, hides nothing).
+ * - T's plane crossed at t in (beta / (1 + beta), 1) along the segment, t = s / (s + g) with
+ *   s = n . (V_0 - p), g = n . (l - V_0): g and s - beta g of one strict sign, i.e. g in (0, s /
+ *   beta) or (s / beta, 0) (izb_soft_pair_range; for beta = 0: s and g of one sign, T's plane
+ *   strictly between p and l; a triangle through p, or one whose plane holds l, hides nothing).
  * Stored as izb_soft_pair (c[i] = (c0, c1, c . p)) and izb_soft_tri (n = (n0, n1, n . V_0)), so
  * that izb_soft_dot(v, lx, ly) = v0 lx + v1 ly - v2 is each of the four and izb_soft_sample_hidden
  * is the per-sample test as it stands. The cut-out UV (izb_soft_sample_uv) holds as well: with
@@ -30,11 +36,13 @@
  * Penumbra region: a sample's segment meets T at X = (1 - t) p + t l, t in (0, 1), so X.w = (1 - t)
  * p.w and X's projection is p's plus t lx / X.w = lx (1 / X.w - 1 / p.w) = lx (z_p - z_X). X lies
  * on T, whose keys are >= z_min (its nearest vertex's, every vertex in front: w > 0), so p's
- * projection is within (rx, ry) (z_p - z_min) of T's projected bbox: the directional box
- * (izb_soft_box_at) with key growth (rx, ry) = the light's half-extent in A-space. The pair test
- * checks it first, so traversal == brute force exactly (izb_soft.h's argument); a triangle with a
- * vertex at w <= 0 (beside or behind the light's plane) has an unbounded projection and gets an
- * unbounded box (rare: it costs a visit of every cell, never a wrong answer). */
+ * projection is within (rx, ry) (z_p - z_min) of T's projected bbox (z_p p's own key, at most
+ * beta |z_min| past its binned key where T can hide it: izb_area_tri_setup lowers z_min by that):
+ * the directional box (izb_soft_box_at) with key growth (rx, ry) = the light's half-extent in
+ * A-space. The pair test checks it first, so traversal == brute force exactly (izb_soft.h's
+ * argument); a triangle with a vertex at w <= 0 (beside or behind the light's plane) has an
+ * unbounded projection and gets an unbounded box (rare: it costs a visit of every cell, never a
+ * wrong answer). */
 #ifndef IZB_AREA_H
 #define IZB_AREA_H
 
@@ -91,6 +99,7 @@ static inline void izb_area_light_make(const izb_recon *f, izb_soft_light *out)
     for (int r = 0; r < 2; r++)
         norm[r] = sqrt((double)l[r] * l[r] + (double)l[4 + r] * l[4 + r] + (double)l[8 + r] * l[8 + r]);
     out->m = f->light_samples;
+    out->beta = f->bias; /* the relative bias: the segment's t > beta / (1 + beta) (izb_soft_pair_range) */
     out->rx = (float)(0.5 * (double)f->light_size[0] * norm[0]);
     out->ry = (float)(0.5 * (double)f->light_size[1] * norm[1]);
     if (f->light_disk == IZB_AREA_DISK)
@@ -159,7 +168,9 @@ IZB_HD bool izb_area_tri_setup(const float v[3][4], float zmax, const izb_soft_l
         (void)izb_tri_front_bbox(v, pb, &x0, &y0, &x1, &y1); /* the bare bbox with its rounding margin */
         out->x0 = x0, out->y0 = y0, out->x1 = x1, out->y1 = y1;
         const float zmin = izb_minf(izb_minf(v[0][2] / v[0][3], v[1][2] / v[1][3]), v[2][2] / v[2][3]);
-        out->zmin = zmin - 1e-6f * fabsf(zmin);
+        /* lowered for its rounding (1e-6) and for the bias: a receiver is binned at (1 + beta) times
+         * its own key z, the growth must run from z, and |z| < |zmin| where T can hide it */
+        out->zmin = zmin - (1e-6f + L->beta) * fabsf(zmin);
         const float reach = zmax - out->zmin;
         if (!(reach > 0.0f) || !(reach < INFINITY))
             return false;
@@ -168,6 +179,7 @@ IZB_HD bool izb_area_tri_setup(const float v[3][4], float zmax, const izb_soft_l
         out->x1 = out->y1 = INFINITY;
         out->zmin = -FLT_MAX; /* finite: a zero growth (a line light) times the depth stays 0, not NaN */
     }
+    out->beta = L->beta;
     out->gx = L->rx * 1.00001f, out->gy = L->ry * 1.00001f;
     float bx0, by0, bx1, by1;
     izb_soft_box_at(out, zmax, &bx0, &by0, &bx1, &by1);
@@ -177,7 +189,9 @@ IZB_HD bool izb_area_tri_setup(const float v[3][4], float zmax, const izb_soft_l
 
 /* Set up the pair (t, the point binned at (x, y) with key z); false when no sample of it can be
  * hidden by t: outside t's penumbra box for its own key, a key that is not a spot's (z < 0), on
- * t's plane, or on the side of it no sample lies beyond (the nd range). Then
+ * t's plane, or on the side of it no sample lies beyond (the nd range). The A-space point is the
+ * receiver's own, unbiased: the binned key is its key times 1 + beta (izb_clip_point), so w =
+ * -(1 + beta) / z. Then
  * izb_soft_sample_hidden(out, t->n, dx[j], dy[j]) answers per sample, izb_soft_sample_uv gives a
  * cut-out's UV. */
 IZB_HD bool izb_area_pair_setup(const izb_soft_tri *t, float x, float y, float z, izb_soft_pair *out)
@@ -186,7 +200,7 @@ IZB_HD bool izb_area_pair_setup(const izb_soft_tri *t, float x, float y, float z
     izb_soft_box_at(t, z, &x0, &y0, &x1, &y1);
     if (!((x >= x0) & (x <= x1) & (y >= y0) & (y <= y1) & (z < 0.0f)))
         return false;
-    const float w = -1.0f / z, px = x * w, py = y * w;
+    const float w = -(1.0f + t->beta) / z, px = x * w, py = y * w;
     if (!(fabsf(px) < INFINITY) || !(fabsf(py) < INFINITY) || !(w < INFINITY))
         return false;
     const float *V0 = t->v[0];
@@ -195,9 +209,8 @@ IZB_HD bool izb_area_pair_setup(const izb_soft_tri *t, float x, float y, float z
     const float bx = t->v[2][0] - V0[0], by = t->v[2][1] - V0[1];
     const float n2 = fmaf(ax, by, -ay * bx);
     const float s = fmaf(t->n[0], V0[0] - px, fmaf(t->n[1], V0[1] - py, n2 * (V0[2] - w)));
-    if (!(((s > 0.0f) & (t->nd_hi > 0.0f)) | ((s < 0.0f) & (t->nd_lo < 0.0f))))
+    if (!izb_soft_pair_range(s, t->beta, t->nd_lo, t->nd_hi, out))
         return false;
-    out->s = s;
     const float *e[3][2] = {{t->v[0], t->v[1]}, {t->v[1], t->v[2]}, {t->v[2], t->v[0]}};
     for (int i = 0; i < 3; i++) {
         float c[3];

@@ -21,8 +21,8 @@
  *   swapped), so a neighbour's copy of a shared edge gives exactly the negated numbers and a ray
  *   through the edge is inside one of the two triangles, whatever the rounding;
  * - the triangle's plane, normal n = (V_1 - V_0) x (V_2 - V_0): the line meets it at
- *   t = n . (V_0 - p) / n . d, which must be > 0 (strict: a triangle containing p, or parallel to
- *   d, hides nothing).
+ *   t = n . (V_0 - p) / n . d, which must be > beta, the bias (strict: a triangle containing p, or
+ *   parallel to d, hides nothing).
  * NaN anywhere makes every compare false: the triangle hides nothing. A degenerate triangle (n = 0
  * or not finite) is dropped by its setup.
  *
@@ -30,18 +30,25 @@
  * signs become the 2D edge functions at p and the plane test becomes "the triangle's depth at p
  * is below p's key", so the two agree but for rounding: within a few ulps of an edge and where
  * the triangle's depth at p is within rounding of p's biased key. Angle 0 therefore never comes
- * here: backends take the hard path, bit for bit. The bias: p is moved toward the light along the
- * centre direction (izb_reconstruct_lit) as for hard shadows. A tilted sample ray can still come
- * back through the point's own surface when that surface is within angle / 2 of grazing: the
- * sample is below its horizon, so it is hidden (correct for a smooth surface, and with primitive
- * ids the point's own plane is still ignored, izb_hit_is_own); on curved meshes a neighbour facet
- * can hide such samples near the terminator (a slightly wider penumbra there).
+ * here: backends take the hard path, bit for bit.
+ *
+ * The bias, per sample: the points are binned as for hard shadows, key - beta (izb_clip_point,
+ * beta = the frame's bias), but the pair test puts p back at its own key and asks for t > beta
+ * along each sample's own ray: the ground truth's rays (tools/oracle.c, tnear = beta in key units
+ * along the centre direction; a sample's ray tilted by a starts at beta cos a, within 1.5e-2 beta
+ * of it at 20 degrees, 1.5e-4 beta at 2). Moving p toward the light's CENTRE instead, as the hard
+ * path does, puts it under its own surface wherever that faces slightly away from the centre (the
+ * terminator of a curved mesh): then a neighbour facet hides samples above the point's horizon
+ * that the truth's rays reach (issue 20: 0.02% of the answers on spheres:1M, docs/exactness.md).
+ * A sample below the point's own horizon is hidden by its surface's other side, as in the truth
+ * (with primitive ids the point's own triangle is still ignored, izb_hit_is_own).
  *
  * Penumbra region: a hit point lies on the triangle, so at z >= z_min (its nearest vertex), and
  * the ray from p reaches it after t = p.z - z_hit <= p.z - z_min; it moves at most t * (rx, ry)
  * across the image plane (rx, ry: the largest |dx|, |dy|). So the triangle's bbox grown by
- * (rx, ry) * (p.z - z_min) holds p if t hides any sample of p (izb_soft_box_at). The pair test
- * checks that box first (like the hard test's bbox: a point outside it is never hidden, whatever
+ * (rx, ry) * (p.z - z_min) holds p if t hides any sample of p (izb_soft_box_at; p.z is the binned
+ * key plus beta, so the set-up stores z_min - beta and the box runs from the binned key). The pair
+ * test checks that box first (like the hard test's bbox: a point outside it is never hidden, whatever
  * the rounding), so it is part of the predicate and every traversal agrees with the brute force
  * exactly. The box grows with p.z, so the box for the farthest point of a cell bounds the cell:
  * the rasterisers visit a triangle's cells in the range of its box for the frame's farthest point,
@@ -91,6 +98,7 @@ IZB_HD_COLD void izb_soft_pattern(int m, float *ox, float *oy)
 typedef struct izb_soft_light {
     int m;
     float rx, ry;
+    float beta; /* receiver offset: hidden only past t > beta along a sample's ray (izb_soft_pair_range) */
     float dx[IZB_MASK_MAX_BITS], dy[IZB_MASK_MAX_BITS];
 } izb_soft_light;
 
@@ -108,6 +116,7 @@ static inline void izb_soft_light_make(const izb_recon *f, izb_soft_light *out)
         norm[r] = sqrt((double)l[r] * l[r] + (double)l[4 + r] * l[4 + r] + (double)l[8 + r] * l[8 + r]);
     const double tan_half = tan(0.5 * (double)f->light_angle);
     out->m = f->light_samples;
+    out->beta = f->bias; /* the key moves by `bias` per unit of t along d = (dx, dy, -1) */
     out->rx = (float)(tan_half * norm[0] / norm[2]);
     out->ry = (float)(tan_half * norm[1] / norm[2]);
     izb_soft_pattern(out->m, out->dx, out->dy);
@@ -133,6 +142,7 @@ typedef struct izb_soft_tri {
     float nd_lo, nd_hi;
     float x0, y0, x1, y1;
     float zmin, gx, gy;
+    float beta; /* izb_soft_light.beta */
 } izb_soft_tri;
 
 /* The penumbra box of t for receivers at depth key z: every point at depth <= z whose samples t can
@@ -169,7 +179,7 @@ IZB_HD bool izb_soft_tri_setup(const float v[3][4], float zmax, const izb_soft_l
     if (!(nn > 0.0f) || !(nn < INFINITY))
         return false;
     const float zmin = izb_minf(izb_minf(v[0][2], v[1][2]), v[2][2]);
-    const float reach = zmax - zmin;
+    const float reach = zmax - zmin; /* keys are binned at key - beta: a hit lies at z < that */
     if (!(reach > 0.0f) || !(reach < INFINITY))
         return false;
     float lo = INFINITY, hi = -INFINITY;
@@ -189,7 +199,9 @@ IZB_HD bool izb_soft_tri_setup(const float v[3][4], float zmax, const izb_soft_l
     const float margin = 1e-6f * (fabsf(x0) + fabsf(x1) + fabsf(y0) + fabsf(y1) + (pb->max_x - pb->min_x) +
                                   (pb->max_y - pb->min_y));
     out->x0 = x0 - margin, out->x1 = x1 + margin, out->y0 = y0 - margin, out->y1 = y1 + margin;
-    out->zmin = zmin;
+    /* the box's growth runs from the receiver's own key, beta past its binned one (the top of the file) */
+    out->zmin = zmin - L->beta;
+    out->beta = L->beta;
     out->gx = L->rx * 1.00001f, out->gy = L->ry * 1.00001f;
     float bx0, by0, bx1, by1;
     izb_soft_box_at(out, zmax, &bx0, &by0, &bx1, &by1);
@@ -210,12 +222,30 @@ IZB_HD void izb_soft_tri_cells(const izb_soft_tri *t, float z, const izb_grid *g
     *cy1 = izb_cell_y(g, y1);
 }
 
-/* One (point, triangle) pair set up: the three edge planes through the point, and on which side of
- * the triangle's plane the point is (s = n . (V_0 - p): a sample's t > 0 when n . d has its sign). */
+/* One (point, triangle) pair set up: the three edge planes through the point, and the open range
+ * (lo, hi) of n . d for which the sample's ray meets the plane past beta (izb_soft_pair_range). */
 typedef struct izb_soft_pair {
     float c[3][3];
-    float s;
+    float lo, hi;
 } izb_soft_pair;
+
+/* The plane test of a pair whose point is on side s = n . (V_0 - p) of the triangle's plane: a
+ * sample's ray meets the plane at t = s / nd, nd = n . d, and t > beta <=> nd in (0, s / beta) for
+ * s > 0, in (s / beta, 0) for s < 0 (nd = 0: parallel, never). Two compares per sample, as the
+ * bare t > 0 test (beta = 0: s / 0 = +-inf; s = 0: the range (0 or NaN, 0) is empty). The
+ * quotient is rounded once, so t within an ulp of beta may go either way; the same on every
+ * device. For an area light (izb_area.h) nd is n . (l - V_0) and the same range is t > beta /
+ * (1 + beta) along the segment. A receiver on (or within rounding of) the triangle's plane has
+ * s ~ 0 and an empty range: its own triangle, a coplanar neighbour, hides nothing. True when some
+ * nd in [nd_lo, nd_hi] (the frame's samples, izb_soft_tri) falls in the range: false means false
+ * for every sample, exactly. */
+IZB_HD bool izb_soft_pair_range(float s, float beta, float nd_lo, float nd_hi, izb_soft_pair *out)
+{
+    const float q = s / beta;
+    out->lo = s > 0.0f ? 0.0f : q;
+    out->hi = s > 0.0f ? q : 0.0f;
+    return (nd_hi > out->lo) & (nd_lo < out->hi);
+}
 
 /* c = (a - p) x (b - a), with a and b in canonical order (see the top of the file) */
 IZB_HD void izb_soft_edge(const float a[3], const float b[3], float px, float py, float pz, float c[3])
@@ -230,35 +260,37 @@ IZB_HD void izb_soft_edge(const float a[3], const float b[3], float px, float py
     c[2] = sg * fmaf(ux, ey, -uy * ex);
 }
 
-/* Set up the pair (t, point (x, y, z)); false when no sample of the point can be hidden by t: the
- * point is outside t's penumbra box for its own depth (izb_soft_box_at), on t's plane, or on the side of it that no sample's ray
- * crosses toward (the nd range). Then izb_soft_sample_hidden answers per sample. */
+/* Set up the pair (t, the point binned at (x, y) with key z); false when no sample of the point can
+ * be hidden by t: the point is outside t's penumbra box for its key (izb_soft_box_at), on t's
+ * plane, or on the side of it that no sample's ray crosses toward past beta (the nd range,
+ * izb_soft_pair_range). The point itself is the receiver's own, unbiased: its key z + beta (the
+ * top of the file). Then izb_soft_sample_hidden answers per sample. */
 IZB_HD bool izb_soft_pair_setup(const izb_soft_tri *t, float x, float y, float z, izb_soft_pair *out)
 {
     float x0, y0, x1, y1;
     izb_soft_box_at(t, z, &x0, &y0, &x1, &y1);
     if (!((x >= x0) & (x <= x1) & (y >= y0) & (y <= y1)))
         return false;
-    const float s = fmaf(t->n[0], t->v[0][0] - x, fmaf(t->n[1], t->v[0][1] - y, t->n[2] * (t->v[0][2] - z)));
-    if (!(((s > 0.0f) & (t->nd_hi > 0.0f)) | ((s < 0.0f) & (t->nd_lo < 0.0f))))
+    const float pz = z + t->beta;
+    const float s = fmaf(t->n[0], t->v[0][0] - x, fmaf(t->n[1], t->v[0][1] - y, t->n[2] * (t->v[0][2] - pz)));
+    if (!izb_soft_pair_range(s, t->beta, t->nd_lo, t->nd_hi, out))
         return false;
-    out->s = s;
-    izb_soft_edge(t->v[0], t->v[1], x, y, z, out->c[0]);
-    izb_soft_edge(t->v[1], t->v[2], x, y, z, out->c[1]);
-    izb_soft_edge(t->v[2], t->v[0], x, y, z, out->c[2]);
+    izb_soft_edge(t->v[0], t->v[1], x, y, pz, out->c[0]);
+    izb_soft_edge(t->v[1], t->v[2], x, y, pz, out->c[1]);
+    izb_soft_edge(t->v[2], t->v[0], x, y, pz, out->c[2]);
     return true;
 }
 
-/* Is sample direction (dx, dy, -1) of the pair's point hidden by its triangle (normal n)? Branch
- * free: the CPU runs it over the samples in vector lanes. */
+/* Is sample direction (dx, dy, -1) of the pair's point hidden by its triangle (normal n)? The line
+ * crosses the triangle (three edge signs) past the offset beta (nd in the pair's range,
+ * izb_soft_pair_range). Branch free: the CPU runs it over the samples in vector lanes. */
 IZB_HD bool izb_soft_sample_hidden(const izb_soft_pair *p, const float n[3], float dx, float dy)
 {
     const float e0 = izb_soft_dot(p->c[0], dx, dy), e1 = izb_soft_dot(p->c[1], dx, dy);
     const float e2 = izb_soft_dot(p->c[2], dx, dy), nd = izb_soft_dot(n, dx, dy);
     const bool pos = (e0 >= 0.0f) & (e1 >= 0.0f) & (e2 >= 0.0f);
     const bool neg = (e0 <= 0.0f) & (e1 <= 0.0f) & (e2 <= 0.0f);
-    const bool ahead = ((p->s > 0.0f) & (nd > 0.0f)) | ((p->s < 0.0f) & (nd < 0.0f));
-    return (pos | neg) & ahead;
+    return (pos | neg) & (nd > p->lo) & (nd < p->hi);
 }
 
 /* Cut-outs (izb_alpha.h) in a soft frame: the UV where sample direction (dx, dy, -1)'s ray from the

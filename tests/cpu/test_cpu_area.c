@@ -18,7 +18,8 @@
  *      on the emitter, in double against every triangle: the backend's lit count (from its byte) is
  *      at least the samples the truth is sure are lit and at most M minus those it is sure are
  *      hidden (sure: the crossing more than 1e-4 world units inside or outside the triangle's
- *      edges, and not within 1e-3 of either end; samples below the point's own surface skipped);
+ *      edges, and not within 1e-3 of either end, the start t = bias / (1 + bias): the receiver
+ *      itself, izb_area.h; samples within 1e-2 of the point's own plane skipped);
  *  (e) the rectangle's pattern: the Hammersley set computed here in double, one sample in each of
  *      the M columns and M rows; the ellipse's the golden spiral (izb_soft.h's test) scaled;
  *  (f) tiny emitters differ from the hard shadow only near its edges (a smoke test of the limit);
@@ -182,11 +183,11 @@ static void samples_world(const izb_recon *f, const light *l, double s[][3])
 }
 
 /* The segment from p to s against triangle q: +1 sure hidden, -1 sure missed, 0 too close to call.
- * Sure: the crossing at least 1e-4 world units (about 200 float ulps at the scene's size) inside
- * or outside every edge, plus how far the depth bias can move it (the IZB's point is p moved
- * toward the light's centre ctr by the relative bias, izb_clip_point: the crossing moves by (1 - t)
- * times that), and at least 1e-3 from either end of the segment. */
-static int segment_vs(const double p[3], const double s[3], const double ctr[3], const float *q)
+ * The segment starts at t0 = bias / (1 + bias) of its way (the IZB's per-sample bias, izb_area.h:
+ * the receiver itself, not moved toward the light's centre). Sure: the crossing at least 1e-4
+ * world units (about 200 float ulps at the scene's size) inside or outside every edge, and at
+ * least 1e-3 world units from either end of the segment. */
+static int segment_vs(const double p[3], const double s[3], const float *q)
 {
     const double d[3] = {s[0] - p[0], s[1] - p[1], s[2] - p[2]};
     double t, u, v;
@@ -207,11 +208,9 @@ static int segment_vs(const double p[3], const double s[3], const double ctr[3],
     for (int k = 0; k < 3; k++)
         in = fmin(in, len[k] > 0 ? w[k] * area2 / len[k] : -INFINITY);
     const double dl = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]), mt = 1e-3 / dl;
-    const double pc = sqrt((p[0] - ctr[0]) * (p[0] - ctr[0]) + (p[1] - ctr[1]) * (p[1] - ctr[1]) +
-                           (p[2] - ctr[2]) * (p[2] - ctr[2]));
-    const double m = 1e-4 + 1.5 * (double)IZB_DEFAULT_BIAS * pc * fmax(0.0, 1 - t);
-    if (t < -mt || t > 1 + mt || in < -m) return -1;
-    if (t > mt && t < 1 - mt && in > m) return 1;
+    const double t0 = (double)IZB_DEFAULT_BIAS / (1.0 + (double)IZB_DEFAULT_BIAS), m = 1e-4;
+    if (t < t0 - mt || t > 1 + mt || in < -m) return -1;
+    if (t > t0 + mt && t < 1 - mt && in > m) return 1;
     return 0;
 }
 
@@ -223,7 +222,6 @@ static void check_truth(const scene_gen *g, const camera *cam, const light *l, c
     const int m = f->light_samples;
     double S[IZB_MASK_MAX_BITS][3];
     samples_world(f, l, S);
-    const double lpos[3] = {l->pos[0], l->pos[1], l->pos[2]};
     int wrong = 0;
     for (int py = 0; py < f->height; py++)
         for (int px = 0; px < f->width; px++) {
@@ -234,22 +232,22 @@ static void check_truth(const scene_gen *g, const camera *cam, const light *l, c
             ray_of_pixel(cam, f, px, py, o, dir);
             for (int k = 0; k < 3; k++)
                 p[k] = o[k] + depth[i] * dir[k];
-            /* the own triangle's plane: samples on its far side (below the horizon) are skipped */
+            /* the own triangle's plane: samples within 1e-2 of it are skipped (below it is decided:
+             * the IZB's receiver is not moved toward the light's centre, izb_area.h) */
             const float *q = g->xyz + 9 * (size_t)ids[i];
             double e1[3], e2[3], n[3];
             for (int k = 0; k < 3; k++)
                 e1[k] = (double)q[3 + k] - q[k], e2[k] = (double)q[6 + k] - q[k];
             n[0] = e1[1] * e2[2] - e1[2] * e2[1], n[1] = e1[2] * e2[0] - e1[0] * e2[2], n[2] = e1[0] * e2[1] - e1[1] * e2[0];
             const double nl = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
-            const double lc = (n[0] * (l->pos[0] - p[0]) + n[1] * (l->pos[1] - p[1]) + n[2] * (l->pos[2] - p[2])) / nl;
             int sure_lit = 0, sure_hidden = 0;
             for (int j = 0; j < m; j++) {
                 const double ls = (n[0] * (S[j][0] - p[0]) + n[1] * (S[j][1] - p[1]) + n[2] * (S[j][2] - p[2])) / nl;
-                if (!(ls * lc > 0) || fabs(ls) < 1e-2) continue; /* below (or at) the point's horizon */
+                if (fabs(ls) < 1e-2) continue; /* at the point's horizon: along a coplanar neighbour */
                 int verdict = -1;
                 for (int t = 0; t < g->nt && verdict != 1; t++) {
                     if ((uint32_t)t == ids[i]) continue; /* a segment from a plane never meets it again */
-                    const int v = segment_vs(p, S[j], lpos, g->xyz + 9 * t);
+                    const int v = segment_vs(p, S[j], g->xyz + 9 * t);
                     verdict = v == 1 ? 1 : v == 0 ? 0 : verdict;
                 }
                 sure_lit += verdict == -1, sure_hidden += verdict == 1;
@@ -317,6 +315,18 @@ static void run_seed(izb_backend *b1, izb_backend *b3, uint64_t seed)
           (unsigned long long)seed, bad, first, first >= 0 ? want[2][0][first] : 0, first >= 0 ? unbounded[first] : 0);
     bad = mismatching(want[0][0], want[2][0], W * H, &first);
     CHECK(bad == 0, "seed %llu: culling auto vs off: %d pixels differ", (unsigned long long)seed, bad);
+    {
+        /* (b'') a large bias: the boxes must grow from the receiver's own key, (1 + bias) times
+         * nearer than its binned one (izb_area_tri_setup lowers z_min by bias |z_min|) */
+        izb_recon fz = fb;
+        fz.bias = 0.05f;
+        static uint8_t zb[MAX_W * MAX_H], zu[MAX_W * MAX_H];
+        izb_brute_force_soft(&fz, depth, NULL, g.xyz, g.nt, &off, true, zb, pts, pix);
+        izb_brute_force_soft(&fz, depth, NULL, g.xyz, g.nt, &off, false, zu, pts, pix);
+        bad = mismatching(zb, zu, W * H, &first);
+        CHECK(bad == 0, "seed %llu: bias 0.05, penumbra boxes vs unbounded: %d pixels differ",
+              (unsigned long long)seed, bad);
+    }
 
     /* (c) size 0 is the hard spot, byte for byte, whatever M and the shape say */
     izb_recon f0 = f;
@@ -419,9 +429,10 @@ static void check_pattern(void)
     }
 }
 
-/* A triangle through the receiver hides nothing (the plane test is strict): V_0 put exactly at the
- * A-space point izb_area_pair_setup makes of (x, y, z), so n . (V_0 - p) is exactly 0, whatever
- * the other vertices and the samples; a non-strict side test would hide every sample in front. */
+/* A triangle through the receiver hides nothing (the plane test is strict, and the bias asks for
+ * t > beta / (1 + beta)): V_0 put exactly at the A-space point izb_area_pair_setup makes of the
+ * binned (x, y, z), so n . (V_0 - p) is exactly 0, whatever the other vertices and the samples; a
+ * non-strict side test (with bias 0) or a bias of the wrong sign would hide every sample in front. */
 static void check_strict(void)
 {
     const light l = {.type = LIGHT_SPOT, .pos = {0.3f, 3, -0.2f}, .dir = {0.1f, -1, 0.2f}, .cone_deg = 80};
@@ -429,13 +440,14 @@ static void check_strict(void)
     const float bmin[3] = {-3, 0, -3}, bmax[3] = {3, 2, 3};
     izb_recon f = izb_frame_make(&cam, &l, bmin, bmax, 8, 8);
     f.light_size[0] = 2.0f, f.light_size[1] = 1.0f, f.light_samples = 64;
-    izb_soft_light L;
-    izb_area_light_make(&f, &L);
     const izb_bbox all = {-INFINITY, -INFINITY, INFINITY, INFINITY};
     int hidden = 0, set = 0;
     for (int c = 0; c < 2000; c++) {
+        f.bias = c % 2 ? IZB_DEFAULT_BIAS : 0.0f;
+        izb_soft_light L;
+        izb_area_light_make(&f, &L);
         const float x = (float)rnd_in(-0.8, 0.8), y = (float)rnd_in(-0.8, 0.8), z = (float)rnd_in(-1.0, -0.2);
-        const float w = -1.0f / z;
+        const float w = -(1.0f + L.beta) / z;
         float v[3][4] = {{x * w, y * w, -1.0f, w}};
         for (int k = 1; k < 3; k++) {
             const float wk = (float)rnd_in(0.5, 4.0);
@@ -478,7 +490,8 @@ static void check_uv(void)
         izb_soft_tri t;
         izb_soft_pair pr;
         if (!izb_area_tri_setup(v, 0.0f, &L, &all, false, &t) || !izb_area_pair_setup(&t, x, y, z, &pr)) continue;
-        const double w = -1.0 / z, p[3] = {x * w, y * w, w};
+        /* the receiver: z is its key times 1 + bias */
+        const double w = -(1.0 + L.beta) / z, p[3] = {x * w, y * w, w};
         for (int j = 0; j < L.m; j++) {
             if (!izb_soft_sample_hidden(&pr, t.n, L.dx[j], L.dy[j])) continue;
             const double d[3] = {L.dx[j] - p[0], L.dy[j] - p[1], -p[2]};

@@ -17,7 +17,9 @@
  *  (c) angle 0 (any M) gives the hard path's mask, byte for byte (the hard brute force);
  *  (d) the predicate (izb_soft_pair_setup + izb_soft_sample_hidden, the sample directions of
  *      izb_soft_light_make) equals a Moller-Trumbore ray/triangle test in double, with the sample
- *      directions derived here from the light's world axes, on random cases away from edges; and
+ *      directions derived here from the light's world axes, on random cases away from edges, with
+ *      a bias of 0, the default or 0.05: the receiver is binned at its key - bias and a sample is
+ *      hidden by hits at t > bias along its own ray only (izb_soft.h); and
  *      for each hidden sample, the cut-out UV of its own hit point (izb_soft_sample_uv) equals the
  *      UV at Moller-Trumbore's barycentrics (a vertex's weight swapped or a wrong sign fails);
  *  (e) the pattern: M points in the unit disk, a quarter of them in each quadrant (+-M/8), equal to
@@ -236,6 +238,18 @@ static void run_seed(izb_backend *b1, izb_backend *b3, uint64_t seed)
           (unsigned long long)seed, bad, first, first >= 0 ? want[2][0][first] : 0, first >= 0 ? unbounded[first] : 0);
     bad = mismatching(want[0][0], want[2][0], W * H, &first);
     CHECK(bad == 0, "seed %llu: culling auto vs off: %d pixels differ", (unsigned long long)seed, bad);
+    {
+        /* (b'') a large bias: the boxes must grow from the receiver's own key, the bias past its
+         * binned one (izb_soft_tri_setup's z_min - beta) */
+        izb_recon fz = fb;
+        fz.bias = 0.05f;
+        static uint8_t zb[MAX_W * MAX_H], zu[MAX_W * MAX_H];
+        izb_brute_force_soft(&fz, depth, NULL, g.xyz, g.nt, &off, true, zb, pts, pix);
+        izb_brute_force_soft(&fz, depth, NULL, g.xyz, g.nt, &off, false, zu, pts, pix);
+        bad = mismatching(zb, zu, W * H, &first);
+        CHECK(bad == 0, "seed %llu: bias 0.05, penumbra boxes vs unbounded: %d pixels differ",
+              (unsigned long long)seed, bad);
+    }
     for (int i = 0; i < W * H; i++)
         seeds_culled_partial += want[0][0][i] != want[1][0][i]; /* cull on: open meshes' back faces go */
     /* the boxes matter where a triangle's bare bbox would miss shadowed points: count such seeds */
@@ -299,6 +313,7 @@ static void run_seed(izb_backend *b1, izb_backend *b3, uint64_t seed)
 static void check_predicate(void)
 {
     int decided = 0, hits = 0, wrong = 0, uv_checked = 0, uv_wrong = 0;
+    int near_bias = 0; /* crossings between the receiver and its offset: the bias must spare them */
     for (int c = 0; c < 300; c++) {
         light l = gen_light();
         const float bmin[3] = {-3, 0, -3}, bmax[3] = {3, 2, 3};
@@ -306,6 +321,8 @@ static void check_predicate(void)
         izb_recon f = izb_frame_make(&cam, &l, bmin, bmax, 8, 8);
         f.light_angle = (float)(rnd_in(0.5, 20.0) * M_PI / 180.0);
         f.light_samples = sample_counts[c % 5];
+        const double bias = c % 3 == 0 ? 0.0 : c % 3 == 1 ? IZB_DEFAULT_BIAS : 0.05;
+        f.bias = (float)bias;
         izb_soft_light L;
         izb_soft_light_make(&f, &L);
         /* the sample directions from the light's world axes: toward the light = -(row z), offsets
@@ -346,14 +363,16 @@ static void check_predicate(void)
             izb_soft_tri t;
             const bool set = izb_soft_tri_setup(v, 1.0f, &L, &all, false, &t);
             izb_soft_pair pr;
-            const bool paired = set && izb_soft_pair_setup(&t, p[0], p[1], p[2], &pr);
+            /* binned as izb_clip_point does: key - bias */
+            const bool paired = set && izb_soft_pair_setup(&t, p[0], p[1], p[2] - f.bias, &pr);
             for (int j = 0; j < L.m; j++) {
                 const double o[3] = {p[0], p[1], p[2]}, d[3] = {L.dx[j], L.dy[j], -1.0};
                 double tt, u, w;
-                const bool want = ray_tri(o, d, q, &tt, &u, &w);
-                /* away from the edges and from t = 0 (the float answers may differ there) */
+                const bool want = ray_tri(o, d, q, &tt, &u, &w) && tt > bias;
+                /* away from the edges and from t = 0 and t = bias (the float answers may differ there) */
                 if (fmin(fmin(u, w), 1 - u - w) > -1e-3 && fmin(fmin(u, w), 1 - u - w) < 1e-3) continue;
-                if (fabs(tt) < 1e-3) continue;
+                if (fabs(tt) < 1e-3 || fabs(tt - bias) < 1e-3) continue;
+                near_bias += tt > 0 && tt < bias && fmin(fmin(u, w), 1 - u - w) > 0;
                 const bool got = paired && izb_soft_sample_hidden(&pr, t.n, L.dx[j], L.dy[j]);
                 if (got && want) {
                     float uv[6], gu, gv;
@@ -376,6 +395,7 @@ static void check_predicate(void)
     CHECK(wrong == 0, "predicate vs Moller-Trumbore: %d of %d wrong", wrong, decided);
     CHECK(uv_wrong == 0 && uv_checked > 1000, "cut-out UV vs Moller-Trumbore: %d of %d wrong", uv_wrong, uv_checked);
     CHECK(hits > decided / 50 && hits < decided - decided / 50, "cases both ways: %d hits of %d", hits, decided);
+    CHECK(near_bias > 100, "crossings within the bias: %d", near_bias);
 }
 
 /* ---- (e) the pattern, (f) the mask layer, (g) bad frames -------------------------------------- */
