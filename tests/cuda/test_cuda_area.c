@@ -20,7 +20,8 @@
  * area mask differing from the hard spot's on at least half.
  * Then check_edges: area, hard spot (size 0), area again; M changing between frames; a directional
  * soft frame between area ones (the cull view's spot and reach must not go stale either way); sky
- * only; no triangles (the hard spot's mask: lit in the cone).
+ * only; no triangles (the hard spot's mask: lit in the cone). check_reach: an emitter reaching into
+ * a closed cube under culling auto.
  * IZB_CUDA_AREA_SEEDS=N runs N seeds (default DEFAULT_SEEDS, sized for the SIMT emulator in CI)
  * from IZB_CUDA_AREA_SEED_BASE (default 0); IZB_CUDA_AREA_SEED=K replays one. Exits 77 without a
  * CUDA device. */
@@ -38,6 +39,7 @@
 #include "ray_cast.h"
 #include "test.h"
 #include "test_cube.h"
+#include "view.h"
 
 #define DEFAULT_SEEDS 16
 #define MAX_W 40
@@ -249,6 +251,40 @@ static void check_edges(const pair *p)
     CHECK(lit > 0, "edges: no triangles: no pixel lit");
 }
 
+/* An emitter reaching into a closed cube, its centre just above the top face: culling auto must
+ * count the cube as holding the light (izb_cull_view.light_reach, as the CPU does), or it drops the
+ * faces every sample lies behind — the sides and the bottom — and the samples inside the cube shine
+ * through them onto the ground. The frame must have partial shadow for that to show. */
+static void check_reach(const pair *p)
+{
+    static float xyz[9 * 14];
+    const float g[4][3] = {{-3, 0, -3}, {3, 0, -3}, {3, 0, 3}, {-3, 0, 3}};
+    const int q[6] = {0, 2, 1, 0, 3, 2};
+    for (int k = 0; k < 6; k++) memcpy(xyz + 3 * k, g[q[k]], sizeof g[0]);
+    const float ctr[3] = {0.0f, 0.6f, 0.0f};
+    const int nt = test_add_cube(xyz, 2, ctr, 0.4f, false);
+    const float bmin[3] = {-3, 0, -3}, bmax[3] = {3, 1, 3};
+    const light l = {.type = LIGHT_SPOT, .pos = {0.0f, 1.05f, 0.0f}, .dir = {1, -1, 0}, .cone_deg = 120};
+    const camera cam = {.pos = {4.0f, 6.0f, 1.0f}, .pitch = -55.0f, .yaw = -75.0f, .fovy = 60};
+    camera c = cam;
+    camera_fit_clip(&c, bmin, bmax);
+    enum { RW = 24, RH = 18 };
+    izb_recon f = izb_frame_make(&c, &l, bmin, bmax, RW, RH);
+    f.light_size[0] = f.light_size[1] = 0.7f, f.light_samples = 64, f.light_disk = IZB_AREA_RECT;
+    static float depth[RW * RH];
+    static uint32_t ids[RW * RH];
+    static uint8_t cm[RW * RH], gm[RW * RH];
+    ray_cast_depth(&c, &f, xyz, nt, depth, ids);
+    CHECK(izb_set_scene(p->cpu, xyz, nt) && izb_set_scene(p->gpu, xyz, nt), "reach: set_scene");
+    int partial = 0;
+    for (int k = IZB_KERNEL1; k <= IZB_KERNEL2; k++) {
+        const izb_settings st = {.kernel = (izb_kernel)k, .cull = IZB_CULL_AUTO};
+        shade_both(p, 2000, k == IZB_KERNEL1 ? "reach: kernel1" : "reach: kernel2", &f, &st, depth, NULL, cm, gm);
+        for (int i = 0; i < RW * RH; i++) partial += cm[i] > 0 && cm[i] < 255;
+    }
+    CHECK(partial > 0, "reach: no partial shadow: the frame shows nothing");
+}
+
 int main(void)
 {
     fixture_require_device("cuda_area");
@@ -269,6 +305,7 @@ int main(void)
         if (test_failed_ != before) fprintf(stderr, "seed %ld FAILED (replay: IZB_CUDA_AREA_SEED=%ld)\n", sd, sd);
     }
     check_edges(&p);
+    check_reach(&p);
     izb_destroy(p.gpu);
     izb_destroy(p.cpu);
     printf("seeds %ld..%ld: %ld frames compared; partial shadow on %d seeds; the area mask differs from the hard "
