@@ -133,7 +133,8 @@ __global__ void soft_setup_kernel(const float *__restrict__ xyz, uint32_t n, izb
 
 /* The pair set-up of an area light's frame or a directional one's */
 template <bool AREA>
-static __device__ __forceinline__ bool soft_pair_of(const izb_soft_tri &t, const izb_point &p, izb_soft_pair *pr)
+static __device__ __forceinline__ bool soft_pair_of(const izb_soft_tri &t, const izb_point &p,
+                                                    izb_soft_pair *pr)
 {
     return AREA ? izb_area_pair_setup(&t, p.x, p.y, p.z, pr) : izb_soft_pair_setup(&t, p.x, p.y, p.z, pr);
 }
@@ -269,7 +270,7 @@ __global__ void __launch_bounds__(RASTER_THREADS)
         }
         if (lo >= 0)
             pairs += soft_cell<true, AREA>(t, id, is_cut, ct, cut, L, points, cell_start[row + (uint32_t)lo],
-                                     cell_end[row + (uint32_t)hi], lane, unit, own, masks, words);
+                                           cell_end[row + (uint32_t)hi], lane, unit, own, masks, words);
     }
     counts_add(cnt, lane == 0 ? global : 0, lane == 0 ? visited : 0, pairs);
 }
@@ -341,8 +342,8 @@ __global__ void __launch_bounds__(RASTER_THREADS)
                         if (!cell_reached(t, cell_zmax[c], grid, cx, cy))
                             continue;
                         visited += end - start;
-                        pairs += soft_cell<false, AREA>(t, id, is_cut, ct, cut, L, points, start, end, lane, unit, own,
-                                                  masks, words);
+                        pairs += soft_cell<false, AREA>(t, id, is_cut, ct, cut, L, points, start, end, lane,
+                                                        unit, own, masks, words);
                     }
             }
         }
@@ -434,8 +435,8 @@ extern "C" bool soft_run(const izb_recon *f, izb_kernel kernel, int unit, const 
         izb_soft_tri *tris = (izb_soft_tri *)b->tris;
         const uint32_t nt = (uint32_t)a->tri_count;
         auto setup = area ? soft_setup_kernel<true> : soft_setup_kernel<false>;
-        CUDA_LAUNCH(setup, cuda_blocks(nt, THREADS), THREADS, 0, s, a->xyz, nt, a->cull, lm, L, a->bbox, b->d_counters,
-                    tris, a->tri_id);
+        CUDA_LAUNCH(setup, cuda_blocks(nt, THREADS), THREADS, 0, s, a->xyz, nt, a->cull, lm, L, a->bbox,
+                    b->d_counters, tris, a->tri_id);
         const soft_own own = {a->pixel_id, a->xyz, nt};
         const soft_cut cut = {a->cut.tex, a->cut.uv, a->cut.textures, a->cut.pool};
         const uint32_t units = RASTER_THREADS / (uint32_t)unit, u = (uint32_t)unit;

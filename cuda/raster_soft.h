@@ -66,8 +66,9 @@ typedef struct soft_args {
 bool soft_reserve(soft_buffers *b, int n, int tri_count, int cells, int m);
 void soft_free(soft_buffers *b);
 
-/* Stages 3 and 4 of frame f (light_angle > 0 or izb_area_on, checked by izb.c) on stream s: every point's mask
- * byte written to img. Needs n >= 1. The counters are final after the stream's next sync. */
+/* Stages 3 and 4 of frame f (light_angle > 0 or izb_area_on, checked by izb.c) on stream s:
+ * every point's mask byte written to img. Needs n >= 1. The counters are final after the stream's
+ * next sync. */
 bool soft_run(const izb_recon *f, izb_kernel kernel, int unit, const soft_args *a, soft_buffers *b,
               const cuda_image *img, cudaStream_t s);
 

@@ -313,7 +313,8 @@ int main(void)
            first, first + n - 1, frames_compared, seeds_partial, seeds_soft);
     if (n >= DEFAULT_SEEDS) { /* the seeds must exercise what they compare */
         CHECK(seeds_partial * 2 >= n, "partial shadow on only %d of %ld seeds", seeds_partial, n);
-        CHECK(seeds_soft * 2 >= n, "the area mask differs from the hard spot's on only %d of %ld seeds", seeds_soft, n);
+        CHECK(seeds_soft * 2 >= n, "the area mask differs from the hard spot's on only %d of %ld seeds", seeds_soft,
+              n);
     }
     return test_done();
 }
