@@ -211,10 +211,11 @@ IZB_HD bool izb_area_pair_setup(const izb_soft_tri *t, float x, float y, float z
     const float s = fmaf(t->n[0], V0[0] - px, fmaf(t->n[1], V0[1] - py, n2 * (V0[2] - w)));
     if (!izb_soft_pair_range(s, t->beta, t->nd_lo, t->nd_hi, out))
         return false;
-    const float *e[3][2] = {{t->v[0], t->v[1]}, {t->v[1], t->v[2]}, {t->v[2], t->v[0]}};
+    /* edges (v0, v1), (v1, v2), (v2, v0) by index, not through an array of pointers into t: nvcc
+     * keeps such an array, and t with it, in local memory (the CUDA kernels spilled) */
     for (int i = 0; i < 3; i++) {
         float c[3];
-        izb_soft_edge(e[i][0], e[i][1], px, py, w, c);
+        izb_soft_edge(t->v[i], t->v[i == 2 ? 0 : i + 1], px, py, w, c);
         out->c[i][0] = c[0];
         out->c[i][1] = c[1];
         out->c[i][2] = fmaf(c[0], px, fmaf(c[1], py, c[2] * w)); /* c . p: exactly negated for the neighbour */

@@ -401,7 +401,8 @@ static bool run_frame(cuda_backend *b, const izb_recon *f, const izb_settings *s
 {
     cudaStream_t st = b->stream;
     const size_t npix = (size_t)f->width * (size_t)f->height;
-    const bool soft = f->light_angle > 0.0f; /* izb.c checked it: stages 3-4 in raster_soft.cu */
+    /* izb.c checked the angle, or the area light's size and M: stages 3-4 in raster_soft.cu */
+    const bool soft = f->light_angle > 0.0f || izb_area_on(f);
     b->have_frame = false;
     const bool aa = f->shadow_samples > 1; /* izb.c checked N; 0 and 1 keep the hard path, bit for bit */
     if (aa && !reserve_aa(b, npix))
@@ -457,8 +458,12 @@ static bool run_frame(cuda_backend *b, const izb_recon *f, const izb_settings *s
     CUDA_TRY(cudaEventRecord(b->ev[EV_RASTER], st));
     const int unit = raster_unit_size(s->unit_size, soft ? b->tri_count : ntri, n, cells);
     if (soft && n > 0) {
-        const soft_args sa = {b->d_xyz, b->tri_count,
-                              {s->cull, b->have_closed ? b->d_comp : NULL, b->d_boxes, {0.0f, 0.0f, 0.0f}, 0},
+        /* culling auto as the CPU's: an area light is a spot whose emitter reaches izb_area_reach */
+        izb_cull_view cv = {s->cull, b->have_closed ? b->d_comp : NULL, b->d_boxes, {0.0f, 0.0f, 0.0f},
+                            izb_area_on(f), izb_area_reach(f)};
+        if (cv.light_is_spot)
+            izb_light_origin(f->light, cv.light_origin);
+        const soft_args sa = {b->d_xyz, b->tri_count, cv,
                               b->d_binned, n, b->d_cell_start, b->d_cell_end, g, info.bbox, b->d_tri_id, pixel_id,
                               {b->cut_count ? b->d_cut_tex : NULL, b->d_cut_uv, b->d_cut_textures, b->d_cut_pool},
                               b->sm_count};
@@ -703,7 +708,7 @@ static const izb_backend_vtbl cuda_vtbl = {
     NULL,  /* shade_faces: a point light's faces take core/izb_faces.c's one pass per face */
     true,  /* soft: light_angle > 0 (raster_soft.cu) */
     true,  /* aa: sub-samples per pixel (raster_aa.cu) */
-    false, /* area: no area lights yet (izb.c refuses them) */
+    true,  /* area: a spot with an emitter (raster_soft.cu's AREA kernels) */
 };
 
 /* Device, stream, events and the fixed-size buffers; false with a message. */

@@ -21,7 +21,11 @@
  * The counts of izb_stats.soft_* are the CPU's definitions: global and visited are sums over
  * (triangle, cell) and equal the CPU's; pairs depends on when masks fill (as on the CPU with
  * threads). The unit size is a launch parameter here, not a template: one instantiation per
- * kernel and cut-out flag. */
+ * kernel and cut-out flag.
+ * An area light's frame (core/izb_area.h: a spot with an emitter, izb_area_on) takes the same
+ * stages with the template flag AREA: izb_area_tri_setup and izb_area_pair_setup in place of the
+ * directional set-ups, the samples of izb_area_light_make, culling with the emitter's reach
+ * (soft_args.cull, filled by backend.cu) — the CPU's `area` flag (cpu/raster_soft.c). */
 #include "raster_soft.h"
 
 #include <math.h>
@@ -98,6 +102,9 @@ __global__ void soft_cell_zmax(const float4 *__restrict__ points, const uint32_t
         atomicMax(&cnt->zmax_key, zmax_key(m));
 }
 
+/* AREA: an area light's frame (core/izb_area.h): its set-ups in place of the directional ones,
+ * everything else shared, as the CPU's `area` flag (cpu/raster_soft.c) */
+template <bool AREA>
 __global__ void soft_setup_kernel(const float *__restrict__ xyz, uint32_t n, izb_cull_view cull, // in
                                   const __grid_constant__ soft_light_matrix light,             // in
                                   const __grid_constant__ izb_soft_light L, izb_bbox bbox,     // in
@@ -115,16 +122,26 @@ __global__ void soft_setup_kernel(const float *__restrict__ xyz, uint32_t n, izb
         izb_transform(light.m, p, v[k]);
     }
     izb_soft_tri t;
-    if (!izb_soft_tri_setup(v, zmax, &L, &bbox, izb_may_cull(&cull, i), &t))
+    const bool cull_back = izb_may_cull(&cull, i);
+    if (!(AREA ? izb_area_tri_setup(v, zmax, &L, &bbox, cull_back, &t)
+               : izb_soft_tri_setup(v, zmax, &L, &bbox, cull_back, &t)))
         return;
     const uint32_t slot = atomicAdd(&cnt->ntri, 1u);
     out[slot] = t;
     tri_id[slot] = i;
 }
 
+/* The pair set-up of an area light's frame or a directional one's */
+template <bool AREA>
+static __device__ __forceinline__ bool soft_pair_of(const izb_soft_tri &t, const izb_point &p,
+                                                    izb_soft_pair *pr)
+{
+    return AREA ? izb_area_pair_setup(&t, p.x, p.y, p.z, pr) : izb_soft_pair_setup(&t, p.x, p.y, p.z, pr);
+}
+
 /* Point p (binned index j, mask words mk) against triangle t (scene index id): the CPU's
  * KERN(soft_point) step for step. Returns whether the pair was set up (ran its samples). */
-template <bool SHARED, bool CUT>
+template <bool SHARED, bool CUT, bool AREA>
 static __device__ __forceinline__ uint32_t soft_point(const izb_soft_tri &t, uint32_t id, const izb_soft_light &L,
                                                       const izb_point &p, uint32_t *mk, const soft_own &own,
                                                       const soft_cut_tri &ct, const uint8_t *pool)
@@ -136,7 +153,7 @@ static __device__ __forceinline__ uint32_t soft_point(const izb_soft_tri &t, uin
     if (izb_mask_full(cur, L.m))
         return 0;
     izb_soft_pair pr;
-    if (!izb_soft_pair_setup(&t, p.x, p.y, p.z, &pr))
+    if (!soft_pair_of<AREA>(t, p, &pr))
         return 0;
     uint32_t bits[IZB_MASK_MAX_WORDS], any = 0;
     for (int w = 0; w < words; w++) {
@@ -171,7 +188,7 @@ static __device__ __forceinline__ uint32_t soft_point(const izb_soft_tri &t, uin
 
 /* The points [start, end) of one cell against t, lanes lane, lane + unit, ...; the box test first
  * (the one izb_soft_pair_setup starts with: no mask load for a point outside it). */
-template <bool SHARED>
+template <bool SHARED, bool AREA>
 static __device__ __forceinline__ uint32_t soft_cell(const izb_soft_tri &t, uint32_t id, bool is_cut,
                                                      const soft_cut_tri &ct, const soft_cut &cut,
                                                      const izb_soft_light &L, const float4 *__restrict__ points,
@@ -186,8 +203,8 @@ static __device__ __forceinline__ uint32_t soft_cell(const izb_soft_tri &t, uint
         if (!((p.x >= x0) & (p.x <= x1) & (p.y >= y0) & (p.y <= y1)))
             continue;
         uint32_t *mk = masks + (size_t)j * (size_t)words;
-        pairs += is_cut ? soft_point<SHARED, true>(t, id, L, p, mk, own, ct, cut.pool)
-                        : soft_point<SHARED, false>(t, id, L, p, mk, own, ct, cut.pool);
+        pairs += is_cut ? soft_point<SHARED, true, AREA>(t, id, L, p, mk, own, ct, cut.pool)
+                        : soft_point<SHARED, false, AREA>(t, id, L, p, mk, own, ct, cut.pool);
     }
     return pairs;
 }
@@ -210,6 +227,7 @@ static __device__ __forceinline__ void counts_add(soft_counters *cnt, unsigned l
 }
 
 /* kernel1: unit u takes survivor u (units of `unit` threads, whole warps; no barriers) */
+template <bool AREA>
 __global__ void __launch_bounds__(RASTER_THREADS)
     soft_k1(const izb_soft_tri *__restrict__ tris, const uint32_t *__restrict__ tri_id,       // in
             const float4 *__restrict__ points,                                                 // in
@@ -251,8 +269,8 @@ __global__ void __launch_bounds__(RASTER_THREADS)
             hi = cx;
         }
         if (lo >= 0)
-            pairs += soft_cell<true>(t, id, is_cut, ct, cut, L, points, cell_start[row + (uint32_t)lo],
-                                     cell_end[row + (uint32_t)hi], lane, unit, own, masks, words);
+            pairs += soft_cell<true, AREA>(t, id, is_cut, ct, cut, L, points, cell_start[row + (uint32_t)lo],
+                                           cell_end[row + (uint32_t)hi], lane, unit, own, masks, words);
     }
     counts_add(cnt, lane == 0 ? global : 0, lane == 0 ? visited : 0, pairs);
 }
@@ -266,6 +284,7 @@ static __device__ __forceinline__ int soft_first_owned(int lo, int own, int m)
 
 /* kernel2: unit (ux, uy) of ux_count x uy_count owns the cells cx % ux_count == ux,
  * cy % uy_count == uy, and walks every survivor whose penumbra range holds one of them */
+template <bool AREA>
 __global__ void __launch_bounds__(RASTER_THREADS)
     soft_k2(const izb_soft_tri *__restrict__ tris, const uint32_t *__restrict__ tri_id,       // in
             const float4 *__restrict__ points,                                                 // in
@@ -323,8 +342,8 @@ __global__ void __launch_bounds__(RASTER_THREADS)
                         if (!cell_reached(t, cell_zmax[c], grid, cx, cy))
                             continue;
                         visited += end - start;
-                        pairs += soft_cell<false>(t, id, is_cut, ct, cut, L, points, start, end, lane, unit, own,
-                                                  masks, words);
+                        pairs += soft_cell<false, AREA>(t, id, is_cut, ct, cut, L, points, start, end, lane,
+                                                        unit, own, masks, words);
                     }
             }
         }
@@ -399,8 +418,12 @@ extern "C" bool soft_run(const izb_recon *f, izb_kernel kernel, int unit, const 
                 unit);
         return false;
     }
+    const bool area = izb_area_on(f);
     izb_soft_light L;
-    izb_soft_light_make(f, &L);
+    if (area)
+        izb_area_light_make(f, &L);
+    else
+        izb_soft_light_make(f, &L);
     const uint32_t n = (uint32_t)a->n, words = (uint32_t)izb_mask_words(L.m);
     CUDA_TRY(cudaMemsetAsync(b->d_counters, 0, sizeof *b->d_counters, s));
     CUDA_TRY(cudaMemsetAsync(b->masks, 0, (size_t)n * words * sizeof(uint32_t), s));
@@ -411,7 +434,8 @@ extern "C" bool soft_run(const izb_recon *f, izb_kernel kernel, int unit, const 
         memcpy(lm.m, f->light, sizeof lm.m);
         izb_soft_tri *tris = (izb_soft_tri *)b->tris;
         const uint32_t nt = (uint32_t)a->tri_count;
-        CUDA_LAUNCH(soft_setup_kernel, cuda_blocks(nt, THREADS), THREADS, 0, s, a->xyz, nt, a->cull, lm, L, a->bbox,
+        auto setup = area ? soft_setup_kernel<true> : soft_setup_kernel<false>;
+        CUDA_LAUNCH(setup, cuda_blocks(nt, THREADS), THREADS, 0, s, a->xyz, nt, a->cull, lm, L, a->bbox,
                     b->d_counters, tris, a->tri_id);
         const soft_own own = {a->pixel_id, a->xyz, nt};
         const soft_cut cut = {a->cut.tex, a->cut.uv, a->cut.textures, a->cut.pool};
@@ -419,11 +443,13 @@ extern "C" bool soft_run(const izb_recon *f, izb_kernel kernel, int unit, const 
         if (kernel == IZB_KERNEL2) {
             int ux, uy;
             raster_k2_units(&a->grid, unit, a->sm_count, &ux, &uy);
-            CUDA_LAUNCH(soft_k2, cuda_blocks((size_t)ux * uy, units), RASTER_THREADS, 0, s, tris, a->tri_id,
+            auto k2 = area ? soft_k2<true> : soft_k2<false>;
+            CUDA_LAUNCH(k2, cuda_blocks((size_t)ux * uy, units), RASTER_THREADS, 0, s, tris, a->tri_id,
                         a->points, a->cell_start, a->cell_end, b->cell_zmax, a->grid, u, ux, uy, L, own, cut,
                         b->d_counters, b->masks);
         } else {
-            CUDA_LAUNCH(soft_k1, cuda_blocks(nt, units), RASTER_THREADS, 0, s, tris, a->tri_id, a->points,
+            auto k1 = area ? soft_k1<true> : soft_k1<false>;
+            CUDA_LAUNCH(k1, cuda_blocks(nt, units), RASTER_THREADS, 0, s, tris, a->tri_id, a->points,
                         a->cell_start, a->cell_end, b->cell_zmax, a->grid, u, L, own, cut, b->d_counters, b->masks);
         }
     }

@@ -4,11 +4,14 @@
  * (izb_soft_tri_setup, culled as the CPU culls), then kernel1 or kernel2 over each survivor's
  * penumbra cells with the CPU's predicate, visibility masks OR-ed per point, and a resolve pass
  * that writes izb_mask_value per point. The mask equals the CPU backend's bit for bit.
+ * An area light's frame (izb_area_on: a spot with an emitter, core/izb_area.h) runs the same
+ * stages with the area set-ups, as the CPU backend does.
  */
 #ifndef IZB_CUDA_RASTER_SOFT_H
 #define IZB_CUDA_RASTER_SOFT_H
 
 #include "../core/izb.h"
+#include "../core/izb_area.h"
 #include "../core/izb_soft.h"
 #include "cuda_common.h"
 #include "raster.h"
@@ -39,7 +42,8 @@ typedef struct soft_buffers {
 } soft_buffers;
 
 /* A soft frame's inputs: the binned points and cells of the hard path's stages 1-2, the scene as
- * cull.h's 9 planes, the closed meshes' cull view (directional: light_is_spot 0), ids and
+ * cull.h's 9 planes, the closed meshes' cull view (directional: light_is_spot 0; an area light:
+ * the spot's origin and izb_area_reach), ids and
  * cut-outs as raster_args has them; tri_id: scratch for the survivors' scene indices
  * (tri_count entries). */
 typedef struct soft_args {
@@ -62,8 +66,9 @@ typedef struct soft_args {
 bool soft_reserve(soft_buffers *b, int n, int tri_count, int cells, int m);
 void soft_free(soft_buffers *b);
 
-/* Stages 3 and 4 of frame f (light_angle > 0, checked by izb.c) on stream s: every point's mask
- * byte written to img. Needs n >= 1. The counters are final after the stream's next sync. */
+/* Stages 3 and 4 of frame f (light_angle > 0 or izb_area_on, checked by izb.c) on stream s:
+ * every point's mask byte written to img. Needs n >= 1. The counters are final after the stream's
+ * next sync. */
 bool soft_run(const izb_recon *f, izb_kernel kernel, int unit, const soft_args *a, soft_buffers *b,
               const cuda_image *img, cudaStream_t s);
 

@@ -2,7 +2,9 @@
  * CUDA-GL interop on Mesa): `izb-shadows --backend cuda --headless --frames 3 --view mask` writes
  * a screenshot byte-equal to the CPU backend's, for the directional and the spot light, at an odd
  * width (row alignment of the R8 mask), and for a soft directional light (`--light-angle 4
- * --light-samples 16`: cuda/raster_soft.cu's resolve through the interop surface; mask view only);
+ * --light-samples 16`: cuda/raster_soft.cu's resolve through the interop surface; mask view only)
+ * and an area light (`--light area --light-samples 16`, the scene's default emitter: raster_soft.cu's
+ * AREA kernels; mask view only);
  * the run must really use CUDA (no fallback to the CPU).
  * Suite 'gpu'; exits 77 without a GL 4.5 context or without a CUDA backend in this build. */
 #include <stdio.h>
@@ -36,14 +38,15 @@ static unsigned char *read_file(const char *path, long *size)
 }
 
 /* One headless run writing `png`; true when it exits 0 on the asked-for backend. light "soft": the
- * directional light with an angular size. */
+ * directional light with an angular size; "area": 16 samples of the area light. */
 static bool shoot(const char *exe, const char *backend, const char *light, const char *view, const char *png)
 {
-    const bool soft = strcmp(light, "soft") == 0;
+    const bool soft = strcmp(light, "soft") == 0, area = strcmp(light, "area") == 0;
     char *args[] = {(char *)exe, "--headless",  "--frames", "3",          "--width",
                     "321",       "--height",    "181",      "--backend",  (char *)backend,
                     "--light",   soft ? "directional" : (char *)light, "--view",   (char *)view, "--screenshot",
-                    (char *)png, "--force",   soft ? "--light-angle" : NULL, "4", "--light-samples", "16", NULL};
+                    (char *)png, "--force",   soft ? "--light-angle" : area ? "--light-samples" : NULL,
+                    soft ? "4" : "16", soft ? "--light-samples" : NULL, "16", NULL};
     run_program(args, true, &res);
     char want[64];
     snprintf(want, sizeof want, "IZB backend: %s", backend);
@@ -77,9 +80,9 @@ int main(int argc, char **argv)
     if (!probe) TEST_SKIP("no CUDA device answers");
     izb_destroy(probe);
     CHECK(mkdtemp(tmpdir) != NULL, "mkdtemp");
-    const char *lights[] = {"directional", "spot", "soft"}, *views[] = {"mask", "shaded"};
-    for (int l = 0; l < 3; l++)
-        for (int v = 0; v < (l == 2 ? 1 : 2); v++) {
+    const char *lights[] = {"directional", "spot", "soft", "area"}, *views[] = {"mask", "shaded"};
+    for (int l = 0; l < 4; l++)
+        for (int v = 0; v < (l >= 2 ? 1 : 2); v++) {
             char cpu[256], cuda[256];
             snprintf(cpu, sizeof cpu, "%s/cpu.png", tmpdir);
             snprintf(cuda, sizeof cuda, "%s/cuda.png", tmpdir);
