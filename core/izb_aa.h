@@ -166,15 +166,15 @@ IZB_AA_HD void izb_aa_clamp(float a[3], float step, float fx, float fy)
  * perspective change (measured on random planes: sub-samples up to 0.88 pixels from the centre
  * with secants, 0.5x with derivatives; test_cpu_aa). Where n . D is 0 or not finite (a plane seen
  * edge-on, garbage neighbours) the secants stay. Then each axis is clamped (izb_aa_clamp). */
-IZB_AA_HD void izb_aa_axes(const izb_recon *r, int px, int py, float d, const float nb[4], const float *nv, float A[3],
-                        float B[3])
+IZB_AA_HD void izb_aa_axes_sel(const izb_recon *r, int px, int py, float d, const float nb[4], bool facet,
+                               const float nv[3], float A[3], float B[3])
 {
     float sa[3], sb[3], stx, sty;
     izb_aa_secant(r, px, py, 1, 0, d, nb[0], nb[1], sa, &stx);
     izb_aa_secant(r, px, py, 0, 1, d, nb[2], nb[3], sb, &sty);
     const float ns[3] = {fmaf(sa[1], sb[2], -sa[2] * sb[1]), fmaf(sa[2], sb[0], -sa[0] * sb[2]),
                          fmaf(sa[0], sb[1], -sa[1] * sb[0])};
-    const float n[3] = {nv ? nv[0] : ns[0], nv ? nv[1] : ns[1], nv ? nv[2] : ns[2]};
+    const float n[3] = {facet ? nv[0] : ns[0], facet ? nv[1] : ns[1], facet ? nv[2] : ns[2]};
     const float D[3] = {((float)(2 * px + 1) / (float)r->width - 1.0f) * r->ray_sx,
                         ((float)(2 * py + 1) / (float)r->height - 1.0f) * r->ray_sy, -1.0f};
     const float du = 2.0f * r->ray_sx / (float)r->width, dv = 2.0f * r->ray_sy / (float)r->height;
@@ -188,6 +188,14 @@ IZB_AA_HD void izb_aa_axes(const izb_recon *r, int px, int py, float d, const fl
     }
     izb_aa_clamp(A, stx, stx, 0.0f);
     izb_aa_clamp(B, sty, 0.0f, sty);
+}
+
+/* izb_aa_axes_sel with the facet's normal nv where not NULL (the secants' plane where NULL) */
+IZB_AA_HD void izb_aa_axes(const izb_recon *r, int px, int py, float d, const float nb[4], const float *nv, float A[3],
+                        float B[3])
+{
+    const float none[3] = {0.0f, 0.0f, 0.0f};
+    izb_aa_axes_sel(r, px, py, d, nb, nv != NULL, nv ? nv : none, A, B);
 }
 
 /* World -> view space of a frame, for the facet's plane (izb_aa_facet_normal): row-major 3 x 4,
@@ -249,11 +257,11 @@ IZB_AA_HD void izb_aa_facet_normal(const izb_aa_view *V, const float *tri, float
  * facet's view-space normal (izb_aa_facet_normal) where the pixel's primitive id is known, else
  * NULL (the secants' plane). The view axes go to light clip space by cam_to_light's linear part (an
  * orthographic light: w = 1). */
-IZB_AA_HD void izb_aa_footprint(const izb_recon *r, int px, int py, float d, const float nb[4], const float *nv,
-                             izb_aa_foot *out)
+IZB_AA_HD void izb_aa_footprint_sel(const izb_recon *r, int px, int py, float d, const float nb[4], bool facet,
+                                    const float nv[3], izb_aa_foot *out)
 {
     float A[3], B[3];
-    izb_aa_axes(r, px, py, d, nb, nv, A, B);
+    izb_aa_axes_sel(r, px, py, d, nb, facet, nv, A, B);
     const float *m = r->cam_to_light;
     for (int i = 0; i < 3; i++) {
         out->a[i] = fmaf(m[i], A[0], fmaf(m[4 + i], A[1], m[8 + i] * A[2]));
@@ -261,6 +269,16 @@ IZB_AA_HD void izb_aa_footprint(const izb_recon *r, int px, int py, float d, con
     }
     out->ex = (fabsf(out->a[0]) + fabsf(out->b[0])) * 0.50001f;
     out->ey = (fabsf(out->a[1]) + fabsf(out->b[1])) * 0.50001f;
+}
+
+/* izb_aa_footprint_sel with the facet's normal nv where not NULL (the secants' plane where NULL).
+ * The _sel form takes a flag and a readable nv instead of a pointer that may be NULL: the CPU runs
+ * it in vector lanes, where GCC vectorises a select but not a load through a per-lane pointer. */
+IZB_AA_HD void izb_aa_footprint(const izb_recon *r, int px, int py, float d, const float nb[4], const float *nv,
+                             izb_aa_foot *out)
+{
+    const float none[3] = {0.0f, 0.0f, 0.0f};
+    izb_aa_footprint_sel(r, px, py, d, nb, nv != NULL, nv ? nv : none, out);
 }
 
 /* Can triangle t hide a sub-sample of the point at (x, y) with footprint extent (ex, ey)? Its bbox

@@ -63,6 +63,19 @@ IZB_CPU_AREA_DECL(base)
 IZB_CPU_AREA_DECL(avx2)
 IZB_CPU_AREA_DECL(avx512)
 
+/* The anti-aliased frames' copies (kernels_aa.h, compiled by isa_aa.c), which the table names */
+#define IZB_CPU_AA_DECL(SUFFIX)                                                                              \
+    uint32_t izb_cpu_aa_row_##SUFFIX(const izb_tri *t, uint32_t scene_id, const izb_aa_samples *S,          \
+                                     const izb_cpu_points *p, const izb_aa_foot *foot, uint32_t j0,          \
+                                     uint32_t j1, uint32_t *masks, const izb_own *own, bool shared);         \
+    void izb_cpu_aa_footprints_##SUFFIX(const izb_recon *f, const izb_aa_view *V, const float *depth,        \
+                                        const uint32_t *ids, const float *xyz, uint32_t tri_count,           \
+                                        const izb_cpu_points *p, int64_t j0, int64_t j1, izb_aa_foot *foot,  \
+                                        float *ex, float *ey);
+IZB_CPU_AA_DECL(base)
+IZB_CPU_AA_DECL(avx2)
+IZB_CPU_AA_DECL(avx512)
+
 /* The copy for `isa`, or NULL when this CPU or this build lacks it. IZB_CPU_ISA_AUTO: the best
  * this CPU runs, no better than the environment variable IZB_CPU_ISA says (base, avx2, avx512:
  * for measuring one against another; any other value is ignored with one warning). */

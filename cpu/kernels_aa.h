@@ -1,46 +1,97 @@
-/* kernels_aa.h — the anti-aliased frames' hot loops (izb_aa.h): one triangle against a run of
- * binned points, each point's sub-samples tested in vector lanes. One copy per instruction set (see
- * kernels.h); cpu/raster_aa.c owns the traversal. N <= 32: a point's mask is one word. */
-#if !defined(KERN)
-#error "kernels_aa.h is included by kernels.h only (cpu/isa.c's per-ISA copies)"
+/* kernels_aa.h — the anti-aliased frames' hot loops (izb_aa.h): the points' footprints, and one
+ * triangle against a run of binned points, each point's sub-samples tested in vector lanes. One
+ * copy per instruction set, compiled by cpu/isa_aa.c (its own unit: see there why); the
+ * izb_cpu_kernels table names them. cpu/raster_aa.c owns the traversal. N <= 32: a point's mask is
+ * one word. */
+#if !defined(KERN) || !defined(KERN_AA_ONLY)
+#error "kernels_aa.h is included by cpu/isa_aa.c only"
 #endif
 
 /* The footprints of binned points [j0, j1) (izb_cpu_aa_footprints: here, not in raster_aa.c, since
  * built for the baseline every fmaf would be a libm call: measured 5x the hard frame's set-up);
- * *ex, *ey: their largest extents, max-ed in. */
-static void KERN(aa_footprints)(const izb_recon *f, const izb_aa_view *V, const float *depth, const uint32_t *ids,
-                                const float *xyz, uint32_t tri_count, const izb_cpu_points *p, int64_t j0, int64_t j1,
-                                izb_aa_foot *foot, float *ex, float *ey)
+ * *ex, *ey: their largest extents, max-ed in. Blocks of 16 points: a scalar loop gathers each
+ * point's inputs (its depth, its neighbours', its facet's corners) into lanes, then izb_aa_footprint
+ * runs in vector lanes (`omp simd`; GCC vectorised no gather there). A point's footprint is
+ * independent of the others' and every lane runs the same izb_aa_footprint, so each is the scalar
+ * one's, bit for bit; a lane whose pixel has no valid id computes a facet normal from zeros and
+ * drops it (the NULL normal: the secants' plane). */
+static inline __attribute__((always_inline)) void KERN(aa_foot_run)(
+    const izb_recon *f, const izb_aa_view *V, const float *depth, const uint32_t *ids, const float *xyz,
+    uint32_t tri_count, const izb_cpu_points *p, int64_t j0, int64_t j1, izb_aa_foot *foot, float *ex, float *ey,
+    const bool with_ids)
 {
     const int W = f->width, H = f->height;
+    const izb_recon fr = *f;
+    const izb_aa_view VV = *V;
     float mx = *ex, my = *ey;
-    for (int64_t j = j0; j < j1; j++) {
-        const int pix = (int)p->pixel[j], px = pix % W, py = pix / W;
-        /* neighbours outside the image count as sky: not usable (izb_aa_secant) */
-        const float nb[4] = {px > 0 ? depth[pix - 1] : 0.0f, px + 1 < W ? depth[pix + 1] : 0.0f,
-                             py > 0 ? depth[pix - W] : 0.0f, py + 1 < H ? depth[pix + W] : 0.0f};
-        const uint32_t id = ids ? ids[pix] : IZB_NO_ID;
-        float nv[3];
-        if (id < tri_count) izb_aa_facet_normal(V, xyz + 9 * (size_t)id, nv);
-        izb_aa_footprint(f, px, py, depth[pix], nb, id < tri_count ? nv : NULL, &foot[j]);
-        mx = izb_maxf(mx, foot[j].ex);
-        my = izb_maxf(my, foot[j].ey);
+    for (int64_t b = j0; b < j1; b += 16) {
+        const int len = j1 - b < 16 ? (int)(j1 - b) : 16;
+        int lpx[16], lpy[16];
+        float ld[16], lnb[4][16], ltri[9][16] = {{0}};
+        int32_t lhas[16]; /* (not bool: a byte lane would make GCC pick 16-lane vectors of bytes, and then find no float vector to match) */
+        for (int k = 0; k < 16; k++) {
+            const int pix = (int)p->pixel[b + (k < len ? k : 0)], py = pix / W, px = pix - py * W;
+            lpx[k] = px, lpy[k] = py, ld[k] = depth[pix];
+            /* neighbours outside the image count as sky: not usable (izb_aa_secant) */
+            lnb[0][k] = px > 0 ? depth[pix - 1] : 0.0f;
+            lnb[1][k] = px + 1 < W ? depth[pix + 1] : 0.0f;
+            lnb[2][k] = py > 0 ? depth[pix - W] : 0.0f;
+            lnb[3][k] = py + 1 < H ? depth[pix + W] : 0.0f;
+            const uint32_t id = with_ids ? ids[pix] : IZB_NO_ID;
+            lhas[k] = id < tri_count;
+            for (int i = 0; with_ids && lhas[k] && i < 9; i++)
+                ltri[i][k] = xyz[9 * (size_t)id + (size_t)i];
+        }
+        float o[8][16];
+#pragma GCC ivdep
+        for (int k = 0; k < 16; k++) {
+            const float nb[4] = {lnb[0][k], lnb[1][k], lnb[2][k], lnb[3][k]};
+            float tri[9], nv[3];
+            for (int i = 0; i < 9; i++)
+                tri[i] = ltri[i][k];
+            izb_aa_facet_normal(&VV, tri, nv);
+            izb_aa_foot ft;
+            izb_aa_footprint_sel(&fr, lpx[k], lpy[k], ld[k], nb, lhas[k] != 0, nv, &ft);
+            for (int i = 0; i < 3; i++)
+                o[i][k] = ft.a[i], o[3 + i][k] = ft.b[i];
+            o[6][k] = ft.ex, o[7][k] = ft.ey;
+        }
+        for (int k = 0; k < len; k++) {
+            izb_aa_foot *ft = &foot[b + k];
+            for (int i = 0; i < 3; i++)
+                ft->a[i] = o[i][k], ft->b[i] = o[3 + i][k];
+            ft->ex = o[6][k], ft->ey = o[7][k];
+            mx = izb_maxf(mx, ft->ex), my = izb_maxf(my, ft->ey);
+        }
     }
     *ex = mx, *ey = my;
 }
 
-/* The sub-samples of point (x, y, z) with footprint f that t hides, as bits (bit k = sample k). */
-static inline uint32_t KERN(aa_word)(const izb_tri *t, float x, float y, float z, const izb_aa_foot *f,
-                                     const izb_aa_samples *S)
+/* (two copies of the loop: without ids it reads neither ids nor xyz) */
+void KERN(izb_cpu_aa_footprints)(const izb_recon *f, const izb_aa_view *V, const float *depth, const uint32_t *ids,
+                                 const float *xyz, uint32_t tri_count, const izb_cpu_points *p, int64_t j0,
+                                 int64_t j1, izb_aa_foot *foot, float *ex, float *ey)
+{
+    if (ids && tri_count > 0)
+        KERN(aa_foot_run)(f, V, depth, ids, xyz, tri_count, p, j0, j1, foot, ex, ey, true);
+    else
+        KERN(aa_foot_run)(f, V, depth, ids, xyz, tri_count, p, j0, j1, foot, ex, ey, false);
+}
+
+/* 16 sub-samples (u[k], v[k]) of point (x, y, z) with footprint f against t: bit k = sample k
+ * hidden. A whole vector (16 lanes) whatever N: a loop of N < 16 iterations did not vectorise (GCC
+ * ran it scalar, and N = 4 or 8 cost more than N = 32); the pattern is zero past N (the centre),
+ * and the caller drops those bits. */
+static inline uint32_t KERN(aa_word16)(const izb_tri *t, float x, float y, float z, const izb_aa_foot *f,
+                                       const float *u, const float *v)
 {
     const izb_tri tt = *t;
     const izb_aa_foot ff = *f;
-    const int n = S->n;
-    uint32_t bits = 0;
-#pragma omp simd reduction(| : bits)
-    for (int k = 0; k < n; k++)
-        bits |= (uint32_t)izb_aa_sample_hidden(&tt, x, y, z, &ff, S->u[k], S->v[k]) << k;
-    return bits;
+    int32_t flag[16] __attribute__((aligned(64)));
+#pragma omp simd
+    for (int k = 0; k < 16; k++)
+        flag[k] = -(int32_t)izb_aa_sample_hidden(&tt, x, y, z, &ff, u[k], v[k]);
+    return KERN_MOVEMASK(flag);
 }
 
 /* Point j (near t: izb_aa_near) against t: its hidden sub-samples OR-ed into its mask word mk,
@@ -54,7 +105,11 @@ static inline uint32_t KERN(aa_point)(const izb_tri *t, uint32_t scene_id, const
     const uint32_t cur = shared ? __atomic_load_n(mk, __ATOMIC_RELAXED) : *mk;
     if ((cur & full) == full)
         return 0;
-    const uint32_t bits = KERN(aa_word)(t, p->x[j], p->y[j], p->z[j], &foot[j], S) & ~cur;
+    const float x = p->x[j], y = p->y[j], z = p->z[j];
+    uint32_t bits = KERN(aa_word16)(t, x, y, z, &foot[j], S->u, S->v);
+    if (S->n > 16)
+        bits |= KERN(aa_word16)(t, x, y, z, &foot[j], S->u + 16, S->v + 16) << 16;
+    bits &= full & ~cur;
     if (!bits || (own && izb_hit_is_own(own->xyz, 9, 1, own->tri_count, own->pixel_id[p->pixel[j]], scene_id)))
         return 1;
     if (shared)
@@ -70,9 +125,9 @@ static inline uint32_t KERN(aa_point)(const izb_tri *t, uint32_t scene_id, const
  * vector lanes (most points of the visited cells are not near t). Reads whole blocks of 16 points
  * and footprints (both readable IZB_CPU_POINTS_PAD past their end). Returns the pairs whose samples
  * ran, for the statistics. */
-static uint32_t KERN(aa_row)(const izb_tri *t, uint32_t scene_id, const izb_aa_samples *S, const izb_cpu_points *p,
-                             const izb_aa_foot *foot, uint32_t j0, uint32_t j1, uint32_t *masks, const izb_own *own,
-                             bool shared)
+uint32_t KERN(izb_cpu_aa_row)(const izb_tri *t, uint32_t scene_id, const izb_aa_samples *S, const izb_cpu_points *p,
+                              const izb_aa_foot *foot, uint32_t j0, uint32_t j1, uint32_t *masks, const izb_own *own,
+                              bool shared)
 {
     uint32_t pairs = 0;
     for (uint32_t b = j0; b < j1; b += 16) {
