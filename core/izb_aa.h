@@ -288,6 +288,47 @@ IZB_HD bool izb_aa_near(const izb_tri *t, float x, float y, float ex, float ey)
     return (x >= t->x0 - ex) & (x <= t->x1 + ex) & (y >= t->y0 - ey) & (y <= t->y1 + ey);
 }
 
+/* The pre-test's slack (izb_aa_may_hide): relative to the magnitudes summed in each linear form,
+ * ~80x the rounding of the sample test plus the pre-test's own (each under 4 float ulps of that
+ * sum), and an absolute floor for underflow. */
+#define IZB_AA_MAY_HIDE_SLACK 1e-5f
+#define IZB_AA_MAY_HIDE_FLOOR 1e-30f
+
+/* Can t hide any sub-sample of point (x, y, z) with footprint f? false only when no (u, v) in
+ * [-1/2, 1/2]^2 can pass izb_aa_sample_hidden: some edge function, or the key minus the sample's
+ * depth, is linear in (u, v), so its range over the square is its centre value +- (|grad . a| +
+ * |grad . b|) / 2; the footprint is out when an edge's largest value is below 0, or the depth's
+ * smallest is at least 0, by more than the slack (IZB_AA_MAY_HIDE_SLACK times the magnitudes the
+ * sample test rounds). Not part of the predicate: a conservative skip (a NaN or Inf anywhere keeps the
+ * pair), so the masks are the sample tests' whatever it answers; the CPU runs it over 16 points in
+ * vector lanes before the N-sample test of each (most points near a triangle's bbox are outside its
+ * footprint-grown edges or in front of it). */
+IZB_HD bool izb_aa_may_hide(const izb_tri *t, float x, float y, float z, const izb_aa_foot *f)
+{
+    const float ax = fabsf(x) + f->ex, ay = fabsf(y) + f->ey; /* bounds on the samples' |x|, |y| */
+    bool out = false;
+    for (int i = 0; i < 3; i++) {
+        const float c = fmaf(t->e[i][0], x, fmaf(t->e[i][1], y, t->e[i][2]));
+        const float r = 0.5f * (fabsf(fmaf(t->e[i][0], f->a[0], t->e[i][1] * f->a[1])) +
+                                fabsf(fmaf(t->e[i][0], f->b[0], t->e[i][1] * f->b[1])));
+        const float m = fmaf(IZB_AA_MAY_HIDE_SLACK,
+                             fmaf(fabsf(t->e[i][0]), ax, fmaf(fabsf(t->e[i][1]), ay, fabsf(t->e[i][2]))),
+                             IZB_AA_MAY_HIDE_FLOOR);
+        out = out | (c + r + m < 0.0f);
+    }
+    /* hidden needs key < the sample's z; key - z is linear too (the sample's z moves with a[2], b[2]) */
+    const float kc = fmaf(t->z[0], x, fmaf(t->z[1], y, t->z[2])) - z;
+    const float rz = 0.5f * (fabsf(fmaf(t->z[0], f->a[0], fmaf(t->z[1], f->a[1], -f->a[2]))) +
+                             fabsf(fmaf(t->z[0], f->b[0], fmaf(t->z[1], f->b[1], -f->b[2]))));
+    const float mz = fmaf(IZB_AA_MAY_HIDE_SLACK,
+                          fmaf(fabsf(t->z[0]), ax,
+                               fmaf(fabsf(t->z[1]), ay,
+                                    fabsf(t->z[2]) + fabsf(z) + 0.5f * (fabsf(f->a[2]) + fabsf(f->b[2])))),
+                          IZB_AA_MAY_HIDE_FLOOR);
+    out = out | (kc - rz - mz >= 0.0f);
+    return !out;
+}
+
 /* Is sub-sample (u, v) of point (x, y, z) with footprint f hidden by t? The hard test at the
  * sub-sample's position. Branch free: the CPU runs it over the samples in vector lanes. */
 IZB_HD bool izb_aa_sample_hidden(const izb_tri *t, float x, float y, float z, const izb_aa_foot *f, float u,
