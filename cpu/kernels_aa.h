@@ -21,6 +21,7 @@ static inline __attribute__((always_inline)) void KERN(aa_foot_run)(
     float *ey, const bool with_ids)
 {
     const int W = f->width, H = f->height;
+    const double inv_w = 1.0 / (double)W;
     const izb_recon fr = *f;
     const izb_aa_view VV = *V;
     float mx = *ex, my = *ey;
@@ -30,7 +31,13 @@ static inline __attribute__((always_inline)) void KERN(aa_foot_run)(
         float ld[16], lnb[4][16], ltri[9][16];
         int32_t lhas[16]; /* (not bool: a byte lane would make GCC pick 16-lane vectors of bytes, and then find no float vector to match) */
         for (int k = 0; k < 16; k++) {
-            const int pix = (int)p->pixel[b + (k < len ? k : 0)], py = pix / W, px = pix - py * W;
+            const int pix = (int)p->pixel[b + (k < len ? k : 0)];
+            /* pix / W without the integer division (a fifth of this loop, perf): the double
+             * quotient's floor, corrected by one either way */
+            int py = (int)((double)pix * inv_w);
+            py -= py * W > pix;
+            py += (py + 1) * W <= pix;
+            const int px = pix - py * W;
             lpx[k] = px, lpy[k] = py, ld[k] = depth[pix];
             /* neighbours outside the image count as sky: not usable (izb_aa_secant) */
             lnb[0][k] = px > 0 ? depth[pix - 1] : 0.0f;
