@@ -329,6 +329,27 @@ IZB_HD bool izb_aa_may_hide(const izb_tri *t, float x, float y, float z, const i
     return !out;
 }
 
+/* Can t hide a sub-sample lying in the rectangle [x0, x1] x [y0, y1] (bounds may be infinite)? false
+ * only when the rectangle is wholly outside one of t's edges by more than the slack (as
+ * izb_aa_may_hide's: each edge function's range over it is its centre value +- |E_x| hw + |E_y| hh).
+ * The CPU skips a grid cell with it: the cell's rectangle grown by its points' largest extent holds
+ * every sub-sample of its points. Conservative like izb_aa_may_hide (NaN or Inf: true). */
+IZB_HD bool izb_aa_rect_may_hide(const izb_tri *t, float x0, float y0, float x1, float y1)
+{
+    const float xc = 0.5f * (x0 + x1), yc = 0.5f * (y0 + y1), hw = 0.5f * (x1 - x0), hh = 0.5f * (y1 - y0);
+    const float ax = fabsf(xc) + hw, ay = fabsf(yc) + hh;
+    bool out = false;
+    for (int i = 0; i < 3; i++) {
+        const float c = fmaf(t->e[i][0], xc, fmaf(t->e[i][1], yc, t->e[i][2]));
+        const float r = fmaf(fabsf(t->e[i][0]), hw, fabsf(t->e[i][1]) * hh);
+        const float m = fmaf(IZB_AA_MAY_HIDE_SLACK,
+                             fmaf(fabsf(t->e[i][0]), ax, fmaf(fabsf(t->e[i][1]), ay, fabsf(t->e[i][2]))),
+                             IZB_AA_MAY_HIDE_FLOOR);
+        out = out | (c + r + m < 0.0f);
+    }
+    return !out;
+}
+
 /* Is sub-sample (u, v) of point (x, y, z) with footprint f hidden by t? The hard test at the
  * sub-sample's position. Branch free: the CPU runs it over the samples in vector lanes. */
 IZB_HD bool izb_aa_sample_hidden(const izb_tri *t, float x, float y, float z, const izb_aa_foot *f, float u,

@@ -16,8 +16,9 @@
  *      sample), smallest distance >= 0.7 / sqrt(N); the footprint: on a plane seen from random
  *      cameras, every sub-sample lies on the plane and projects into its own pixel; clamped axes
  *      never exceed IZB_AA_MAX_STRETCH pixel steps, whatever the neighbours' depths;
- *  (f) the pairs' pre-test izb_aa_may_hide never rejects a pair with a hidden sample (the sample test
- *      on random triangles, footprints and points placed on edges at the rounding's scale);
+ *  (f) the pairs' pre-test izb_aa_may_hide, and the cells' izb_aa_rect_may_hide on a rectangle
+ *      holding the footprint, never reject a pair with a hidden sample (the sample test on random
+ *      triangles, footprints and points placed on edges at the rounding's scale);
  *  (e) bad frames (N = 2, 3, 64, -1; N > 1 with a spot light or a light angle): refused.
  * IZB_AA_SEEDS=N runs N seeds (default DEFAULT_SEEDS), IZB_AA_SEED=K the one seed K. */
 #include <math.h>
@@ -473,7 +474,7 @@ static void check_may_hide(void)
     izb_aa_samples_make(32, &S);
     const izb_bbox all = {-1e30f, -1e30f, 1e30f, 1e30f};
     const izb_grid g = izb_grid_make((izb_bbox){-1.0f, -1.0f, 1.0f, 1.0f}, 1, 4, 4);
-    long pairs = 0, hidden = 0, rejected = 0, missed = 0;
+    long pairs = 0, hidden = 0, rejected = 0, missed = 0, rect_rejected = 0, rect_missed = 0;
     for (int it = 0; it < 4000; it++) {
         const double scale = pow(10.0, rnd_in(-3.0, 3.0)); /* the scene's size in light clip units */
         const double off = rnd_in(-2.0, 2.0) * scale;      /* its distance from the origin */
@@ -518,6 +519,12 @@ static void check_may_hide(void)
                                                  r < 4 ? (r & 2 ? 0.5f : -0.5f) : (float)rnd_in(-0.5, 0.5));
             const bool may = izb_aa_may_hide(&t, x, y, z, &f);
             pairs++, hidden += any, rejected += !may;
+            /* a rectangle holding the samples (the footprint's extent, exactly or grown) */
+            const float gx = (float)((q & 1) * rnd() * fs), gy = (float)((q & 1) * rnd() * fs);
+            const bool rect = izb_aa_rect_may_hide(&t, x - f.ex - gx, y - f.ey - gy, x + f.ex + gx, y + f.ey + gy);
+            rect_rejected += !rect;
+            if (any && !rect && rect_missed++ < 5)
+                fprintf(stderr, "rect_may_hide: false, but a sample is hidden (x %.9g y %.9g, scale %g)\n", x, y, scale);
             if (any && !may && missed++ < 5)
                 fprintf(stderr, "may_hide: false, but a sample is hidden (x %.9g y %.9g z %.9g, scale %g)\n", x, y, z,
                         scale);
@@ -527,7 +534,10 @@ static void check_may_hide(void)
     CHECK(pairs > 30000 && hidden > pairs / 10 && rejected > pairs / 8,
           "izb_aa_may_hide: %ld pairs, %ld with a hidden sample, %ld rejected: the cases miss their mark", pairs, hidden,
           rejected);
-    fprintf(stderr, "may_hide: %ld pairs, %ld with a hidden sample, %ld rejected\n", pairs, hidden, rejected);
+    CHECK(rect_missed == 0, "izb_aa_rect_may_hide: %ld of %ld pairs with a hidden sample rejected", rect_missed, hidden);
+    CHECK(rect_rejected > pairs / 16, "izb_aa_rect_may_hide: %ld of %ld rejected", rect_rejected, pairs);
+    fprintf(stderr, "may_hide: %ld pairs, %ld with a hidden sample, %ld rejected (rectangles: %ld)\n", pairs, hidden,
+            rejected, rect_rejected);
 }
 
 int main(void)
