@@ -149,11 +149,16 @@ static inline uint32_t KERN(aa_row)(const izb_tri *t, uint32_t scene_id, const i
     for (uint32_t b = j0; b < j1; b += 16) {
         const int len = (int)(j1 - b);
         int32_t flag[16] __attribute__((aligned(64)));
+        /* izb_aa_near alone first (four loads, four compares): where triangles are small next to
+         * the cells (spheres:1M), most blocks of the dilated ranges end here */
+#pragma omp simd
+        for (int k = 0; k < 16; k++)
+            flag[k] = -(int32_t)(izb_aa_near(t, p->x[b + k], p->y[b + k], F->ex[b + k], F->ey[b + k]) & (k < len));
+        if (!KERN_MOVEMASK(flag)) continue;
 #pragma omp simd
         for (int k = 0; k < 16; k++) {
             const izb_aa_foot fk = izb_cpu_aa_foot_at(F, b + k);
-            flag[k] = -(int32_t)(izb_aa_near(t, p->x[b + k], p->y[b + k], fk.ex, fk.ey) &
-                                 izb_aa_may_hide(t, p->x[b + k], p->y[b + k], p->z[b + k], &fk) & (k < len));
+            flag[k] = flag[k] & -(int32_t)izb_aa_may_hide(t, p->x[b + k], p->y[b + k], p->z[b + k], &fk);
         }
         for (uint32_t in = KERN_MOVEMASK(flag); in; in &= in - 1) {
             const uint32_t j = b + (uint32_t)__builtin_ctz(in);
