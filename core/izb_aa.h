@@ -166,15 +166,15 @@ IZB_AA_HD void izb_aa_clamp(float a[3], float step, float fx, float fy)
  * perspective change (measured on random planes: sub-samples up to 0.88 pixels from the centre
  * with secants, 0.5x with derivatives; test_cpu_aa). Where n . D is 0 or not finite (a plane seen
  * edge-on, garbage neighbours) the secants stay. Then each axis is clamped (izb_aa_clamp). */
-IZB_AA_HD void izb_aa_axes(const izb_recon *r, int px, int py, float d, const float nb[4], const float *nv, float A[3],
-                        float B[3])
+IZB_AA_HD void izb_aa_axes_sel(const izb_recon *r, int px, int py, float d, const float nb[4], bool facet,
+                               const float nv[3], float A[3], float B[3])
 {
     float sa[3], sb[3], stx, sty;
     izb_aa_secant(r, px, py, 1, 0, d, nb[0], nb[1], sa, &stx);
     izb_aa_secant(r, px, py, 0, 1, d, nb[2], nb[3], sb, &sty);
     const float ns[3] = {fmaf(sa[1], sb[2], -sa[2] * sb[1]), fmaf(sa[2], sb[0], -sa[0] * sb[2]),
                          fmaf(sa[0], sb[1], -sa[1] * sb[0])};
-    const float n[3] = {nv ? nv[0] : ns[0], nv ? nv[1] : ns[1], nv ? nv[2] : ns[2]};
+    const float n[3] = {facet ? nv[0] : ns[0], facet ? nv[1] : ns[1], facet ? nv[2] : ns[2]};
     const float D[3] = {((float)(2 * px + 1) / (float)r->width - 1.0f) * r->ray_sx,
                         ((float)(2 * py + 1) / (float)r->height - 1.0f) * r->ray_sy, -1.0f};
     const float du = 2.0f * r->ray_sx / (float)r->width, dv = 2.0f * r->ray_sy / (float)r->height;
@@ -188,6 +188,14 @@ IZB_AA_HD void izb_aa_axes(const izb_recon *r, int px, int py, float d, const fl
     }
     izb_aa_clamp(A, stx, stx, 0.0f);
     izb_aa_clamp(B, sty, 0.0f, sty);
+}
+
+/* izb_aa_axes_sel with the facet's normal nv where not NULL (the secants' plane where NULL) */
+IZB_AA_HD void izb_aa_axes(const izb_recon *r, int px, int py, float d, const float nb[4], const float *nv, float A[3],
+                        float B[3])
+{
+    const float none[3] = {0.0f, 0.0f, 0.0f};
+    izb_aa_axes_sel(r, px, py, d, nb, nv != NULL, nv ? nv : none, A, B);
 }
 
 /* World -> view space of a frame, for the facet's plane (izb_aa_facet_normal): row-major 3 x 4,
@@ -249,11 +257,11 @@ IZB_AA_HD void izb_aa_facet_normal(const izb_aa_view *V, const float *tri, float
  * facet's view-space normal (izb_aa_facet_normal) where the pixel's primitive id is known, else
  * NULL (the secants' plane). The view axes go to light clip space by cam_to_light's linear part (an
  * orthographic light: w = 1). */
-IZB_AA_HD void izb_aa_footprint(const izb_recon *r, int px, int py, float d, const float nb[4], const float *nv,
-                             izb_aa_foot *out)
+IZB_AA_HD void izb_aa_footprint_sel(const izb_recon *r, int px, int py, float d, const float nb[4], bool facet,
+                                    const float nv[3], izb_aa_foot *out)
 {
     float A[3], B[3];
-    izb_aa_axes(r, px, py, d, nb, nv, A, B);
+    izb_aa_axes_sel(r, px, py, d, nb, facet, nv, A, B);
     const float *m = r->cam_to_light;
     for (int i = 0; i < 3; i++) {
         out->a[i] = fmaf(m[i], A[0], fmaf(m[4 + i], A[1], m[8 + i] * A[2]));
@@ -263,11 +271,83 @@ IZB_AA_HD void izb_aa_footprint(const izb_recon *r, int px, int py, float d, con
     out->ey = (fabsf(out->a[1]) + fabsf(out->b[1])) * 0.50001f;
 }
 
+/* izb_aa_footprint_sel with the facet's normal nv where not NULL (the secants' plane where NULL).
+ * The _sel form takes a flag and a readable nv instead of a pointer that may be NULL: the CPU runs
+ * it in vector lanes, where GCC vectorises a select but not a load through a per-lane pointer. */
+IZB_AA_HD void izb_aa_footprint(const izb_recon *r, int px, int py, float d, const float nb[4], const float *nv,
+                             izb_aa_foot *out)
+{
+    const float none[3] = {0.0f, 0.0f, 0.0f};
+    izb_aa_footprint_sel(r, px, py, d, nb, nv != NULL, nv ? nv : none, out);
+}
+
 /* Can triangle t hide a sub-sample of the point at (x, y) with footprint extent (ex, ey)? Its bbox
  * grown by the extent holds the point (NaN: no). The first test of every pair. */
 IZB_HD bool izb_aa_near(const izb_tri *t, float x, float y, float ex, float ey)
 {
     return (x >= t->x0 - ex) & (x <= t->x1 + ex) & (y >= t->y0 - ey) & (y <= t->y1 + ey);
+}
+
+/* The pre-test's slack (izb_aa_may_hide): relative to the magnitudes summed in each linear form,
+ * ~80x the rounding of the sample test plus the pre-test's own (each under 4 float ulps of that
+ * sum), and an absolute floor for underflow. */
+#define IZB_AA_MAY_HIDE_SLACK 1e-5f
+#define IZB_AA_MAY_HIDE_FLOOR 1e-30f
+
+/* Can t hide any sub-sample of point (x, y, z) with footprint f? false only when no (u, v) in
+ * [-1/2, 1/2]^2 can pass izb_aa_sample_hidden: some edge function, or the key minus the sample's
+ * depth, is linear in (u, v), so its range over the square is its centre value +- (|grad . a| +
+ * |grad . b|) / 2; the footprint is out when an edge's largest value is below 0, or the depth's
+ * smallest is at least 0, by more than the slack (IZB_AA_MAY_HIDE_SLACK times the magnitudes the
+ * sample test rounds). Not part of the predicate: a conservative skip (a NaN or Inf anywhere keeps the
+ * pair), so the masks are the sample tests' whatever it answers; the CPU runs it over 16 points in
+ * vector lanes before the N-sample test of each (most points near a triangle's bbox are outside its
+ * footprint-grown edges or in front of it). */
+IZB_HD bool izb_aa_may_hide(const izb_tri *t, float x, float y, float z, const izb_aa_foot *f)
+{
+    const float ax = fabsf(x) + f->ex, ay = fabsf(y) + f->ey; /* bounds on the samples' |x|, |y| */
+    bool out = false;
+    for (int i = 0; i < 3; i++) {
+        const float c = fmaf(t->e[i][0], x, fmaf(t->e[i][1], y, t->e[i][2]));
+        const float r = 0.5f * (fabsf(fmaf(t->e[i][0], f->a[0], t->e[i][1] * f->a[1])) +
+                                fabsf(fmaf(t->e[i][0], f->b[0], t->e[i][1] * f->b[1])));
+        const float m = fmaf(IZB_AA_MAY_HIDE_SLACK,
+                             fmaf(fabsf(t->e[i][0]), ax, fmaf(fabsf(t->e[i][1]), ay, fabsf(t->e[i][2]))),
+                             IZB_AA_MAY_HIDE_FLOOR);
+        out = out | (c + r + m < 0.0f);
+    }
+    /* hidden needs key < the sample's z; key - z is linear too (the sample's z moves with a[2], b[2]) */
+    const float kc = fmaf(t->z[0], x, fmaf(t->z[1], y, t->z[2])) - z;
+    const float rz = 0.5f * (fabsf(fmaf(t->z[0], f->a[0], fmaf(t->z[1], f->a[1], -f->a[2]))) +
+                             fabsf(fmaf(t->z[0], f->b[0], fmaf(t->z[1], f->b[1], -f->b[2]))));
+    const float mz = fmaf(IZB_AA_MAY_HIDE_SLACK,
+                          fmaf(fabsf(t->z[0]), ax,
+                               fmaf(fabsf(t->z[1]), ay,
+                                    fabsf(t->z[2]) + fabsf(z) + 0.5f * (fabsf(f->a[2]) + fabsf(f->b[2])))),
+                          IZB_AA_MAY_HIDE_FLOOR);
+    out = out | (kc - rz - mz >= 0.0f);
+    return !out;
+}
+
+/* Can t hide a sub-sample lying in the rectangle [x0, x1] x [y0, y1] (bounds may be infinite)? false
+ * only when the rectangle is wholly outside one of t's edges by more than the slack (as
+ * izb_aa_may_hide's: each edge function's range over it is its centre value +- |E_x| hw + |E_y| hh).
+ * The CPU skips a grid cell with it: the cell's rectangle grown by its points' largest extent holds
+ * every sub-sample of its points. Conservative like izb_aa_may_hide (NaN or Inf: true). */
+IZB_HD bool izb_aa_rect_may_hide(const izb_tri *t, float x0, float y0, float x1, float y1)
+{
+    const float xc = 0.5f * (x0 + x1), yc = 0.5f * (y0 + y1), hw = 0.5f * (x1 - x0), hh = 0.5f * (y1 - y0);
+    const float ax = fabsf(xc) + hw, ay = fabsf(yc) + hh;
+    bool out = false;
+    for (int i = 0; i < 3; i++) {
+        const float c = fmaf(t->e[i][0], xc, fmaf(t->e[i][1], yc, t->e[i][2]));
+        const float r = fmaf(fabsf(t->e[i][0]), hw, fabsf(t->e[i][1]) * hh);
+        const float m = fmaf(IZB_AA_MAY_HIDE_SLACK,
+                             fmaf(fabsf(t->e[i][0]), ax, fmaf(fabsf(t->e[i][1]), ay, fabsf(t->e[i][2]))),
+                             IZB_AA_MAY_HIDE_FLOOR);
+        out = out | (c + r + m < 0.0f);
+    }
+    return !out;
 }
 
 /* Is sub-sample (u, v) of point (x, y, z) with footprint f hidden by t? The hard test at the

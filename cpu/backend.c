@@ -219,15 +219,16 @@ static bool aa_frame(cpu_backend *b, const izb_recon *f, const izb_settings *s, 
     const int T = b->threads;
     izb_aa_samples S;
     izb_aa_samples_make(f->shadow_samples, &S);
-    if (!izb_cpu_reserve(&b->aa_foot, (size_t)n + IZB_CPU_POINTS_PAD, sizeof(izb_aa_foot), "pixel footprints") ||
+    if (!izb_cpu_reserve(&b->aa_foot, IZB_CPU_AA_FEET_FLOATS(n), sizeof(float), "pixel footprints") ||
         !izb_cpu_reserve(&b->aa_masks, (size_t)n, sizeof(uint32_t), "sub-sample masks") ||
         !izb_cpu_reserve(&b->cell_ext, 2 * (size_t)g->w * (size_t)g->h, sizeof(float), "cells' footprint extents") ||
         !izb_cpu_reserve(&b->tri_id, (size_t)b->tri_count, sizeof(uint32_t), "triangle ids"))
         return false;
     int nt = 0;
     float ex = 0.0f, ey = 0.0f;
+    const izb_cpu_aa_feet F = izb_cpu_aa_feet_in(b->aa_foot.data, n);
     if (n > 0) {
-        izb_cpu_aa_footprints(f, depth, ids, b->xyz.data, (uint32_t)b->tri_count, &b->binned, n, b->aa_foot.data, &ex,
+        izb_cpu_aa_footprints(f, depth, ids, b->xyz.data, (uint32_t)b->tri_count, &b->binned, n, &F, &ex,
                               &ey, T);
         const izb_bbox grown = izb_aa_grow_bbox(*bbox, ex, ey);
         const izb_cull_view cv = {.mode = s->cull, .comp = b->have_closed ? b->comp.data : NULL,
@@ -237,7 +238,7 @@ static bool aa_frame(cpu_backend *b, const izb_recon *f, const izb_settings *s, 
     t[3] = izb_cpu_now_ms();
     izb_cpu_aa_counts counts = {0};
     if (n > 0)
-        izb_cpu_aa_raster(b->tris.data, b->tri_id.data, nt, &S, &b->binned, b->aa_foot.data, n, b->cell_start.data,
+        izb_cpu_aa_raster(b->tris.data, b->tri_id.data, nt, &S, &b->binned, &F, n, b->cell_start.data,
                           b->cell_end.data, g, ex, ey, b->cell_ext.data, s->kernel,
                           ids ? &(izb_own){b->tri_id.data, ids, b->xyz.data, (uint32_t)b->tri_count} : NULL,
                           b->aa_masks.data, mask, T, IZB_CPU_ISA_AUTO, &counts);

@@ -31,7 +31,7 @@ typedef struct cpu_backend {
     buffer soft_tris;  /* izb_soft_tri, one per triangle: soft frames' survivors (their ids in tri_id) */
     buffer soft_masks; /* uint32_t, izb_mask_words(M) per point: soft frames' visibility masks */
     buffer cell_zmax;  /* float, one per cell: soft frames' farthest receiver per cell */
-    buffer aa_foot;    /* izb_aa_foot, n + IZB_CPU_POINTS_PAD: anti-aliased frames' footprints */
+    buffer aa_foot;    /* float, IZB_CPU_AA_FEET_FLOATS(n): anti-aliased frames' footprints (izb_cpu_aa_feet) */
     buffer aa_masks;   /* uint32_t, one per point: anti-aliased frames' sub-sample masks */
     buffer cell_ext;   /* float, two per cell: anti-aliased frames' largest footprint extent per cell */
     buffer comp;       /* uint32_t, one per triangle: closed component (izb_closed.h) */

@@ -35,12 +35,13 @@ typedef struct izb_cpu_kernels {
     int64_t (*soft_setup)(const float *xyz, int64_t i0, int64_t i1, const float *light, const izb_soft_light *L,
                           float zmax, const izb_bbox *pb, const izb_cull_view *cull, izb_soft_tri *out,
                           uint32_t *tri_id);
-    uint32_t (*aa_row)(const izb_tri *t, uint32_t scene_id, const izb_aa_samples *S, const izb_cpu_points *p,
-                       const izb_aa_foot *foot, uint32_t j0, uint32_t j1, uint32_t *masks, const izb_own *own,
-                       bool shared);
+    void (*aa_tri)(const izb_tri *t, uint32_t scene_id, const izb_aa_samples *S, const izb_cpu_points *p,
+                   const izb_cpu_aa_feet *F, const uint32_t *cell_start, const uint32_t *cell_end,
+                   const float *cell_ext, const izb_grid *g, float ex, float ey, const izb_own *own,
+                   uint32_t *masks, bool shared, int gx, int gy, int side, izb_cpu_aa_counts *n);
     void (*aa_footprints)(const izb_recon *f, const izb_aa_view *V, const float *depth, const uint32_t *ids,
                           const float *xyz, uint32_t tri_count, const izb_cpu_points *p, int64_t j0, int64_t j1,
-                          izb_aa_foot *foot, float *ex, float *ey);
+                          const izb_cpu_aa_feet *F, float *ex, float *ey);
     void (*face_reach)(const float (*w)[4], const float *xyz, int64_t i0, int64_t i1, float margin, uint8_t *reach);
     /* soft_row and soft_setup for an area light (izb_area.h) */
     uint32_t (*area_row)(const izb_soft_tri *t, uint32_t scene_id, const izb_soft_light *L,
@@ -62,6 +63,22 @@ typedef struct izb_cpu_kernels {
 IZB_CPU_AREA_DECL(base)
 IZB_CPU_AREA_DECL(avx2)
 IZB_CPU_AREA_DECL(avx512)
+
+/* The anti-aliased frames' copies (kernels_aa.h, compiled by isa_aa.c), which the table names */
+#define IZB_CPU_AA_DECL(SUFFIX)                                                                              \
+    void izb_cpu_aa_tri_##SUFFIX(const izb_tri *t, uint32_t scene_id, const izb_aa_samples *S,              \
+                                 const izb_cpu_points *p, const izb_cpu_aa_feet *F, const uint32_t *cell_start, \
+                                 const uint32_t *cell_end, const float *cell_ext, const izb_grid *g, float ex,  \
+                                 float ey, const izb_own *own, uint32_t *masks, bool shared, int gx, int gy,    \
+                                 int side, izb_cpu_aa_counts *n);                                              \
+    void izb_cpu_aa_footprints_##SUFFIX(const izb_recon *f, const izb_aa_view *V, const float *depth,        \
+                                        const uint32_t *ids, const float *xyz, uint32_t tri_count,           \
+                                        const izb_cpu_points *p, int64_t j0, int64_t j1,                     \
+                                        const izb_cpu_aa_feet *F,                                            \
+                                        float *ex, float *ey);
+IZB_CPU_AA_DECL(base)
+IZB_CPU_AA_DECL(avx2)
+IZB_CPU_AA_DECL(avx512)
 
 /* The copy for `isa`, or NULL when this CPU or this build lacks it. IZB_CPU_ISA_AUTO: the best
  * this CPU runs, no better than the environment variable IZB_CPU_ISA says (base, avx2, avx512:

@@ -208,13 +208,35 @@ bool izb_cpu_area_raster(const izb_soft_tri *tris, const uint32_t *tri_id, int n
 
 #include "izb_aa.h"
 
+/* The binned points' footprints (izb_aa_foot) by field, one array each (point j's a[i] is a[i][j]):
+ * the raster's kernels load 16 points' fields as vectors (an array of izb_aa_foot made every load a
+ * gather). Each holds n + IZB_CPU_POINTS_PAD floats. */
+typedef struct izb_cpu_aa_feet {
+    float *a[3], *b[3], *ex, *ey;
+} izb_cpu_aa_feet;
+
+/* The feet of n points in one buffer of IZB_CPU_AA_FEET_FLOATS(n) floats */
+#define IZB_CPU_AA_FEET_FLOATS(n) (8 * ((size_t)(n) + IZB_CPU_POINTS_PAD))
+static inline izb_cpu_aa_feet izb_cpu_aa_feet_in(float *buf, int n)
+{
+    const size_t s = (size_t)n + IZB_CPU_POINTS_PAD;
+    return (izb_cpu_aa_feet){{buf, buf + s, buf + 2 * s}, {buf + 3 * s, buf + 4 * s, buf + 5 * s}, buf + 6 * s,
+                             buf + 7 * s};
+}
+
+/* Point j's footprint */
+static inline izb_aa_foot izb_cpu_aa_foot_at(const izb_cpu_aa_feet *F, size_t j)
+{
+    return (izb_aa_foot){{F->a[0][j], F->a[1][j], F->a[2][j]}, {F->b[0][j], F->b[1][j], F->b[2][j]}, F->ex[j],
+                         F->ey[j]};
+}
+
 /* The footprint of each binned point j < n (izb_aa_footprint, from the depth image of frame f, the
  * point's pixel p->pixel[j]; with ids, where ids[pixel] < tri_count, on the plane of that triangle of
- * xyz) into foot[j]; foot holds n + IZB_CPU_POINTS_PAD (the pad zeroed). *ex_max, *ey_max: the
- * largest extents (0 when n is 0). */
+ * xyz) into F's entry j (the pad zeroed). *ex_max, *ey_max: the largest extents (0 when n is 0). */
 void izb_cpu_aa_footprints(const izb_recon *f, const float *depth, const uint32_t *ids, const float *xyz,
-                           uint32_t tri_count, const izb_cpu_points *p, int n, izb_aa_foot *foot, float *ex_max,
-                           float *ey_max, int threads);
+                           uint32_t tri_count, const izb_cpu_points *p, int n, const izb_cpu_aa_feet *F,
+                           float *ex_max, float *ey_max, int threads);
 
 /* What an anti-aliased frame's raster did: point tests the frame's largest extent would visit, the
  * tests the per-cell extents visited, and the (point, triangle) pairs whose sub-samples ran. */
@@ -230,7 +252,7 @@ typedef struct izb_cpu_aa_counts {
  * as izb_cpu_raster_own's (NULL: no ids); tri_id: the triangles' scene indices. *counts may be
  * NULL. False when isa does not run here. */
 bool izb_cpu_aa_raster(const izb_tri *tris, const uint32_t *tri_id, int nt, const izb_aa_samples *S,
-                       const izb_cpu_points *p, const izb_aa_foot *foot, int n, const uint32_t *cell_start,
+                       const izb_cpu_points *p, const izb_cpu_aa_feet *F, int n, const uint32_t *cell_start,
                        const uint32_t *cell_end, const izb_grid *g, float ex, float ey, float *cell_ext,
                        izb_kernel kernel, const izb_own *own, uint32_t *masks, uint8_t *mask, int threads,
                        izb_cpu_isa isa, izb_cpu_aa_counts *counts);

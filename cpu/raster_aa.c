@@ -9,8 +9,8 @@
 #include <string.h>
 
 void izb_cpu_aa_footprints(const izb_recon *f, const float *depth, const uint32_t *ids, const float *xyz,
-                           uint32_t tri_count, const izb_cpu_points *p, int n, izb_aa_foot *foot, float *ex_max,
-                           float *ey_max, int threads)
+                           uint32_t tri_count, const izb_cpu_points *p, int n, const izb_cpu_aa_feet *F,
+                           float *ex_max, float *ey_max, int threads)
 {
     const izb_cpu_kernels *k = izb_cpu_kernels_get(IZB_CPU_ISA_AUTO);
     izb_aa_view V;
@@ -20,43 +20,19 @@ void izb_cpu_aa_footprints(const izb_recon *f, const float *depth, const uint32_
     {
         int64_t lo, hi;
         izb_cpu_chunk(n, THREAD_NUM(), NUM_THREADS(), &lo, &hi);
-        k->aa_footprints(f, &V, depth, ids, xyz, tri_count, p, lo, hi, foot, &ex, &ey);
+        k->aa_footprints(f, &V, depth, ids, xyz, tri_count, p, lo, hi, F, &ex, &ey);
     }
     for (int j = n; j < n + IZB_CPU_POINTS_PAD; j++) /* the kernels read whole blocks */
-        foot[j] = (izb_aa_foot){{0}, {0}, 0.0f, 0.0f};
+        for (int i = 0; i < 3; i++)
+            F->a[i][j] = F->b[i][j] = 0.0f, F->ex[j] = F->ey[j] = 0.0f;
     *ex_max = ex, *ey_max = ey;
 }
 
 /* kernel1's dynamic batches of triangles (as raster_soft.c's) */
 #define K1_BATCH 16
 
-/* Triangle i against the cells (cx, cy) of its range grown by the frame's largest extent (ex, ey)
- * with cx = gx, cy = gy (mod side) (kernel1: side 1), skipping a cell whose own largest extent
- * (cell_ext: ex, ey per cell) does not reach it. */
-static void tri_cells(const izb_cpu_kernels *k, const izb_tri *t, uint32_t id, const izb_aa_samples *S,
-                      const izb_cpu_points *p, const izb_aa_foot *foot, const uint32_t *cell_start,
-                      const uint32_t *cell_end, const float *cell_ext, const izb_grid *g, float ex, float ey,
-                      const izb_own *own, uint32_t *masks, bool shared, int gx, int gy, int side,
-                      izb_cpu_aa_counts *n)
-{
-    int cx0, cy0, cx1, cy1;
-    izb_aa_tri_cells(t, ex, ey, g, &cx0, &cy0, &cx1, &cy1);
-    const int cx_first = izb_cpu_first_congruent(cx0, gx, side);
-    for (int cy = izb_cpu_first_congruent(cy0, gy, side); cy <= cy1; cy += side)
-        for (int cx = cx_first; cx <= cx1; cx += side) {
-            const int c = cy * g->w + cx;
-            if (cell_start[c] >= cell_end[c]) continue;
-            n->global += cell_end[c] - cell_start[c];
-            int a0, b0, a1, b1;
-            izb_aa_tri_cells(t, cell_ext[2 * c], cell_ext[2 * c + 1], g, &a0, &b0, &a1, &b1);
-            if (cx < a0 || cx > a1 || cy < b0 || cy > b1) continue;
-            n->visited += cell_end[c] - cell_start[c];
-            n->pairs += k->aa_row(t, id, S, p, foot, cell_start[c], cell_end[c], masks, own, shared);
-        }
-}
-
 bool izb_cpu_aa_raster(const izb_tri *tris, const uint32_t *tri_id, int nt, const izb_aa_samples *S,
-                       const izb_cpu_points *p, const izb_aa_foot *foot, int n, const uint32_t *cell_start,
+                       const izb_cpu_points *p, const izb_cpu_aa_feet *F, int n, const uint32_t *cell_start,
                        const uint32_t *cell_end, const izb_grid *g, float ex, float ey, float *cell_ext,
                        izb_kernel kernel, const izb_own *own, uint32_t *masks, uint8_t *mask, int threads,
                        izb_cpu_isa isa, izb_cpu_aa_counts *counts)
@@ -73,6 +49,14 @@ bool izb_cpu_aa_raster(const izb_tri *tris, const uint32_t *tri_id, int nt, cons
     while (side * side < 2 * threads)
         side++;
     const bool k2 = kernel == IZB_KERNEL2;
+    /* the byte of each count of hidden samples: izb_mask_value depends on the count alone, and its
+     * division per point was a tenth of the raster stage at N = 32 (perf) */
+    const uint32_t full = izb_mask_word_bits(S->n, 0);
+    uint8_t value[IZB_AA_MAX_SAMPLES + 1];
+    for (int c = 0; c <= S->n; c++) {
+        const uint32_t w = c >= 32 ? 0xffffffffu : (1u << c) - 1u;
+        value[c] = izb_mask_value(&w, S->n);
+    }
     const int cells = g->w * g->h;
 #pragma omp parallel num_threads(threads) reduction(+ : global, visited, pairs)
     {
@@ -84,7 +68,7 @@ bool izb_cpu_aa_raster(const izb_tri *tris, const uint32_t *tri_id, int nt, cons
         for (int c = 0; c < cells; c++) {
             float mx = 0.0f, my = 0.0f;
             for (uint32_t j = cell_start[c]; j < cell_end[c]; j++)
-                mx = izb_maxf(mx, foot[j].ex), my = izb_maxf(my, foot[j].ey);
+                mx = izb_maxf(mx, F->ex[j]), my = izb_maxf(my, F->ey[j]);
             cell_ext[2 * c] = mx, cell_ext[2 * c + 1] = my;
         }
         if (cells > 0 && nt > 0) {
@@ -94,21 +78,21 @@ bool izb_cpu_aa_raster(const izb_tri *tris, const uint32_t *tri_id, int nt, cons
                     const int gx = grp % side, gy = grp / side;
                     if (gx >= g->w || gy >= g->h) continue;
                     for (int i = 0; i < nt; i++)
-                        tri_cells(k, &tris[i], tri_id[i], S, p, foot, cell_start, cell_end, cell_ext, g, ex, ey, own,
-                                  masks, false, gx, gy, side, &mine);
+                        k->aa_tri(&tris[i], tri_id[i], S, p, F, cell_start, cell_end, cell_ext, g, ex, ey, own, masks,
+                                  false, gx, gy, side, &mine);
                 }
             } else {
 #pragma omp for schedule(dynamic, K1_BATCH)
                 for (int i = 0; i < nt; i++)
-                    tri_cells(k, &tris[i], tri_id[i], S, p, foot, cell_start, cell_end, cell_ext, g, ex, ey, own,
-                              masks, true, 0, 0, 1, &mine);
+                    k->aa_tri(&tris[i], tri_id[i], S, p, F, cell_start, cell_end, cell_ext, g, ex, ey, own, masks,
+                              true, 0, 0, 1, &mine);
             }
         }
         global += mine.global, visited += mine.visited, pairs += mine.pairs;
         /* (the for's closing barrier: every mask is complete) */
 #pragma omp for schedule(static)
         for (int j = 0; j < n; j++)
-            mask[p->pixel[j]] = izb_mask_value(&masks[j], S->n);
+            mask[p->pixel[j]] = value[izb_popcount32(masks[j] & full)];
     }
     if (counts) *counts = (izb_cpu_aa_counts){global, visited, pairs};
     return true;

@@ -16,6 +16,9 @@
  *      sample), smallest distance >= 0.7 / sqrt(N); the footprint: on a plane seen from random
  *      cameras, every sub-sample lies on the plane and projects into its own pixel; clamped axes
  *      never exceed IZB_AA_MAX_STRETCH pixel steps, whatever the neighbours' depths;
+ *  (f) the pairs' pre-test izb_aa_may_hide, and the cells' izb_aa_rect_may_hide on a rectangle
+ *      holding the footprint, never reject a pair with a hidden sample (the sample test on random
+ *      triangles, footprints and points placed on edges at the rounding's scale);
  *  (e) bad frames (N = 2, 3, 64, -1; N > 1 with a spot light or a light angle): refused.
  * IZB_AA_SEEDS=N runs N seeds (default DEFAULT_SEEDS), IZB_AA_SEED=K the one seed K. */
 #include <math.h>
@@ -458,11 +461,91 @@ static void check_bad(izb_backend *b)
     CHECK(izb_shade_arrays(b, &f, NULL, depth, mask, NULL), "N 8 refused");
 }
 
+/* ---- (f) the pairs' conservative pre-test (izb_aa_may_hide) --------------------------------- */
+
+/* izb_aa_may_hide may say false only where no sub-sample can be hidden: against the sample test
+ * itself (izb_aa_sample_hidden) at the 32-sample pattern, the square's corners and random (u, v), on random
+ * set-up triangles and footprints at several scales, with points placed so that a sample lies on
+ * (a few ulps off) an edge and at (a few ulps off) the triangle's depth, where the rounding decides.
+ * It must also reject: most points outside the footprint-grown triangle or in front of it. */
+static void check_may_hide(void)
+{
+    izb_aa_samples S;
+    izb_aa_samples_make(32, &S);
+    const izb_bbox all = {-1e30f, -1e30f, 1e30f, 1e30f};
+    const izb_grid g = izb_grid_make((izb_bbox){-1.0f, -1.0f, 1.0f, 1.0f}, 1, 4, 4);
+    long pairs = 0, hidden = 0, rejected = 0, missed = 0, rect_rejected = 0, rect_missed = 0;
+    for (int it = 0; it < 4000; it++) {
+        const double scale = pow(10.0, rnd_in(-3.0, 3.0)); /* the scene's size in light clip units */
+        const double off = rnd_in(-2.0, 2.0) * scale;      /* its distance from the origin */
+        float v[3][4];
+        for (int k = 0; k < 3; k++)
+            v[k][0] = (float)(off + rnd_in(-1.0, 1.0) * scale), v[k][1] = (float)(off + rnd_in(-1.0, 1.0) * scale),
+            v[k][2] = (float)rnd_in(0.0, 1.0), v[k][3] = 1.0f;
+        izb_tri t;
+        if (!izb_tri_setup(v, &g, &all, false, &t)) continue;
+        /* a footprint of 1e-4 .. 1e-1 of the scene, any direction, with a depth slope */
+        const double fs = scale * pow(10.0, rnd_in(-4.0, -1.0));
+        izb_aa_foot f;
+        for (int i = 0; i < 3; i++)
+            f.a[i] = (float)(rnd_in(-1.0, 1.0) * fs), f.b[i] = (float)(rnd_in(-1.0, 1.0) * fs);
+        /* the extent bound izb_aa_footprint gives (an input here, any bound will do) */
+        f.ex = (fabsf(f.a[0]) + fabsf(f.b[0])) * 0.50001f, f.ey = (fabsf(f.a[1]) + fabsf(f.b[1])) * 0.50001f;
+        for (int q = 0; q < 16; q++) {
+            float x, y, z;
+            if (q < 12) { /* sample (su, sv) on edge e (a few ulps either side), at the plane's depth:
+                           * a pattern sample, or a corner of the square (where the range is tight) */
+                const int k = (int)(rnd() * 32), e = q % 3;
+                const bool corner = rnd() < 0.5;
+                const float su = corner ? (rnd() < 0.5 ? -0.5f : 0.5f) : S.u[k];
+                const float sv = corner ? (rnd() < 0.5 ? -0.5f : 0.5f) : S.v[k];
+                const double l = rnd();
+                const double ex = v[e][0] + l * (v[(e + 1) % 3][0] - v[e][0]);
+                const double ey = v[e][1] + l * (v[(e + 1) % 3][1] - v[e][1]);
+                const double ez = v[e][2] + l * (v[(e + 1) % 3][2] - v[e][2]);
+                const double j = (double)(q % 4) * 1e-7;
+                x = (float)(ex - su * f.a[0] - sv * f.b[0] + rnd_in(-j, j) * scale);
+                y = (float)(ey - su * f.a[1] - sv * f.b[1] + rnd_in(-j, j) * scale);
+                z = (float)(ez - su * f.a[2] - sv * f.b[2] + rnd_in(-j, j));
+            } else { /* anywhere near the triangle, any depth */
+                x = (float)(off + rnd_in(-1.5, 1.5) * scale), y = (float)(off + rnd_in(-1.5, 1.5) * scale);
+                z = (float)rnd_in(-0.2, 1.2);
+            }
+            bool any = false;
+            for (int k = 0; k < 32; k++)
+                any = any | izb_aa_sample_hidden(&t, x, y, z, &f, S.u[k], S.v[k]);
+            for (int r = 0; r < 36; r++) /* the corners, then random (u, v) */
+                any = any | izb_aa_sample_hidden(&t, x, y, z, &f, r < 4 ? (r & 1 ? 0.5f : -0.5f) : (float)rnd_in(-0.5, 0.5),
+                                                 r < 4 ? (r & 2 ? 0.5f : -0.5f) : (float)rnd_in(-0.5, 0.5));
+            const bool may = izb_aa_may_hide(&t, x, y, z, &f);
+            pairs++, hidden += any, rejected += !may;
+            /* a rectangle holding the samples (the footprint's extent, exactly or grown) */
+            const float gx = (float)((q & 1) * rnd() * fs), gy = (float)((q & 1) * rnd() * fs);
+            const bool rect = izb_aa_rect_may_hide(&t, x - f.ex - gx, y - f.ey - gy, x + f.ex + gx, y + f.ey + gy);
+            rect_rejected += !rect;
+            if (any && !rect && rect_missed++ < 5)
+                fprintf(stderr, "rect_may_hide: false, but a sample is hidden (x %.9g y %.9g, scale %g)\n", x, y, scale);
+            if (any && !may && missed++ < 5)
+                fprintf(stderr, "may_hide: false, but a sample is hidden (x %.9g y %.9g z %.9g, scale %g)\n", x, y, z,
+                        scale);
+        }
+    }
+    CHECK(missed == 0, "izb_aa_may_hide: %ld of %ld pairs with a hidden sample rejected", missed, hidden);
+    CHECK(pairs > 30000 && hidden > pairs / 10 && rejected > pairs / 8,
+          "izb_aa_may_hide: %ld pairs, %ld with a hidden sample, %ld rejected: the cases miss their mark", pairs, hidden,
+          rejected);
+    CHECK(rect_missed == 0, "izb_aa_rect_may_hide: %ld of %ld pairs with a hidden sample rejected", rect_missed, hidden);
+    CHECK(rect_rejected > pairs / 16, "izb_aa_rect_may_hide: %ld of %ld rejected", rect_rejected, pairs);
+    fprintf(stderr, "may_hide: %ld pairs, %ld with a hidden sample, %ld rejected (rectangles: %ld)\n", pairs, hidden,
+            rejected, rect_rejected);
+}
+
 int main(void)
 {
     rng_state = 12345;
     check_pattern();
     check_footprint();
+    check_may_hide();
     izb_backend *b1 = izb_create(&(izb_desc){.backend = IZB_BACKEND_CPU, .threads = 1});
     izb_backend *b3 = izb_create(&(izb_desc){.backend = IZB_BACKEND_CPU, .threads = 3});
     CHECK(b1 && b3, "create");
