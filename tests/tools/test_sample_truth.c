@@ -88,23 +88,53 @@ static void check_view(const char *what, const quality_sample_counts *c, const f
     CHECK((double)c->wrong <= 1e-4 * (double)c->answers, "%s: %ld of %ld answers differ", what, c->wrong, c->answers);
 }
 
-static void test_views(void)
+/* builtin:default with its oracle, a CPU backend and the per-pixel buffers both view kinds use */
+typedef struct truth_run {
+    scene s;
+    oracle *o;
+    izb_backend *b;
+    float *depth, *vis, *axes;
+    uint32_t *ids, *izb_bits, *truth_bits;
+    uint8_t *mask, *flag;
+} truth_run;
+
+static bool run_open(truth_run *r)
 {
     char err[512];
-    scene s;
-    if (!scene_load("builtin:default", &s, err, sizeof err)) {
+    if (!scene_load("builtin:default", &r->s, err, sizeof err)) {
         CHECK(false, "%s", err);
-        return;
+        return false;
     }
-    oracle *o = oracle_create(s.xyz, s.tri_count);
-    izb_backend *b = izb_create(&(izb_desc){.backend = IZB_BACKEND_CPU, .quiet = true});
-    float *depth = test_xcalloc(W * H, sizeof *depth), *vis = test_xcalloc(W * H, sizeof *vis);
-    float *axes = test_xcalloc(6 * W * H, sizeof *axes);
-    uint32_t *ids = test_xcalloc(W * H, sizeof *ids);
-    uint32_t *izb_bits = test_xcalloc((size_t)W * H * IZB_MASK_MAX_WORDS, sizeof *izb_bits);
-    uint32_t *truth_bits = test_xcalloc((size_t)W * H * IZB_MASK_MAX_WORDS, sizeof *truth_bits);
-    uint8_t *mask = test_xcalloc(W * H, 1), *flag = test_xcalloc(W * H, 1);
-    CHECK(o && b && izb_set_scene(b, s.xyz, s.tri_count), "oracle and CPU backend");
+    r->o = oracle_create(r->s.xyz, r->s.tri_count);
+    r->b = izb_create(&(izb_desc){.backend = IZB_BACKEND_CPU, .quiet = true});
+    r->depth = test_xcalloc(W * H, sizeof *r->depth), r->vis = test_xcalloc(W * H, sizeof *r->vis);
+    r->axes = test_xcalloc(6 * W * H, sizeof *r->axes);
+    r->ids = test_xcalloc(W * H, sizeof *r->ids);
+    r->izb_bits = test_xcalloc((size_t)W * H * IZB_MASK_MAX_WORDS, sizeof *r->izb_bits);
+    r->truth_bits = test_xcalloc((size_t)W * H * IZB_MASK_MAX_WORDS, sizeof *r->truth_bits);
+    r->mask = test_xcalloc(W * H, 1), r->flag = test_xcalloc(W * H, 1);
+    const bool ok = r->o && r->b && izb_set_scene(r->b, r->s.xyz, r->s.tri_count);
+    CHECK(ok, "oracle and CPU backend");
+    return ok;
+}
+
+static void run_close(truth_run *r)
+{
+    free(r->depth), free(r->vis), free(r->axes), free(r->ids), free(r->izb_bits), free(r->truth_bits);
+    free(r->mask), free(r->flag);
+    izb_destroy(r->b);
+    oracle_destroy(r->o);
+    scene_free(&r->s);
+}
+
+static void test_views(truth_run *r)
+{
+    const scene s = r->s;
+    oracle *o = r->o;
+    izb_backend *b = r->b;
+    float *depth = r->depth, *vis = r->vis, *axes = r->axes;
+    uint32_t *ids = r->ids, *izb_bits = r->izb_bits, *truth_bits = r->truth_bits;
+    uint8_t *mask = r->mask, *flag = r->flag;
     for (int v = 0; o && b && v < VIEWS; v++) {
         camera cam = {
             .pos = {s.cam_pos[0], s.cam_pos[1], s.cam_pos[2]}, .yaw = s.cam_yaw, .pitch = s.cam_pitch};
@@ -147,29 +177,17 @@ static void test_views(void)
                  with_ids ? "with" : "no", el * 180.0 / M_PI);
         check_view(what, &c, vis, soft);
     }
-    free(depth), free(vis), free(axes), free(ids), free(izb_bits), free(truth_bits), free(mask), free(flag);
-    izb_destroy(b);
-    oracle_destroy(o);
-    scene_free(&s);
 }
 
 /* Area lights: random spots with random emitters over builtin:default */
-static void test_area_views(void)
+static void test_area_views(truth_run *r)
 {
-    char err[512];
-    scene s;
-    if (!scene_load("builtin:default", &s, err, sizeof err)) {
-        CHECK(false, "%s", err);
-        return;
-    }
-    oracle *o = oracle_create(s.xyz, s.tri_count);
-    izb_backend *b = izb_create(&(izb_desc){.backend = IZB_BACKEND_CPU, .quiet = true});
-    float *depth = test_xcalloc(W * H, sizeof *depth), *vis = test_xcalloc(W * H, sizeof *vis);
-    uint32_t *ids = test_xcalloc(W * H, sizeof *ids);
-    uint32_t *izb_bits = test_xcalloc((size_t)W * H * IZB_MASK_MAX_WORDS, sizeof *izb_bits);
-    uint32_t *truth_bits = test_xcalloc((size_t)W * H * IZB_MASK_MAX_WORDS, sizeof *truth_bits);
-    uint8_t *mask = test_xcalloc(W * H, 1), *flag = test_xcalloc(W * H, 1);
-    CHECK(o && b && izb_set_scene(b, s.xyz, s.tri_count), "oracle and CPU backend");
+    const scene s = r->s;
+    oracle *o = r->o;
+    izb_backend *b = r->b;
+    float *depth = r->depth, *vis = r->vis;
+    uint32_t *ids = r->ids, *izb_bits = r->izb_bits, *truth_bits = r->truth_bits;
+    uint8_t *mask = r->mask, *flag = r->flag;
     for (int v = 0; o && b && v < AREA_VIEWS; v++) {
         camera cam = {
             .pos = {s.cam_pos[0], s.cam_pos[1], s.cam_pos[2]}, .yaw = s.cam_yaw, .pitch = s.cam_pitch};
@@ -206,17 +224,17 @@ static void test_area_views(void)
                  with_ids ? "with" : "no", el * 180.0 / M_PI);
         check_view(what, &c, vis, true);
     }
-    free(depth), free(vis), free(ids), free(izb_bits), free(truth_bits), free(mask), free(flag);
-    izb_destroy(b);
-    oracle_destroy(o);
-    scene_free(&s);
 }
 
 int main(void)
 {
     test_counters();
-    test_views();
-    test_area_views();
+    truth_run r = {0};
+    if (run_open(&r)) {
+        test_views(&r);
+        test_area_views(&r);
+    }
+    run_close(&r);
     return test_done();
 }
 #else
