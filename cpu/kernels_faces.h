@@ -109,8 +109,10 @@ static uint32_t KERN(recon_faces_rows)(const izb_recon *fp, const float (*mp)[16
 }
 
 /* reach[i] = izb_face_reach(w, triangle i, margin) for i in [i0, i1) (w: IZB_CUBE_FACES rows). The
- * triangles are transposed into lanes first, blocks of KERN_BLOCK: the stride of 9 floats would
- * need gathers, which GCC does not vectorise here. */
+ * triangles are transposed into lanes first, blocks of KERN_BLOCK (culling's transpose where a
+ * copy has one, KERN_CULL_TRANSPOSE: word-by-word stores read back as vectors stall on store
+ * forwarding); the stride of 9 floats would need gathers, which GCC does not vectorise here. The
+ * last block is padded with zeros (its extra lanes are computed and not stored). */
 static void KERN(face_reach)(const float (*wp)[4], const float *xyz, int64_t i0, int64_t i1, float margin,
                              uint8_t *reach)
 {
@@ -119,18 +121,23 @@ static void KERN(face_reach)(const float (*wp)[4], const float *xyz, int64_t i0,
     for (int64_t i = i0; i < i1; i += KERN_BLOCK) {
         const int len = i1 - i < KERN_BLOCK ? (int)(i1 - i) : KERN_BLOCK;
         float t[9][KERN_BLOCK] __attribute__((aligned(64)));
-        uint8_t r[KERN_BLOCK];
-        for (int k = 0; k < KERN_BLOCK; k++)
-            for (int j = 0; j < 9; j++)
-                t[j][k] = k < len ? xyz[9 * (i + k) + j] : 0.0f;
+        int32_t r[KERN_BLOCK] __attribute__((aligned(64))); /* 32-bit lanes: bytes would make AVX2's vectors 4 wide */
+        uint8_t rb[KERN_BLOCK];
+#ifdef KERN_CULL_TRANSPOSE
+        if (len == KERN_BLOCK)
+            KERN_CULL_TRANSPOSE(t, xyz + 9 * i);
+        else
+#endif
+            for (int k = 0; k < KERN_BLOCK; k++)
+                for (int j = 0; j < 9; j++)
+                    t[j][k] = k < len ? xyz[9 * (i + k) + j] : 0.0f;
 #pragma omp simd
         for (int k = 0; k < KERN_BLOCK; k++) {
-            float v[9];
-            IZB_UNROLL
-            for (int j = 0; j < 9; j++)
-                v[j] = t[j][k];
-            r[k] = (uint8_t)izb_face_reach((const float (*)[4])w, v, margin);
+            r[k] = (int32_t)izb_face_reach9((const float (*)[4])w, t[0][k], t[1][k], t[2][k], t[3][k], t[4][k], t[5][k],
+                                            t[6][k], t[7][k], t[8][k], margin);
         }
-        memcpy(reach + i, r, (size_t)len);
+        for (int k = 0; k < KERN_BLOCK; k++)
+            rb[k] = (uint8_t)r[k];
+        memcpy(reach + i, rb, (size_t)len);
     }
 }
