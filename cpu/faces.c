@@ -43,6 +43,8 @@ static void partition(cpu_backend *b, const izb_recon *faces, int count, const f
     uint32_t cnt[IZB_CPU_MAX_THREADS][IZB_CUBE_FACES];
     uint32_t place[IZB_CPU_MAX_THREADS][IZB_CUBE_FACES]; /* where each face's samples start in its chunk */
     izb_point *grouped = b->face_points.data;
+    int8_t *blocks = b->face_blocks.data; /* per block of 16 pixels: its one face, or -1 */
+    const int row_blocks = (w + 15) / 16;
 #pragma omp parallel for num_threads(T) schedule(dynamic, 1)
     for (int64_t r = 0; r < chunks; r++) {
         int64_t y0, y1;
@@ -51,11 +53,12 @@ static void partition(cpu_backend *b, const izb_recon *faces, int count, const f
         /* room for each face's samples, in face order where the chunk's pixels start: a face's
          * samples are at most the pixels it owns (the count), so the places do not overlap */
         uint32_t room[IZB_CUBE_FACES];
-        kern->face_count_rows(f0, (const float (*)[16])m, depth, (int)y0, (int)y1, room);
+        int8_t *bf = blocks + (size_t)y0 * (size_t)row_blocks;
+        kern->face_count_rows(f0, (const float (*)[16])m, depth, (int)y0, (int)y1, room, bf);
         izb_point *out[IZB_CUBE_FACES];
         for (uint32_t i = 0, o = 0; i < IZB_CUBE_FACES; o += room[i], i++)
             place[r][i] = o, out[i] = grouped + at + o;
-        kern->recon_faces_rows(f0, (const float (*)[16])m, depth, (int)y0, (int)y1, mask, out, cnt[r], box[r]);
+        kern->recon_faces_rows(f0, (const float (*)[16])m, depth, (int)y0, (int)y1, bf, mask, out, cnt[r], box[r]);
     }
     for (int i = 0; i < count; i++) {
         izb_bbox bb = {INFINITY, INFINITY, -INFINITY, -INFINITY};
@@ -131,6 +134,8 @@ bool izb_cpu_shade_faces(izb_backend *base, const izb_recon *faces, int count, c
     const izb_cpu_kernels *kern = izb_cpu_kernels_get(IZB_CPU_ISA_AUTO);
     const size_t npix = (size_t)faces[0].width * (size_t)faces[0].height;
     if (!kern || !izb_cpu_reserve(&b->face_points, npix, sizeof(izb_point), "points by face") ||
+        !izb_cpu_reserve(&b->face_blocks, (size_t)faces[0].height * (size_t)((faces[0].width + 15) / 16), 1,
+                         "blocks' faces") ||
         !izb_cpu_points_reserve(&b->binned, npix, "binned points") ||
         !izb_cpu_reserve(&b->reach, (size_t)b->tri_count, 1, "triangles' faces") ||
         ((ids || b->cut.cut_count) && !izb_cpu_reserve(&b->tri_id, (size_t)b->tri_count, sizeof(uint32_t), "triangle ids")))

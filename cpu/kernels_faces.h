@@ -48,6 +48,23 @@ static inline int32_t KERN(recon_face_lane)(const izb_recon *f0, const float (*m
     return izb_depth_is_sky(depth) ? IZB_SKY : (int32_t)kind;
 }
 
+/* recon_face_lane for a pixel whose face i is known (face_count_rows' block face): face i's four
+ * rows m, the same izb_clip_row and izb_clip_point, so the same point bit for bit, without the
+ * other faces' w rows and the coefficients' selection. */
+static inline int32_t KERN(recon_known_lane)(const izb_recon *f0, const float *m, int px, int py, float depth,
+                                             float *x, float *y, float *z, uint32_t *pixel, int k)
+{
+    float vx, vy, vz;
+    izb_view_point(f0, px, py, depth, &vx, &vy, &vz);
+    izb_point p;
+    const izb_sample_kind kind =
+        izb_clip_point(f0, izb_clip_row(m, 0, vx, vy, vz), izb_clip_row(m, 1, vx, vy, vz),
+                       izb_clip_row(m, 2, vx, vy, vz), izb_clip_row(m, 3, vx, vy, vz), (uint32_t)(py * f0->width + px),
+                       &p);
+    x[k] = p.x, y[k] = p.y, z[k] = p.z, pixel[k] = p.pixel;
+    return izb_depth_is_sky(depth) ? IZB_SKY : (int32_t)kind;
+}
+
 /* The face izb_face_owner gives pixel (px, py) at `depth` (recon_face_lane's choice, the same
  * izb_face_take steps on the same w rows, so the same face), -1 for sky. */
 static inline int32_t KERN(face_only_lane)(const izb_recon *f0, const float (*m)[16], int px, int py, float depth)
@@ -66,10 +83,12 @@ static inline int32_t KERN(face_only_lane)(const izb_recon *f0, const float (*m)
 
 /* count[i] = how many pixels of rows [y0, y1) that are not sky face i owns: an upper bound of the
  * face's samples there (a pixel behind the light is no sample), so that recon_faces_rows can write
- * each face's samples straight into a place of that size. Only the w rows: ~1/3 of the work of a
- * point. */
+ * each face's samples straight into a place of that size; and per block of KERN_BLOCK pixels, in
+ * row order, the one face all its pixels that are not sky belong to, -1 when they are several (a
+ * seam): recon_faces_rows projects such a block with that face's matrix alone. Only the w rows:
+ * ~1/3 of the work of a point. */
 static void KERN(face_count_rows)(const izb_recon *fp, const float (*mp)[16], const float *depth, int y0, int y1,
-                                  uint32_t *count)
+                                  uint32_t *count, int8_t *block_face)
 {
     const izb_recon f = *fp;
     float m[IZB_CUBE_FACES][16];
@@ -88,12 +107,17 @@ static void KERN(face_count_rows)(const izb_recon *fp, const float (*mp)[16], co
                     tail[k] = k < len ? d[k] : 0.0f; /* past the row: sky */
                 d = tail;
             }
-#pragma omp simd
+            int32_t lo = IZB_CUBE_FACES, hi = -1;
+#pragma omp simd reduction(min : lo) reduction(max : hi)
             for (int k = 0; k < KERN_BLOCK; k++) {
                 const int32_t face = KERN(face_only_lane)(&f, (const float (*)[16])m, x0 + k, py, d[k]);
                 c[0][k] += face == 0, c[1][k] += face == 1, c[2][k] += face == 2;
                 c[3][k] += face == 3, c[4][k] += face == 4, c[5][k] += face == 5;
+                lo = face >= 0 && face < lo ? face : lo;
+                hi = face > hi ? face : hi;
             }
+            /* one face for every pixel that is not sky (all sky: any face, 0) */
+            *block_face++ = (int8_t)(hi < 0 ? 0 : lo == hi ? hi : -1);
         }
     }
     for (int i = 0; i < IZB_CUBE_FACES; i++) {
@@ -108,11 +132,13 @@ static void KERN(face_count_rows)(const izb_recon *fp, const float (*mp)[16], co
  * pixel order from out[i] (room for face_count_rows' count[i] of them), how many in count[i], their
  * bbox in box[i] (izb_minf / izb_maxf: NaN ignored; an empty face's is (inf, inf, -inf, -inf)). m:
  * the faces' cam_to_light, IZB_CUBE_FACES of them (a missing face's w row gives -inf: it never takes
- * a point); f0: the faces' camera, kind (IZB_LIGHT_CUBE) and bias. A block whose samples are one
- * face's (most: a face is a large region of the image) is stored as in recon_rows; a block across
- * a seam lane by lane. */
+ * a point); f0: the faces' camera, kind (IZB_LIGHT_CUBE) and bias; block_face: face_count_rows'.
+ * A block of one face (most: a face is a large region of the image) is projected with that face's
+ * matrix alone and its samples stored as in recon_rows; a block across a seam takes every face's
+ * w row per pixel and is stored lane by lane. */
 static void KERN(recon_faces_rows)(const izb_recon *fp, const float (*mp)[16], const float *depth, int y0, int y1,
-                                   uint8_t *mask, izb_point *const *out, uint32_t *count, izb_bbox *box)
+                                   const int8_t *block_face, uint8_t *mask, izb_point *const *out, uint32_t *count,
+                                   izb_bbox *box)
 {
     const izb_recon f = *fp; /* local copies: the stores cannot alias them */
     float m[IZB_CUBE_FACES][16];
@@ -142,12 +168,24 @@ static void KERN(recon_faces_rows)(const izb_recon *fp, const float (*mp)[16], c
                     tail[k] = k < len ? d[k] : 0.0f; /* past the row: sky */
                 d = tail;
             }
+            const int32_t known = *block_face++;
+            if (known >= 0) {
+                const float *mk = m[known];
 #pragma omp simd
-            for (int k = 0; k < KERN_BLOCK; k++) {
-                kind[k] = KERN(recon_face_lane)(&f, (const float (*)[16])m, x0 + k, py, d[k], x, y, z, pixel, face,
-                                                k);
-                sample[k] = -(int32_t)(kind[k] == IZB_SAMPLE);
-                unlit[k] = -(int32_t)(kind[k] == IZB_UNLIT);
+                for (int k = 0; k < KERN_BLOCK; k++) {
+                    kind[k] = KERN(recon_known_lane)(&f, mk, x0 + k, py, d[k], x, y, z, pixel, k);
+                    face[k] = known;
+                    sample[k] = -(int32_t)(kind[k] == IZB_SAMPLE);
+                    unlit[k] = -(int32_t)(kind[k] == IZB_UNLIT);
+                }
+            } else {
+#pragma omp simd
+                for (int k = 0; k < KERN_BLOCK; k++) {
+                    kind[k] = KERN(recon_face_lane)(&f, (const float (*)[16])m, x0 + k, py, d[k], x, y, z, pixel,
+                                                    face, k);
+                    sample[k] = -(int32_t)(kind[k] == IZB_SAMPLE);
+                    unlit[k] = -(int32_t)(kind[k] == IZB_UNLIT);
+                }
             }
             const uint32_t dark = KERN_MOVEMASK(unlit);
             uint8_t *mb = mrow + x0;
@@ -168,11 +206,11 @@ static void KERN(recon_faces_rows)(const izb_recon *fp, const float (*mp)[16], c
 #pragma omp simd
                     for (int k = 0; k < KERN_BLOCK; k++)
                         o[k].x = x[k], o[k].y = y[k], o[k].z = z[k], o[k].pixel = pixel[k];
-                } else {
+                } else { /* the samples only: a store past them would be the next face's place */
                     uint32_t j = 0;
-                    for (int k = 0; k < len; k++) { /* no branch: a store per lane, kept where it is a sample */
+                    for (uint32_t b = bits; b; b &= b - 1, j++) {
+                        const int k = __builtin_ctz(b);
                         o[j] = (izb_point){x[k], y[k], z[k], pixel[k]};
-                        j += bits >> k & 1;
                     }
                 }
                 c[f1] += (uint32_t)__builtin_popcount(bits);
