@@ -246,6 +246,36 @@ IZB_HD izb_sample_kind izb_reconstruct(const izb_recon *r, int px, int py, float
     return k;
 }
 
+/* One face's turn in izb_face_vertex: face f's w row at (x, y, z) against the best and second best
+ * so far. */
+IZB_HD void izb_face_rank(const float *wf, int f, float x, float y, float z, float *best, float *second, int *b)
+{
+    const float w = fmaf(wf[0], x, fmaf(wf[1], y, fmaf(wf[2], z, wf[3])));
+    *second = w > *best ? *best : (w > *second ? w : *second);
+    *b = w > *best ? f : *b;
+    *best = w > *best ? w : *best;
+}
+
+/* izb_face_reach's face of one vertex: of the six (IZB_CUBE_FACES), the one whose w is largest (the
+ * lower index on a tie), and whether it beats every other face's by more than `margin` and by a
+ * finite amount (an infinite coordinate makes some w infinite: such a vertex is no face's surely).
+ * The faces are written out, with no loop: GCC vectorises the loop over triangles around it only
+ * then (the face_reach kernels). */
+IZB_HD int izb_face_vertex(const float (*w)[4], float x, float y, float z, float margin, bool *sure)
+{
+    float best = -INFINITY, second = -INFINITY;
+    int b = 0;
+    izb_face_rank(w[0], 0, x, y, z, &best, &second, &b);
+    izb_face_rank(w[1], 1, x, y, z, &best, &second, &b);
+    izb_face_rank(w[2], 2, x, y, z, &best, &second, &b);
+    izb_face_rank(w[3], 3, x, y, z, &best, &second, &b);
+    izb_face_rank(w[4], 4, x, y, z, &best, &second, &b);
+    izb_face_rank(w[5], 5, x, y, z, &best, &second, &b);
+    const float lead = best - second;
+    *sure = (lead > margin) & (lead < INFINITY);
+    return b;
+}
+
 /* Which of a point light's cube faces a triangle can shadow a point of (a culling pre-test; the
  * exact answer is still each face's izb_tri_setup). w[f]: face f's world -> clip w row (the light
  * matrix's row 3: the distance along the face's axis), IZB_CUBE_FACES of them (a missing face's row
@@ -254,34 +284,23 @@ IZB_HD izb_sample_kind izb_reconstruct(const izb_recon *r, int px, int py, float
  * lies wholly in that face's cone, shrunk by the margin (the faces' w differences are linear), and
  * the segment from any other face's point to the light stays outside it as long as `margin` bounds
  * the rounding of izb_face_owner's choice. Bit f set: face f may need it; every bit when not sure
- * (a seam, a NaN). */
-/* GCC vectorises a loop over triangles only when the loops inside it are unrolled first */
-#if defined(__GNUC__) && !defined(__clang__) && !defined(__CUDACC__)
-#define IZB_UNROLL _Pragma("GCC unroll 8")
-#else
-#define IZB_UNROLL
-#endif
+ * (a seam, a NaN, an infinite coordinate). */
+/* izb_face_reach9: the triangle (x0, y0, z0), (x1, y1, z1), (x2, y2, z2) as nine scalars (what the
+ * kernels vectorise); izb_face_reach: its 9 floats v. */
+IZB_HD uint32_t izb_face_reach9(const float (*w)[4], float x0, float y0, float z0, float x1, float y1, float z1,
+                                float x2, float y2, float z2, float margin)
+{
+    bool s0, s1, s2;
+    const int f0 = izb_face_vertex(w, x0, y0, z0, margin, &s0);
+    const int f1 = izb_face_vertex(w, x1, y1, z1, margin, &s1);
+    const int f2 = izb_face_vertex(w, x2, y2, z2, margin, &s2);
+    const bool sure = s0 & s1 & s2 & (f0 == f1) & (f1 == f2);
+    return sure ? 1u << f0 : (1u << IZB_CUBE_FACES) - 1u;
+}
+
 IZB_HD uint32_t izb_face_reach(const float (*w)[4], const float *v, float margin)
 {
-    int face[3];
-    bool sure = true;
-    IZB_UNROLL
-    for (int k = 0; k < 3; k++) {
-        const float x = v[3 * k], y = v[3 * k + 1], z = v[3 * k + 2];
-        float best = -INFINITY, second = -INFINITY;
-        int b = 0;
-        IZB_UNROLL
-        for (int f = 0; f < IZB_CUBE_FACES; f++) {
-            const float wf = fmaf(w[f][0], x, fmaf(w[f][1], y, fmaf(w[f][2], z, w[f][3])));
-            second = wf > best ? best : (wf > second ? wf : second);
-            b = wf > best ? f : b;
-            best = wf > best ? wf : best;
-        }
-        face[k] = b;
-        sure &= best - second > margin;
-    }
-    sure &= (face[0] == face[1]) & (face[1] == face[2]);
-    return sure ? 1u << face[0] : (1u << IZB_CUBE_FACES) - 1u;
+    return izb_face_reach9(w, v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], margin);
 }
 
 /* Grid dimensions for n points in `b`: the requested size where given (> 0), else about

@@ -46,7 +46,7 @@ static void cpu_destroy(izb_backend *base)
     buffer *all[] = {&b->xyz,  &b->points, &b->debug_points, &b->cell_start, &b->cell_end, &b->scratch,
                      &b->hits, &b->tris,   &b->comp,         &b->boxes,      &b->tri_id,
                      &b->soft_tris, &b->soft_masks, &b->cell_zmax, &b->aa_foot, &b->aa_masks, &b->cell_ext,
-                     &b->face_points, &b->face_of, &b->reach};
+                     &b->face_points, &b->face_blocks, &b->reach};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         free(all[i]->data);
     izb_cpu_points_free(&b->binned);
@@ -144,7 +144,7 @@ void izb_cpu_finish_frame(cpu_backend *b, const izb_settings *s, izb_stats *stat
         const buffer *frame[] = {&b->points,      &b->debug_points, &b->cell_start, &b->cell_end,
                                  &b->scratch,     &b->hits,         &b->soft_masks, &b->cell_zmax,
                                  &b->aa_foot,     &b->aa_masks,     &b->cell_ext,   &b->face_points,
-                                 &b->face_of};
+                                 &b->face_blocks};
         const buffer *scene[] = {&b->xyz, &b->tris, &b->tri_id, &b->comp, &b->boxes, &b->soft_tris};
         stats->scene_bytes = b->cut.pool_bytes + (size_t)b->cut.texture_count * sizeof(izb_alpha_tex) +
                              (size_t)(b->cut.uv ? b->cut.tri_count : 0) * (6 * sizeof(float) + sizeof(uint32_t));

@@ -39,7 +39,7 @@ typedef struct cpu_backend {
     size_t box_floats; /* in use in boxes */
     izb_cutout_set cut; /* the scene's cut-outs (izb_set_cutouts); cut.cut_count 0: none */
     buffer face_points; /* izb_point, one per pixel: a cube frame's points grouped by face per chunk */
-    buffer face_of;     /* uint8_t, one per pixel: the face of each reconstructed point (faces.c) */
+    buffer face_blocks; /* int8_t, one per 16 pixels of a row: the one face of a cube frame's block, or -1 */
     buffer reach;       /* uint8_t, one per triangle: the cube faces it may shadow (izb_face_reach) */
     float xyz_maxabs;   /* the largest |coordinate| of the scene's vertices (NaN ignored), faces.c's
                          * scale; < 0 until a point light's frame measures it after a set/update */

@@ -1,7 +1,8 @@
 /* faces.c — a point light's cube faces on the CPU backend (izb_backend_vtbl.shade_faces, called by
  * core/izb_faces.c): every pixel is reconstructed once, into the face izb_face_owner gives it
- * (kernels_recon.h's recon_faces_rows), each chunk of rows then groups its points by face (a
- * counting sort within the chunk, in pixel order), and each face with points runs stages 2-4 on
+ * (kernels_faces.h): each chunk of rows first counts the pixels each face owns (face_count_rows,
+ * the w rows only), then writes each face's samples, in pixel order, straight into a place of that
+ * size (recon_faces_rows, with each face's bbox), and each face with points runs stages 2-4 on
  * its own points only: its grid over its own bbox, its triangles culled and set up against that
  * bbox, its hits cleared in the one mask (the raster only ever writes 0). A face with no points
  * costs nothing. The same bits as one izb_shade_arrays_ids per face with the other faces' pixels
@@ -22,30 +23,6 @@ typedef struct face_parts {
     izb_bbox bbox[IZB_CUBE_FACES];
 } face_parts;
 
-/* the bbox of n points (izb_minf / izb_maxf: NaN ignored), in lanes so that it vectorises */
-static izb_bbox group_bbox(const izb_point *p, uint32_t n)
-{
-    float lo_x[16], lo_y[16], hi_x[16], hi_y[16];
-    for (int k = 0; k < 16; k++)
-        lo_x[k] = lo_y[k] = INFINITY, hi_x[k] = hi_y[k] = -INFINITY;
-    uint32_t j = 0;
-    for (; j + 16 <= n; j += 16)
-        for (int k = 0; k < 16; k++) {
-            lo_x[k] = izb_minf(lo_x[k], p[j + k].x), lo_y[k] = izb_minf(lo_y[k], p[j + k].y);
-            hi_x[k] = izb_maxf(hi_x[k], p[j + k].x), hi_y[k] = izb_maxf(hi_y[k], p[j + k].y);
-        }
-    for (int k = 0; j < n; j++, k++) {
-        lo_x[k] = izb_minf(lo_x[k], p[j].x), lo_y[k] = izb_minf(lo_y[k], p[j].y);
-        hi_x[k] = izb_maxf(hi_x[k], p[j].x), hi_y[k] = izb_maxf(hi_y[k], p[j].y);
-    }
-    izb_bbox b = {INFINITY, INFINITY, -INFINITY, -INFINITY};
-    for (int k = 0; k < 16; k++) {
-        b.min_x = izb_minf(b.min_x, lo_x[k]), b.min_y = izb_minf(b.min_y, lo_y[k]);
-        b.max_x = izb_maxf(b.max_x, hi_x[k]), b.max_y = izb_maxf(b.max_y, hi_y[k]);
-    }
-    return b;
-}
-
 /* Stage 1: reconstruction into faces and the partition (the mask's sky and unlit pixels set). */
 static void partition(cpu_backend *b, const izb_recon *faces, int count, const float *depth, uint8_t *mask,
                       const izb_cpu_kernels *kern, face_parts *fp)
@@ -64,28 +41,24 @@ static void partition(cpu_backend *b, const izb_recon *faces, int count, const f
     chunks = chunks < f0->height ? chunks : f0->height;
     izb_bbox box[IZB_CPU_MAX_THREADS][IZB_CUBE_FACES]; /* per chunk and face (24 KB) */
     uint32_t cnt[IZB_CPU_MAX_THREADS][IZB_CUBE_FACES];
-    izb_point *points = b->points.data, *grouped = b->face_points.data;
-    uint8_t *face_of = b->face_of.data;
+    uint32_t place[IZB_CPU_MAX_THREADS][IZB_CUBE_FACES]; /* where each face's samples start in its chunk */
+    izb_point *grouped = b->face_points.data;
+    int8_t *blocks = b->face_blocks.data; /* per block of 16 pixels: its one face, or -1 */
+    const int row_blocks = (w + 15) / 16;
 #pragma omp parallel for num_threads(T) schedule(dynamic, 1)
     for (int64_t r = 0; r < chunks; r++) {
         int64_t y0, y1;
         izb_cpu_chunk(f0->height, (int)r, (int)chunks, &y0, &y1);
         const size_t at = (size_t)y0 * (size_t)w;
-        const uint32_t n = kern->recon_faces_rows(f0, (const float (*)[16])m, depth, (int)y0, (int)y1, mask,
-                                                  points + at, face_of + at);
-        /* the chunk's points grouped by face, each group in pixel order, where the chunk starts */
-        uint32_t c[IZB_CUBE_FACES] = {0}, off[IZB_CUBE_FACES];
-        for (uint32_t j = 0; j < n; j++)
-            c[face_of[at + j]]++;
-        for (int i = 0, o = 0; i < IZB_CUBE_FACES; o += (int)c[i], i++)
-            off[i] = (uint32_t)o;
-        for (uint32_t j = 0; j < n; j++)
-            grouped[at + off[face_of[at + j]]++] = points[at + j];
-        /* each face's bbox over its group, as recon_rows' (izb_minf: NaN ignored; min and max do not
-         * depend on the order) */
-        for (int i = 0, o = 0; i < IZB_CUBE_FACES; o += (int)c[i], i++)
-            box[r][i] = group_bbox(grouped + at + o, c[i]);
-        memcpy(cnt[r], c, sizeof c);
+        /* room for each face's samples, in face order where the chunk's pixels start: a face's
+         * samples are at most the pixels it owns (the count), so the places do not overlap */
+        uint32_t room[IZB_CUBE_FACES];
+        int8_t *bf = blocks + (size_t)y0 * (size_t)row_blocks;
+        kern->face_count_rows(f0, (const float (*)[16])m, depth, (int)y0, (int)y1, room, bf);
+        izb_point *out[IZB_CUBE_FACES];
+        for (uint32_t i = 0, o = 0; i < IZB_CUBE_FACES; o += room[i], i++)
+            place[r][i] = o, out[i] = grouped + at + o;
+        kern->recon_faces_rows(f0, (const float (*)[16])m, depth, (int)y0, (int)y1, bf, mask, out, cnt[r], box[r]);
     }
     for (int i = 0; i < count; i++) {
         izb_bbox bb = {INFINITY, INFINITY, -INFINITY, -INFINITY};
@@ -93,11 +66,8 @@ static void partition(cpu_backend *b, const izb_recon *faces, int count, const f
         for (int64_t r = 0; r < chunks; r++) { /* in chunk order, whichever thread took each */
             int64_t y0, y1;
             izb_cpu_chunk(f0->height, (int)r, (int)chunks, &y0, &y1);
-            uint32_t before = 0;
-            for (int k = 0; k < i; k++)
-                before += cnt[r][k];
             if (!cnt[r][i]) continue;
-            fp->runs[i].at[runs] = grouped + (size_t)y0 * (size_t)w + before;
+            fp->runs[i].at[runs] = grouped + (size_t)y0 * (size_t)w + place[r][i];
             fp->runs[i].len[runs++] = cnt[r][i];
             n += (int)cnt[r][i];
             bb.min_x = izb_minf(bb.min_x, box[r][i].min_x);
@@ -163,9 +133,9 @@ bool izb_cpu_shade_faces(izb_backend *base, const izb_recon *faces, int count, c
     }
     const izb_cpu_kernels *kern = izb_cpu_kernels_get(IZB_CPU_ISA_AUTO);
     const size_t npix = (size_t)faces[0].width * (size_t)faces[0].height;
-    if (!kern || !izb_cpu_reserve(&b->points, npix, sizeof(izb_point), "sample points") ||
-        !izb_cpu_reserve(&b->face_points, npix, sizeof(izb_point), "points by face") ||
-        !izb_cpu_reserve(&b->face_of, npix, 1, "points' faces") ||
+    if (!kern || !izb_cpu_reserve(&b->face_points, npix, sizeof(izb_point), "points by face") ||
+        !izb_cpu_reserve(&b->face_blocks, (size_t)faces[0].height * (size_t)((faces[0].width + 15) / 16), 1,
+                         "blocks' faces") ||
         !izb_cpu_points_reserve(&b->binned, npix, "binned points") ||
         !izb_cpu_reserve(&b->reach, (size_t)b->tri_count, 1, "triangles' faces") ||
         ((ids || b->cut.cut_count) && !izb_cpu_reserve(&b->tri_id, (size_t)b->tri_count, sizeof(uint32_t), "triangle ids")))

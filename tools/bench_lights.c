@@ -5,12 +5,13 @@
  * Interleaving keeps a busy machine's slow moments fair to every case.
  *
  *   bench-lights [--scene SPEC] [--size WxH] [--lights N] [--frames N] [--warmup N] [--threads N]
- *                [--mixed]
+ *                [--mixed | --point]
  *
  * The lights are the scene's directional light and N - 1 copies of it turned about the vertical
  * (the same elevation: lights of about the same cost); --mixed makes every other one a spot light
- * above the scene aimed at its middle (no point lights: a point light is six passes, which would
- * make "one light" mean different work).
+ * above the scene aimed at its middle (no point lights in a mix: a point light is six cube faces,
+ * which would make "one light" mean different work); --point makes them all point lights, around
+ * the scene's light position (issue 21: 8 point lights against one).
  * Reports, for the whole frame (wall clock of render_frame plus glFinish) and for the IZB alone
  * (the sum of the lights' izb_stats.total_ms), min and median over the timed rounds of: light 0
  * alone, N lights, the sum of the N lights each alone; and the ratios N lights / light 0, N lights
@@ -43,18 +44,28 @@ static double now_ms(void)
 static void usage(void)
 {
     fprintf(stderr, "usage: bench-lights [--scene SPEC] [--size WxH] [--lights N (2..%d)] [--frames N] "
-                    "[--warmup N] [--threads N]\n",
+                    "[--warmup N] [--threads N] [--mixed | --point]\n",
             IZB_MAX_LIGHTS);
     exit(2);
 }
 
 /* light i of the set: 0 the scene's sun; odd ones directional, turned about y by 360 i / n; even
- * ones spots above the scene, on a circle, aimed at its middle */
-static light bench_light(const scene *s, int i, int n, bool mixed)
+ * ones spots above the scene, on a circle, aimed at its middle. point: every light a point light,
+ * 0 at the scene's light position, the others on a level circle around it (radius 0.1 of the
+ * scene's largest extent: inside builtin:room) */
+static light bench_light(const scene *s, int i, int n, bool mixed, bool point)
 {
     light l = {.type = LIGHT_DIRECTIONAL, .dir = {s->light_dir[0], s->light_dir[1], s->light_dir[2]}};
-    if (i == 0) return l;
     const float a = 6.2831853f * (float)i / (float)n, c = cosf(a), sn = sinf(a);
+    if (point) {
+        float e = 0.0f;
+        for (int k = 0; k < 3; k++)
+            e = fmaxf(e, s->bounds_max[k] - s->bounds_min[k]);
+        l = (light){.type = LIGHT_POINT, .pos = {s->light_pos[0], s->light_pos[1], s->light_pos[2]}};
+        if (i > 0) l.pos[0] += 0.1f * e * c, l.pos[2] += 0.1f * e * sn;
+        return l;
+    }
+    if (i == 0) return l;
     if (!mixed || i % 2 == 1) {
         l.dir[0] = c * s->light_dir[0] - sn * s->light_dir[2];
         l.dir[2] = sn * s->light_dir[0] + c * s->light_dir[2];
@@ -90,11 +101,11 @@ int main(int argc, char **argv)
 {
     const char *spec = "builtin:default";
     int W = 1280, H = 720, n = IZB_MAX_LIGHTS, frames = 5, warmup = 1, threads = 0;
-    bool mixed = false;
+    bool mixed = false, point = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(a, "--mixed") == 0) {
-            mixed = true;
+        if (strcmp(a, "--mixed") == 0 || strcmp(a, "--point") == 0) {
+            mixed |= strcmp(a, "--mixed") == 0, point |= strcmp(a, "--point") == 0;
             continue;
         }
         if (!v) usage();
@@ -135,7 +146,8 @@ int main(int argc, char **argv)
     camera cam = {.pos = {s.cam_pos[0], s.cam_pos[1], s.cam_pos[2]}, .yaw = s.cam_yaw, .pitch = s.cam_pitch};
     camera_fit_clip(&cam, s.bounds_min, s.bounds_max);
     light_set all = {.count = n};
-    for (int i = 0; i < n; i++) all.l[i] = bench_light(&s, i, n, mixed), all.intensity[i] = 1.0f / (float)n;
+    for (int i = 0; i < n; i++)
+        all.l[i] = bench_light(&s, i, n, mixed, point), all.intensity[i] = 1.0f / (float)n;
     const light_set one = light_set_one(&all.l[0]);
 
     static double w1[MAX_ROUNDS], wn[MAX_ROUNDS], ws[MAX_ROUNDS], z1[MAX_ROUNDS], zn[MAX_ROUNDS], zs[MAX_ROUNDS];
@@ -169,7 +181,8 @@ int main(int argc, char **argv)
     }
     printf("bench-lights: %s, %dx%d, CPU backend, threads %d (0: all), %d %s lights, %d rounds after %d warm-up; "
            "load average %s\n",
-           spec, W, H, threads, n, mixed ? "mixed (directional, spot)" : "directional", k, warmup, load);
+           spec, W, H, threads, n, point ? "point" : mixed ? "mixed (directional, spot)" : "directional", k, warmup,
+           load);
     /* "one light" two ways: light 0 alone, and the mean light (the sum of each alone / n) */
     printf("| ms | light 0 alone | %d lights | %d lights each alone, summed | %d lights / light 0 | %d lights / mean "
            "light | %d lights / summed |\n",
