@@ -168,16 +168,22 @@ void session_keys(session *s, unsigned toggles, double now, render *r, const cam
 void session_replay(session *s, double wall_dt, camera *c, light *l)
 {
     if (!s->playing || s->play.count == 0) return;
-    /* the path holds pose and light; the cone and clip planes stay the app's */
+    /* the path holds pose and light; the lens and clip planes stay the app's, and so does the
+     * light's extent (cone, angle, samples, size, shape) when a version-1 path has none */
     camera keep_c = *c;
     light keep_l = *l;
     camera_path_sample(&s->play, s->play_t, s->desc.path_loop, c, l);
     c->fovy = keep_c.fovy;
     c->near = keep_c.near;
     c->far = keep_c.far;
-    l->cone_deg = keep_l.cone_deg;
-    l->angle_deg = keep_l.angle_deg; /* the light's size and samples too */
-    l->samples = keep_l.samples;
+    if (s->play.version < 2) {
+        l->cone_deg = keep_l.cone_deg;
+        l->angle_deg = keep_l.angle_deg;
+        l->samples = keep_l.samples;
+        l->size[0] = keep_l.size[0];
+        l->size[1] = keep_l.size[1];
+        l->shape = keep_l.shape;
+    }
     double dur = camera_path_duration(&s->play);
     if (!s->desc.path_loop && s->play_t >= dur - 1e-9) s->path_done = true;
     if (s->desc.headless) /* a count, not a sum: no drift over long paths */

@@ -3,7 +3,10 @@
  *  - sampling at a pose's time gives that pose; between poses it interpolates (shortest-arc yaw);
  *    loop wraps, no-loop clamps;
  *  - R records poses (session_record) and saves a timestamped file; --path replay on the fixed
- *    headless step reproduces the recorded poses frame by frame and ends after the last one;
+ *    headless step reproduces the recorded poses frame by frame, the light's extent (cone, angle,
+ *    samples, size, shape) with them, and ends after the last one;
+ *  - the extent between poses: cone, angle and size interpolate, samples and shape switch halfway;
+ *  - a version-1 file loads its 13 fields as before, and its replay keeps the app's extent;
  *  - a moving scene's time: the wall clock in a window, frame / path_fps headless;
  *  - malformed files are rejected with one line naming the file (and line);
  *  - every shipped assets/paths/ file loads. */
@@ -22,9 +25,18 @@
 
 static char dir[] = "/tmp/izb-path-XXXXXX";
 
+/* the light's extent, the fields a version-2 path adds */
+static bool same_extent(const light *a, const light *b, float tol)
+{
+    return fabsf(a->cone_deg - b->cone_deg) <= tol && fabsf(a->angle_deg - b->angle_deg) <= tol &&
+           a->samples == b->samples && fabsf(a->size[0] - b->size[0]) <= tol &&
+           fabsf(a->size[1] - b->size[1]) <= tol && a->shape == b->shape;
+}
+
 static bool near_pose(const camera *a, const light *la, const camera *b, const light *lb, float tol)
 {
-    bool ok = fabsf(a->yaw - b->yaw) <= tol && fabsf(a->pitch - b->pitch) <= tol && la->type == lb->type;
+    bool ok = fabsf(a->yaw - b->yaw) <= tol && fabsf(a->pitch - b->pitch) <= tol && la->type == lb->type &&
+              same_extent(la, lb, tol);
     for (int k = 0; k < 3; k++)
         ok = ok && fabsf(a->pos[k] - b->pos[k]) <= tol && fabsf(la->dir[k] - lb->dir[k]) <= tol &&
              fabsf(la->pos[k] - lb->pos[k]) <= tol;
@@ -47,7 +59,12 @@ static void pose_at(int i, camera *c, light *l)
                   .pitch = -30.0f + (float)i};
     *l = (light){.type = i >= 5 ? LIGHT_SPOT : LIGHT_DIRECTIONAL,
                  .dir = {0.5f, -0.8f, 0.1f * (float)i},
-                 .pos = {3.0f, 8.0f + (float)i, 1.0f}};
+                 .pos = {3.0f, 8.0f + (float)i, 1.0f},
+                 .cone_deg = 30.0f + 5.0f * (float)i,
+                 .angle_deg = 0.25f * (float)i,
+                 .samples = 16 << (i % 5),
+                 .size = {0.5f * (float)i, 0.25f * (float)i},
+                 .shape = i % 2};
 }
 
 int main(void)
@@ -84,6 +101,18 @@ int main(void)
     camera_path_sample(&q, 0.25, false, &sc, &sl); /* halfway 0 -> 1 */
     CHECK(fabsf(sc.pos[0] - 0.05f) < 1e-5f && fabsf(sc.pitch + 29.5f) < 1e-4f, "interpolates: x %g pitch %g",
           (double)sc.pos[0], (double)sc.pitch);
+    /* the extent between poses 0 and 1: cone 30 -> 35, angle 0 -> 0.25, size 0,0 -> 0.5,0.25
+     * interpolate; samples 16 -> 32 and shape rect -> disk switch halfway */
+    CHECK(fabsf(sl.cone_deg - 32.5f) < 1e-4f && fabsf(sl.angle_deg - 0.125f) < 1e-6f &&
+              fabsf(sl.size[0] - 0.25f) < 1e-6f && fabsf(sl.size[1] - 0.125f) < 1e-6f,
+          "the extent interpolates: cone %g angle %g size %g,%g", (double)sl.cone_deg, (double)sl.angle_deg,
+          (double)sl.size[0], (double)sl.size[1]);
+    camera_path_sample(&q, 0.2, false, &sc, &sl);
+    CHECK(sl.samples == 16 && sl.shape == 0, "before halfway: pose 0's samples and shape (%d, %d)", sl.samples,
+          sl.shape);
+    camera_path_sample(&q, 0.3, false, &sc, &sl);
+    CHECK(sl.samples == 32 && sl.shape == 1, "after halfway: pose 1's samples and shape (%d, %d)", sl.samples,
+          sl.shape);
     camera_path_sample(&q, 1.75, false, &sc, &sl); /* yaw 192.5 -> 200 */
     CHECK(fabsf(sc.yaw - 196.25f) < 1e-3f, "yaw %g", (double)sc.yaw);
     camera_path_sample(&q, 100.0, false, &sc, &sl);
@@ -122,17 +151,57 @@ int main(void)
                        sizeof err),
           "replay init: %s", err);
     int frames = 0;
+    CHECK(r.play.version == CAMERA_PATH_VERSION, "R writes version %d (%d)", CAMERA_PATH_VERSION, r.play.version);
     for (; frames < 100 && !r.path_done; frames++) {
         camera pc = {.fovy = 50.0f, .near = 0.5f, .far = 99.0f};
-        light pl = {.cone_deg = 33.0f};
+        light pl = {.cone_deg = 33.0f, .angle_deg = 7.0f, .samples = 128, .size = {9.0f, 8.0f}, .shape = 1};
         session_replay(&r, 123.0 /* ignored headless */, &pc, &pl);
         if (frames < N)
-            CHECK(near_pose(&pc, &pl, &c[frames], &l[frames], 1e-4f), "replayed frame %d is recorded pose %d",
-                  frames, frames);
-        CHECK(pc.fovy == 50.0f && pc.near == 0.5f && pl.cone_deg == 33.0f, "lens and cone stay the app's");
+            CHECK(near_pose(&pc, &pl, &c[frames], &l[frames], 1e-4f),
+                  "replayed frame %d is recorded pose %d, its light's extent too", frames, frames);
+        CHECK(pc.fovy == 50.0f && pc.near == 0.5f, "the lens stays the app's");
     }
     CHECK(frames == N, "the replay ends after its %d poses (%d frames)", N, frames);
     session_shutdown(&r, 0.0);
+
+    /* version 1: the 13 fields load as before, the extent 0; the replay keeps the app's extent */
+    {
+        char v1[320];
+        snprintf(v1, sizeof v1, "%s/v1.path", dir);
+        write_file(v1, "izb-path 1\n# t cam_x cam_y cam_z yaw pitch light_type dir_x dir_y dir_z pos_x pos_y pos_z\n"
+                       "0 1 2 3 10 -20 1 0.5 -1 0.25 4 5 6\n"
+                       "2 3 4 5 30 -10 1 0.5 -1 0.75 6 7 8\n");
+        camera_path v;
+        const bool ok = camera_path_load(&v, v1, err, sizeof err);
+        CHECK(ok && v.version == 1 && v.count == 2, "a version-1 file loads: %s", ok ? "" : err);
+        if (ok) {
+            const path_pose *q0 = &v.poses[0], *q1 = &v.poses[1];
+            CHECK(q0->t == 0.0 && q0->cam.pos[0] == 1.0f && q0->cam.pos[2] == 3.0f && q0->cam.yaw == 10.0f &&
+                      q0->cam.pitch == -20.0f && q0->light.type == LIGHT_SPOT && q0->light.dir[2] == 0.25f &&
+                      q0->light.pos[0] == 4.0f && q0->light.pos[2] == 6.0f && q1->t == 2.0 &&
+                      q1->light.dir[2] == 0.75f && q1->light.pos[2] == 8.0f,
+                  "version 1's columns read as version 1's fields");
+            const light zero = {0};
+            CHECK(same_extent(&q0->light, &zero, 0.0f) && same_extent(&q1->light, &zero, 0.0f),
+                  "a version-1 pose carries no extent");
+            camera_path_free(&v);
+        }
+        session r1;
+        CHECK(session_init(&r1, &(session_desc){.path_file = v1, .path_fps = 2.0, .headless = true}, err,
+                           sizeof err),
+              "v1 replay init: %s", err);
+        const light app = {.cone_deg = 33.0f, .angle_deg = 7.0f, .samples = 128, .size = {9.0f, 8.0f}, .shape = 1};
+        for (int i = 0; i < 6 && !r1.path_done; i++) {
+            camera pc = {0};
+            light pl = app;
+            session_replay(&r1, 0.0, &pc, &pl);
+            CHECK(same_extent(&pl, &app, 0.0f), "frame %d of a version-1 replay keeps the app's extent", i);
+            CHECK(fabsf(pc.pos[0] - (1.0f + 0.5f * (float)i)) < 1e-5f && fabsf(pl.dir[2] - (0.25f + 0.125f * (float)i)) < 1e-5f,
+                  "frame %d of a version-1 replay follows its poses (x %g, dir_z %g)", i, (double)pc.pos[0],
+                  (double)pl.dir[2]);
+        }
+        session_shutdown(&r1, 0.0);
+    }
 
     /* a moving scene's time (issue 22): in a window the wall clock — at 4 fps, 24 frames in 6 s pose
      * the turntable at 6 s (half a turn), not 24 / 60 = 0.4 s (12 degrees); headless frame /
@@ -163,8 +232,9 @@ int main(void)
         {"", "no poses"},
         {"# only a comment\n", "no poses"},
         {"izb-path 1\n", "no poses"},
-        {"izb-path 2\n0 0 0 0 0 0 0 0 -1 0 0 0 0\n", ":1: not an izb-path 1 file"},
-        {"camera path\n", ":1: not an izb-path 1 file"},
+        {"izb-path 3\n0 0 0 0 0 0 0 0 -1 0 0 0 0\n", ":1: not an izb-path 1 or 2 file"},
+        {"izb-path 0\n0 0 0 0 0 0 0 0 -1 0 0 0 0\n", ":1: not an izb-path 1 or 2 file"},
+        {"camera path\n", ":1: not an izb-path 1 or 2 file"},
         {"izb-path 1\n0 0 0 0 0 0 0 0 -1 0 0 0\n", ":2: malformed pose"},
         {"izb-path 1\n0 0 0 0 0 0 0 0 -1 0 0 0 0 7\n", ":2: malformed pose"},
         {"izb-path 1\n0 0 nan 0 0 0 0 0 -1 0 0 0 0\n", ":2: cam_y 'nan'"},
@@ -180,6 +250,15 @@ int main(void)
         {"izb-path 1\n0 0 0 0 0 -90 0 0 -1 0 0 0 0\n", ":2: pitch '-90'"},
         {"izb-path 1\n0 0 0 0 3600.5 0 0 0 -1 0 0 0 0\n", ":2: yaw '3600.5'"},
         {"izb-path 1\n0 0 0 0 -1e30 0 0 0 -1 0 0 0 0\n", ":2: yaw '-1e30'"},
+        /* version 2's extent: each field past its option's range (test_camera_path_fields: every end) */
+        {"izb-path 2\n0 0 0 0 0 0 1 0 -1 0 0 0 0 0.5 0 32 0 0 0\n", ":2: cone '0.5'"},
+        {"izb-path 2\n0 0 0 0 0 0 1 0 -1 0 0 0 0 60 21 32 0 0 0\n", ":2: angle '21'"},
+        {"izb-path 2\n0 0 0 0 0 0 1 0 -1 0 0 0 0 60 0 48 0 0 0\n", ":2: samples '48'"},
+        {"izb-path 2\n0 0 0 0 0 0 1 0 -1 0 0 0 0 60 0 32 -1 0 0\n", ":2: size_w '-1'"},
+        {"izb-path 2\n0 0 0 0 0 0 1 0 -1 0 0 0 0 60 0 32 0 2e6 0\n", ":2: size_h '2e6'"},
+        {"izb-path 2\n0 0 0 0 0 0 1 0 -1 0 0 0 0 60 0 32 0 0 2\n", ":2: shape '2'"},
+        {"izb-path 2\n0 0 0 0 0 0 1 0 -1 0 0 0 0 60 0 32 0 0\n", ":2: malformed pose: 18 fields, want 19 (shape"},
+        {"izb-path 2\n0 0 0 0 0 0 1 0 -1 0 0 0 0\n", ":2: malformed pose: 13 fields, want 19 (cone"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char bf[320];

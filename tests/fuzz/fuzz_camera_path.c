@@ -1,7 +1,8 @@
 /* fuzz_camera_path.c — libFuzzer target: camera path files (app/camera_path.c). The input is
  * written to a file in /dev/shm (camera_path_load reads files) and loaded. A load either fails
  * with one line naming the file, or gives at least one pose, times strictly increasing, every
- * number finite and within its camera_path_fields row's range, and samples (clamped and looping,
+ * number finite and within its camera_path_fields row's range (the rows of the file's version:
+ * a version-1 pose's light extent is 0, outside version 2's rows), and samples (clamped and looping,
  * at times in and outside the path) that are finite too. */
 #include <math.h>
 #include <stdint.h>
@@ -14,7 +15,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static bool finite_pose(const camera *c, const light *l)
 {
-    bool ok = isfinite(c->yaw) && isfinite(c->pitch);
+    bool ok = isfinite(c->yaw) && isfinite(c->pitch) && isfinite(l->cone_deg) && isfinite(l->angle_deg) &&
+              isfinite(l->size[0]) && isfinite(l->size[1]);
     for (int k = 0; k < 3; k++)
         ok = ok && isfinite(c->pos[k]) && isfinite(l->dir[k]) && isfinite(l->pos[k]);
     return ok;
@@ -40,7 +42,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (int i = 0; i < p.count; i++) {
         FUZZ_ASSERT(isfinite(p.poses[i].t) && finite_pose(&p.poses[i].cam, &p.poses[i].light), "pose %d", i);
         FUZZ_ASSERT(i == 0 || p.poses[i].t > p.poses[i - 1].t, "time of pose %d does not increase", i);
-        for (int k = 0; k < camera_path_field_count; k++) { /* every field within its row's range */
+        FUZZ_ASSERT(camera_path_fields_in(p.version) > 0, "version %d", p.version);
+        for (int k = 0; k < camera_path_fields_in(p.version); k++) { /* every field within its row's range */
             const path_field *fd = &camera_path_fields[k];
             const double v = camera_path_field_value(&p.poses[i], fd);
             const bool in = fd->kind == PATH_FIELD_FLOAT ? v >= (float)fd->min && v <= (float)fd->max
