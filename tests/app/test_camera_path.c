@@ -20,6 +20,7 @@
 #include "camera_path.h"
 #include "controls.h"
 #include "izb_config.h"
+#include "izb_soft.h"
 #include "session.h"
 #include "test.h"
 
@@ -313,6 +314,23 @@ int main(void)
     }
     if (d) closedir(d);
     CHECK(shipped >= 5 && even && crowded, "%d shipped paths, an even and a crowded one among them", shipped);
+
+    /* a light's "0 = default" cone and samples (view.h) are saved as the defaults, 60 and
+     * IZB_SOFT_DEFAULT_SAMPLES, which load (0 is outside the options' ranges); the rest as they are */
+    {
+        camera_path z = {0};
+        light zl = l[3];
+        zl.cone_deg = 0.0f, zl.samples = 0;
+        camera_path_add(&z, 0.0, &c[3], &zl);
+        CHECK(camera_path_save(&z, file, err, sizeof err), "save: %s", err);
+        camera_path_free(&z);
+        const bool ok = camera_path_load(&z, file, err, sizeof err);
+        light want = zl;
+        want.cone_deg = 60.0f, want.samples = IZB_SOFT_DEFAULT_SAMPLES;
+        CHECK(ok && z.count == 1 && near_pose(&z.poses[0].cam, &z.poses[0].light, &c[3], &want, 0.0f),
+              "cone 0 and samples 0 saved as 60 and %d: %s", IZB_SOFT_DEFAULT_SAMPLES, ok ? "" : err);
+        if (ok) camera_path_free(&z);
+    }
 
     /* a path that starts later than 0: its duration is last minus first */
     {

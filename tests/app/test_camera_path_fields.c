@@ -11,6 +11,8 @@
  *  - camera_path_save writes the fields in the table's order (a round trip of distinct values);
  *  - random poses, every field drawn from its row's range, survive save and load (floats bit for
  *    bit, t to the microsecond);
+ *  - the rows the command line also sets have the option's range (and power-of-two rule), looked
+ *    up in options_table: a path replays only what the options could set;
  *  - docs/usage.md's table of the fields lists exactly the table's names, with its ranges.
  * usage: test_camera_path_fields PATH-TO-docs/usage.md */
 #undef NDEBUG
@@ -23,6 +25,7 @@
 #include <unistd.h>
 
 #include "camera_path.h"
+#include "options.h"
 #include "test.h"
 
 static char dir[] = "/tmp/izb-path-fields-XXXXXX";
@@ -279,6 +282,23 @@ static void test_version_mismatch(void)
     }
 }
 
+/* field name's row has option opt's range: [min, max] of a number, 0 .. count - 1 of an enum */
+static void test_option_range(const char *name, const char *opt)
+{
+    const path_field *f = NULL;
+    for (int k = 0; k < camera_path_field_count; k++)
+        if (strcmp(camera_path_fields[k].name, name) == 0) f = &camera_path_fields[k];
+    const option_spec *o = NULL;
+    for (int i = 0; i < options_count; i++)
+        if (strcmp(options_table[i].name, opt) == 0) o = &options_table[i];
+    CHECK(f && o, "no field %s or no option %s", name, opt);
+    if (!f || !o) return;
+    const double lo = o->names ? 0.0 : o->min, hi = o->names ? o->count - 1.0 : o->max;
+    CHECK((float)f->min == (float)lo && (float)f->max == (float)hi && f->pow2 == o->pow2,
+          "%s: %g to %g%s, %s's %g to %g%s", name, f->min, f->max, f->pow2 ? " (pow2)" : "", opt, lo, hi,
+          o->pow2 ? " (pow2)" : "");
+}
+
 /* docs/usage.md: under the heading that says "camera path", the table rows whose first cell is a
  * backticked name: | `name` | type | min | max | meaning |. Exactly the table's names, each with
  * the table's range. */
@@ -350,6 +370,15 @@ int main(int argc, char **argv)
     test_version_mismatch();
     test_save_order();
     test_random_round_trip();
+    test_option_range("yaw", "--cam-yaw");
+    test_option_range("pitch", "--cam-pitch");
+    test_option_range("light_type", "--light");
+    test_option_range("cone", "--cone");
+    test_option_range("angle", "--light-angle");
+    test_option_range("samples", "--light-samples");
+    test_option_range("size_w", "--light-size");
+    test_option_range("size_h", "--light-size");
+    test_option_range("shape", "--light-shape");
     test_docs(argv[1]);
 
     unlink(file);
