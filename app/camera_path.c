@@ -35,9 +35,15 @@ static void write_field(FILE *f, const path_pose *q, const path_field *fd)
 {
     const double v = camera_path_field_value(q, fd);
     switch (fd->kind) {
-    case PATH_FIELD_TIME: fprintf(f, "%.6f", v); return;
-    case PATH_FIELD_FLOAT: fprintf(f, "%.9g", v); return;
-    case PATH_FIELD_INT: fprintf(f, "%d", (int)v); return;
+    case PATH_FIELD_TIME:
+        fprintf(f, "%.6f", v);
+        return;
+    case PATH_FIELD_FLOAT:
+        fprintf(f, "%.9g", v);
+        return;
+    case PATH_FIELD_INT:
+        fprintf(f, "%d", (int)v);
+        return;
     }
 }
 
@@ -67,8 +73,8 @@ bool camera_path_save(const camera_path *p, const char *file, char *err, size_t 
 /* The fields of a pose line, in their order: version 1's 13, then version 2's light extent. The
  * ranges are the options' (--cam-pos, --cam-yaw, --cam-pitch, --light, --light-dir, --light-pos,
  * --cone, --light-angle, --light-samples, --light-size, --light-shape): a path replays only poses
- * the command line could set. t: seconds from the start, at most 1e9 (--frames' largest value at --path-fps 1, the
- * longest a headless replay runs). */
+ * the command line could set. t: seconds from the start, at most 1e9 (--frames' largest value at
+ * --path-fps 1, the longest a headless replay runs). */
 #define PATH_TIME_MAX 1e9
 #define ANY_FLOAT -FLT_MAX, FLT_MAX
 #define AT(member) offsetof(path_pose, member)
@@ -94,7 +100,8 @@ const path_field camera_path_fields[] = {
     {"samples", PATH_FIELD_INT, 16, 256, "a power of two", AT(light.samples), true},
     {"size_w", PATH_FIELD_FLOAT, 0.0, IZB_AREA_MAX_SIZE, "world units", AT(light.size[0]), false},
     {"size_h", PATH_FIELD_FLOAT, 0.0, IZB_AREA_MAX_SIZE, "world units", AT(light.size[1]), false},
-    {"shape", PATH_FIELD_INT, IZB_AREA_RECT, IZB_AREA_DISK, "a shape (0 rect, 1 disk)", AT(light.shape), false},
+    {"shape", PATH_FIELD_INT, IZB_AREA_RECT, IZB_AREA_DISK, "a shape (0 rect, 1 disk)", AT(light.shape),
+     false},
 };
 const int camera_path_field_count = (int)(sizeof camera_path_fields / sizeof camera_path_fields[0]);
 #define PATH_V1_FIELDS 13
@@ -188,8 +195,8 @@ static bool read_pose(const char *s, int n, path_pose *q, const char *file, int 
         char q40[41];
         quoted(tok, q40);
         if (k >= n) {
-            snprintf(err, err_size, "%s:%d: malformed pose: more than %d fields ('%s' after %s)", file, lineno, n,
-                     q40, camera_path_fields[n - 1].name);
+            snprintf(err, err_size, "%s:%d: malformed pose: more than %d fields ('%s' after %s)", file,
+                     lineno, n, q40, camera_path_fields[n - 1].name);
             return false;
         }
         const path_field *f = &camera_path_fields[k];

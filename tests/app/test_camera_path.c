@@ -109,8 +109,8 @@ int main(void)
           "the extent interpolates: cone %g angle %g size %g,%g", (double)sl.cone_deg, (double)sl.angle_deg,
           (double)sl.size[0], (double)sl.size[1]);
     camera_path_sample(&q, 0.2, false, &sc, &sl);
-    CHECK(sl.samples == 16 && sl.shape == 0, "before halfway: pose 0's samples and shape (%d, %d)", sl.samples,
-          sl.shape);
+    CHECK(sl.samples == 16 && sl.shape == 0, "before halfway: pose 0's samples and shape (%d, %d)",
+          sl.samples, sl.shape);
     camera_path_sample(&q, 0.3, false, &sc, &sl);
     CHECK(sl.samples == 32 && sl.shape == 1, "after halfway: pose 1's samples and shape (%d, %d)", sl.samples,
           sl.shape);
@@ -152,7 +152,8 @@ int main(void)
                        sizeof err),
           "replay init: %s", err);
     int frames = 0;
-    CHECK(r.play.version == CAMERA_PATH_VERSION, "R writes version %d (%d)", CAMERA_PATH_VERSION, r.play.version);
+    CHECK(r.play.version == CAMERA_PATH_VERSION, "R writes version %d (%d)", CAMERA_PATH_VERSION,
+          r.play.version);
     for (; frames < 100 && !r.path_done; frames++) {
         camera pc = {.fovy = 50.0f, .near = 0.5f, .far = 99.0f};
         light pl = {.cone_deg = 33.0f, .angle_deg = 7.0f, .samples = 128, .size = {9.0f, 8.0f}, .shape = 1};
@@ -169,9 +170,10 @@ int main(void)
     {
         char v1[320];
         snprintf(v1, sizeof v1, "%s/v1.path", dir);
-        write_file(v1, "izb-path 1\n# t cam_x cam_y cam_z yaw pitch light_type dir_x dir_y dir_z pos_x pos_y pos_z\n"
-                       "0 1 2 3 10 -20 1 0.5 -1 0.25 4 5 6\n"
-                       "2 3 4 5 30 -10 1 0.5 -1 0.75 6 7 8\n");
+        write_file(
+            v1, "izb-path 1\n# t cam_x cam_y cam_z yaw pitch light_type dir_x dir_y dir_z pos_x pos_y pos_z\n"
+                "0 1 2 3 10 -20 1 0.5 -1 0.25 4 5 6\n"
+                "2 3 4 5 30 -10 1 0.5 -1 0.75 6 7 8\n");
         camera_path v;
         const bool ok = camera_path_load(&v, v1, err, sizeof err);
         CHECK(ok && v.version == 1 && v.count == 2, "a version-1 file loads: %s", ok ? "" : err);
@@ -191,13 +193,15 @@ int main(void)
         CHECK(session_init(&r1, &(session_desc){.path_file = v1, .path_fps = 2.0, .headless = true}, err,
                            sizeof err),
               "v1 replay init: %s", err);
-        const light app = {.cone_deg = 33.0f, .angle_deg = 7.0f, .samples = 128, .size = {9.0f, 8.0f}, .shape = 1};
+        const light app = {
+            .cone_deg = 33.0f, .angle_deg = 7.0f, .samples = 128, .size = {9.0f, 8.0f}, .shape = 1};
         for (int i = 0; i < 6 && !r1.path_done; i++) {
             camera pc = {0};
             light pl = app;
             session_replay(&r1, 0.0, &pc, &pl);
             CHECK(same_extent(&pl, &app, 0.0f), "frame %d of a version-1 replay keeps the app's extent", i);
-            CHECK(fabsf(pc.pos[0] - (1.0f + 0.5f * (float)i)) < 1e-5f && fabsf(pl.dir[2] - (0.25f + 0.125f * (float)i)) < 1e-5f,
+            CHECK(fabsf(pc.pos[0] - (1.0f + 0.5f * (float)i)) < 1e-5f &&
+                      fabsf(pl.dir[2] - (0.25f + 0.125f * (float)i)) < 1e-5f,
                   "frame %d of a version-1 replay follows its poses (x %g, dir_z %g)", i, (double)pc.pos[0],
                   (double)pl.dir[2]);
         }
@@ -258,7 +262,8 @@ int main(void)
         {"izb-path 2\n0 0 0 0 0 0 1 0 -1 0 0 0 0 60 0 32 -1 0 0\n", ":2: size_w '-1'"},
         {"izb-path 2\n0 0 0 0 0 0 1 0 -1 0 0 0 0 60 0 32 0 2e6 0\n", ":2: size_h '2e6'"},
         {"izb-path 2\n0 0 0 0 0 0 1 0 -1 0 0 0 0 60 0 32 0 0 2\n", ":2: shape '2'"},
-        {"izb-path 2\n0 0 0 0 0 0 1 0 -1 0 0 0 0 60 0 32 0 0\n", ":2: malformed pose: 18 fields, want 19 (shape"},
+        {"izb-path 2\n0 0 0 0 0 0 1 0 -1 0 0 0 0 60 0 32 0 0\n",
+         ":2: malformed pose: 18 fields, want 19 (shape"},
         {"izb-path 2\n0 0 0 0 0 0 1 0 -1 0 0 0 0\n", ":2: malformed pose: 13 fields, want 19 (cone"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -306,7 +311,8 @@ int main(void)
         snprintf(pf, sizeof pf, "%s/%s", adir, e->d_name);
         camera_path sp;
         bool ok = camera_path_load(&sp, pf, err, sizeof err);
-        CHECK(ok && sp.count >= 2 && camera_path_duration(&sp) > 1.0, "%s loads: %s", e->d_name, ok ? "" : err);
+        CHECK(ok && sp.count >= 2 && camera_path_duration(&sp) > 1.0, "%s loads: %s", e->d_name,
+              ok ? "" : err);
         if (ok) camera_path_free(&sp);
         shipped++;
         even |= strstr(e->d_name, "even") != NULL;
@@ -337,7 +343,8 @@ int main(void)
         camera_path late = {0};
         camera_path_add(&late, 5.0, &c[0], &l[0]);
         camera_path_add(&late, 7.5, &c[1], &l[1]);
-        CHECK(fabs(camera_path_duration(&late) - 2.5) < 1e-12, "duration from t = 5: %g", camera_path_duration(&late));
+        CHECK(fabs(camera_path_duration(&late) - 2.5) < 1e-12, "duration from t = 5: %g",
+              camera_path_duration(&late));
         camera_path_free(&late);
     }
 
@@ -354,12 +361,13 @@ int main(void)
               "/proc: '%s'", err);
         /* R into a place that cannot take it: said and counted, so the run ends with exit 1 */
         session rs;
-        CHECK(session_init(&rs, &(session_desc){.out_dir = "/proc", .headless = true}, err, sizeof err), "init");
+        CHECK(session_init(&rs, &(session_desc){.out_dir = "/proc", .headless = true}, err, sizeof err),
+              "init");
         session_keys(&rs, CONTROL_RECORD, 0.0, NULL, &c[0], &l[0]);
         session_record(&rs, 0.5, &c[1], &l[1]);
         session_keys(&rs, CONTROL_RECORD, 1.0, NULL, &c[1], &l[1]);
-        CHECK(rs.write_failures == 1 && strstr(rs.notice, "/proc/izb-path-"), "R into /proc: %d failures, '%s'",
-              rs.write_failures, rs.notice);
+        CHECK(rs.write_failures == 1 && strstr(rs.notice, "/proc/izb-path-"),
+              "R into /proc: %d failures, '%s'", rs.write_failures, rs.notice);
         session_shutdown(&rs, 2.0);
         camera_path_free(&one);
     }

@@ -78,8 +78,8 @@ static void expect_loads(const path_field *f, int k, const char *text, double wa
     CHECK(ok, "%s '%s' refused: %s", f->name, text, err);
     if (!ok) return;
     const double got = camera_path_field_value(&p.poses[0], f);
-    CHECK(p.count == 1 && got == want && p.version == version, "v%d: %s '%s' holds %.17g, want %.17g", version,
-          f->name, text, got, want);
+    CHECK(p.count == 1 && got == want && p.version == version, "v%d: %s '%s' holds %.17g, want %.17g",
+          version, f->name, text, got, want);
     camera_path_free(&p);
 }
 
@@ -233,7 +233,8 @@ static void test_random_round_trip(void)
             if (f->kind == PATH_FIELD_INT) memcpy(at, &(int){(int)v}, sizeof(int));
         }
         q.t = i + floor(q.t * 1e6) / 1e6 * 0.5; /* increasing, whole microseconds */
-        if (!light_dir_usable(q.light.dir)) /* the loader's rule beyond the rows (e.g. a length past FLT_MAX) */
+        if (!light_dir_usable(
+                q.light.dir)) /* the loader's rule beyond the rows (e.g. a length past FLT_MAX) */
             q.light.dir[0] = 0.0f, q.light.dir[1] = -1.0f, q.light.dir[2] = 0.0f;
         want[i] = q;
         CHECK(camera_path_add(&p, q.t, &q.cam, &q.light), "add %d", i);
@@ -242,14 +243,15 @@ static void test_random_round_trip(void)
     camera_path_free(&p);
     camera_path r;
     const bool ok = camera_path_load(&r, file, err, sizeof err);
-    CHECK(ok && r.count == N && r.version == CAMERA_PATH_VERSION, "load: %s (%d poses, version %d)", ok ? "" : err,
-          ok ? r.count : 0, ok ? r.version : 0);
+    CHECK(ok && r.count == N && r.version == CAMERA_PATH_VERSION, "load: %s (%d poses, version %d)",
+          ok ? "" : err, ok ? r.count : 0, ok ? r.version : 0);
     if (!ok) return;
     int bad = 0;
     for (int i = 0; i < N && i < r.count; i++)
         for (int k = 0; k < camera_path_field_count; k++) {
             const path_field *f = &camera_path_fields[k];
-            const double w = camera_path_field_value(&want[i], f), g = camera_path_field_value(&r.poses[i], f);
+            const double w = camera_path_field_value(&want[i], f),
+                         g = camera_path_field_value(&r.poses[i], f);
             const bool same = f->kind == PATH_FIELD_TIME ? fabs(g - w) <= 1e-6 : g == w;
             if (!same && bad++ < 5) CHECK(false, "pose %d: %s saved %.9g, loaded %.9g", i, f->name, w, g);
         }

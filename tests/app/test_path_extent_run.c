@@ -35,8 +35,9 @@ static bool replay(const char *path, const char *const extra[], csv_table *t)
     char log[300];
     snprintf(log, sizeof log, "%s/log.csv", dir);
     unlink(log);
-    char *argv[40] = {(char *)exe, "--headless", "--frames", "5", "--path-fps", "4", "--width", "64", "--height",
-                      "36", "--backend", "cpu", "--path", (char *)path, "--log", log};
+    char *argv[40] = {(char *)exe, "--headless", "--frames", "5",  "--path-fps", "4",
+                      "--width",   "64",         "--height", "36", "--backend",  "cpu",
+                      "--path",    (char *)path, "--log",    log};
     int n = 16;
     for (int i = 0; extra[i] && n < 38; i++)
         argv[n++] = (char *)extra[i];
@@ -95,7 +96,8 @@ int main(int argc, char **argv)
     if (replay(v2spot, (const char *const[]){"--light", "spot", "--light-size", "3", NULL}, &t)) {
         for (long k = 0; k < FRAMES; k++) {
             const char *want = k == 0 ? "spot" : "area"; /* size 0 at t = 0 only */
-            CHECK(strcmp(csv_str(&t, k, "light_type"), want) == 0 && fabs(csv_num(&t, k, "cone_deg") - 70.0) < 0.01,
+            CHECK(strcmp(csv_str(&t, k, "light_type"), want) == 0 &&
+                      fabs(csv_num(&t, k, "cone_deg") - 70.0) < 0.01,
                   "v2 spot row %ld: %s, cone %s; the path's %s, 70", k, csv_str(&t, k, "light_type"),
                   csv_str(&t, k, "cone_deg"), want);
         }
@@ -104,10 +106,12 @@ int main(int argc, char **argv)
     if (replay(v1, cli, &t)) {
         for (long k = 0; k < FRAMES; k++) {
             const double s = fmin(k / 4.0, 1.0);
-            CHECK(fabs(csv_num(&t, k, "cone_deg") - 90.0) < 0.01 && fabs(csv_num(&t, k, "light_angle_deg") - 1.0) < 0.001 &&
+            CHECK(fabs(csv_num(&t, k, "cone_deg") - 90.0) < 0.01 &&
+                      fabs(csv_num(&t, k, "light_angle_deg") - 1.0) < 0.001 &&
                       csv_num(&t, k, "light_samples") == 128,
-                  "v1 row %ld: cone %s angle %s samples %s, the command line's 90 1 128", k, csv_str(&t, k, "cone_deg"),
-                  csv_str(&t, k, "light_angle_deg"), csv_str(&t, k, "light_samples"));
+                  "v1 row %ld: cone %s angle %s samples %s, the command line's 90 1 128", k,
+                  csv_str(&t, k, "cone_deg"), csv_str(&t, k, "light_angle_deg"),
+                  csv_str(&t, k, "light_samples"));
             CHECK(fabs(csv_num(&t, k, "cam_x") - s) < 1e-4, "v1 row %ld: cam_x %s, the path's %g", k,
                   csv_str(&t, k, "cam_x"), s);
         }
