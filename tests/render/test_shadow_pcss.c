@@ -7,8 +7,11 @@
  *    one ulp (a tap on a texel edge, a compare on a tie: a GPU's last-ulp differences in the
  *    division or the taps' sums may decide those either way; fewer than FRAGILE_MAX of the
  *    filtered pixels may be such, and how many of them differ is printed);
+ *  - the same on two generated area-light views (a spot with a W x H emitter, rect or disk);
  *  - angle 0 with PCSS on is the hard map bit for bit (and PCF with PCF on), no pixel filtered;
- *  - the app's rule: PCSS only for a directional light with an angle in range (bad angles: hard);
+ *    so is an area light of size 0, 0 (the plain spot map), and with a size it differs;
+ *  - the app's rule: PCSS only for a directional light with an angle in range, or a spot with a
+ *    size in range (bad angles and sides: hard);
  *  - several lights: a soft light's layer in the map mode equals its frame alone;
  *  - against the IZB's exact soft mask (CPU backend) on the default view at 5 degrees: the mean
  *    absolute error of PCSS is below the hard map's (printed: docs/pcss.md quotes it).
@@ -20,6 +23,7 @@
 
 #include "gl_test.h"
 #include "izb.h"
+#include "izb_area.h"
 #include "izb_pcss.h"
 #include "render.h"
 #include "scene.h"
@@ -60,6 +64,19 @@ static bool map_frame(render *r, const camera *c, const light *l, shadow_map_des
     return ok && render_frame(r, &(render_frame_desc){.cam = c, .light = l});
 }
 
+/* a camera near the scene's own, turned a little */
+static camera random_camera(const scene *s)
+{
+    camera cam = {.pos = {s->cam_pos[0] + frand(-1.0f, 1.0f), s->cam_pos[1] + frand(-0.3f, 0.5f),
+                          s->cam_pos[2] + frand(-1.0f, 1.0f)},
+                  .yaw = s->cam_yaw + frand(-25.0f, 25.0f),
+                  .pitch = s->cam_pitch + frand(-10.0f, 5.0f)};
+    camera_fit_clip(&cam, s->bounds_min, s->bounds_max);
+    return cam;
+}
+
+static void compare_view(render *r, const camera *c, const light *l, int size, const char *what, int k);
+
 /* one generated view: the shader's mask against the reference */
 static void check_view(render *r, const scene *s, const char *what, int k)
 {
@@ -67,19 +84,44 @@ static void check_view(render *r, const scene *s, const char *what, int k)
     light l = {.type = LIGHT_DIRECTIONAL,
                .dir = {cosf(el) * cosf(az), -sinf(el), cosf(el) * sinf(az)},
                .angle_deg = expf(frand(logf(0.5f), logf(IZB_SOFT_MAX_ANGLE_DEG)))};
-    camera cam = {.pos = {s->cam_pos[0] + frand(-1.0f, 1.0f), s->cam_pos[1] + frand(-0.3f, 0.5f),
-                          s->cam_pos[2] + frand(-1.0f, 1.0f)},
-                  .yaw = s->cam_yaw + frand(-25.0f, 25.0f),
-                  .pitch = s->cam_pitch + frand(-10.0f, 5.0f)};
-    camera_fit_clip(&cam, s->bounds_min, s->bounds_max);
-    const int size = k % 2 ? 1024 : 2048;
-    CHECK(map_frame(r, &cam, &l, (shadow_map_desc){.size = size, .pcss = true}), "%s %d: frame", what, k);
+    camera cam = random_camera(s);
+    compare_view(r, &cam, &l, k % 2 ? 1024 : 2048, what, k);
+}
+
+/* one generated area-light view: a spot near the scene's light position, aimed at its centre, with an
+ * emitter of 1 .. 8 % of the bounds' diagonal a side (W != H), either shape */
+static void check_area_view(render *r, const scene *s, const char *what, int k)
+{
+    float diag = 0.0f;
+    for (int a = 0; a < 3; a++)
+        diag += (s->bounds_max[a] - s->bounds_min[a]) * (s->bounds_max[a] - s->bounds_min[a]);
+    diag = sqrtf(diag);
+    light l = {.type = LIGHT_SPOT,
+               .cone_deg = frand(50.0f, 80.0f),
+               .size = {diag * frand(0.01f, 0.08f), diag * frand(0.01f, 0.08f)},
+               .shape = k % 2 ? IZB_AREA_DISK : IZB_AREA_RECT};
+    for (int a = 0; a < 3; a++) {
+        l.pos[a] = s->light_pos[a] + frand(-0.05f, 0.05f) * diag;
+        l.dir[a] = 0.5f * (s->bounds_min[a] + s->bounds_max[a]) - l.pos[a];
+    }
+    camera cam = random_camera(s);
+    compare_view(r, &cam, &l, k % 2 ? 2048 : 1024, what, k);
+}
+
+/* light l's PCSS mask from the shader against the reference over the read-back map */
+static void compare_view(render *r, const camera *c, const light *l, int size, const char *what, int k)
+{
+    const camera cam = *c;
+    CHECK(map_frame(r, &cam, l, (shadow_map_desc){.size = size, .pcss = true}), "%s %d: frame", what, k);
     render_read_shadow_map_mask(r, mask);
     CHECK(shadow_map_read_probe(r, coord, slope), "%s %d: probe", what, k);
     CHECK(shadow_map_read_depths(r, map) == size, "%s %d: map read-back", what, k);
     izb_pcss p;
-    shadow_map_pcss_params(r, &l, &p);
+    shadow_map_pcss_params(r, l, &p);
     CHECK(p.size == size && p.ku > 0.0f, "%s %d: parameters", what, k);
+    if (l->type == LIGHT_SPOT) /* the search disk's reach at the far plane, in map units */
+        printf("%s %d: area k %.4g, %.4g, z0 %.6f: search radius at most %.3g, %.3g\n", what, k, (double)p.ku,
+               (double)p.kv, (double)p.z0, (double)(p.ku * (1.0f - p.z0)), (double)(p.kv * (1.0f - p.z0)));
 
     long filtered = 0, penumbra = 0, fragile = 0, fragile_differ = 0, wrong = 0, worst = 0;
     for (int i = 0; i < W * H; i++) {
@@ -102,9 +144,11 @@ static void check_view(render *r, const scene *s, const char *what, int k)
         }
         if (diff > worst) worst = diff;
     }
-    printf("%s %d: angle %.2f deg, map %d: %ld pixels filtered, %ld in penumbra, %ld near a tie (%ld of them "
+    printf("%s %d: %s %.3g x %.3g, map %d: %ld pixels filtered, %ld in penumbra, %ld near a tie (%ld of them "
            "differ), %ld others differ (worst %ld/255)\n",
-           what, k, (double)l.angle_deg, size, filtered, penumbra, fragile, fragile_differ, wrong, worst);
+           what, k, l->type == LIGHT_SPOT ? "area" : "angle", (double)(l->type == LIGHT_SPOT ? l->size[0] : l->angle_deg),
+           (double)(l->type == LIGHT_SPOT ? l->size[1] : 0.0f), size, filtered, penumbra, fragile, fragile_differ,
+           wrong, worst);
     CHECK(filtered > W * H / 5 && penumbra > 50, "%s %d: a soft view (%ld filtered, %ld penumbra)", what, k,
           filtered, penumbra);
     CHECK(wrong == 0, "%s %d: %ld pixels differ from the reference by more than 1/255", what, k, wrong);
@@ -141,6 +185,19 @@ static void check_angle0(render *r, const scene *s)
               !shadow_map_uses_pcss(&off, &soft) && !shadow_map_uses_pcss(&on, &l) &&
               !shadow_map_uses_pcss(&on, &spot),
           "PCSS: on, a directional light, an angle in (0, max]");
+    /* area lights: a spot with a size, either side; bad sides (the app and the IZB refuse them) and
+     * size 0, 0: the hard spot */
+    light area = spot;
+    area.size[0] = 0.5f;
+    CHECK(shadow_map_uses_pcss(&on, &area) && !shadow_map_uses_pcss(&off, &area), "PCSS: an area light");
+    area.size[0] = 0.0f, area.size[1] = 0.5f;
+    CHECK(shadow_map_uses_pcss(&on, &area), "PCSS: an area light of width 0");
+    const float bad_side[5] = {-1.0f, NAN, INFINITY, IZB_AREA_MAX_SIZE * 1.01f, 0.0f};
+    for (int i = 0; i < 5; i++) {
+        light b = spot;
+        b.size[0] = bad_side[i], b.size[1] = i == 4 ? 0.0f : 0.5f;
+        CHECK(!shadow_map_uses_pcss(&on, &b), "area side %g: the hard spot", (double)bad_side[i]);
+    }
     /* bad angles (the app and the IZB refuse them): the hard map */
     const float bad[5] = {-1.0f, NAN, INFINITY, IZB_SOFT_MAX_ANGLE_DEG * 1.01f, 1e30f};
     for (int i = 0; i < 5; i++) {
@@ -148,6 +205,40 @@ static void check_angle0(render *r, const scene *s)
         b.angle_deg = bad[i];
         CHECK(!shadow_map_uses_pcss(&on, &b), "angle %g: the hard map", (double)bad[i]);
     }
+}
+
+/* an area light of size 0, 0 with PCSS on is today's spot map (and PCF) byte for byte, no pixel
+ * filtered; with a size, PCSS on filters and differs */
+static void check_area_size0(render *r, const scene *s)
+{
+    light l = {.type = LIGHT_SPOT, .cone_deg = 60.0f};
+    for (int a = 0; a < 3; a++) {
+        l.pos[a] = s->light_pos[a];
+        l.dir[a] = 0.5f * (s->bounds_min[a] + s->bounds_max[a]) - l.pos[a];
+    }
+    camera cam = {
+        .pos = {s->cam_pos[0], s->cam_pos[1], s->cam_pos[2]}, .yaw = s->cam_yaw, .pitch = s->cam_pitch};
+    camera_fit_clip(&cam, s->bounds_min, s->bounds_max);
+    for (int pcf = 0; pcf < 2; pcf++) {
+        CHECK(map_frame(r, &cam, &l, (shadow_map_desc){.size = 1024, .pcf = pcf, .pcss = true}), "spot");
+        render_read_shadow_map_mask(r, mask);
+        CHECK(shadow_map_read_probe(r, coord, slope), "probe");
+        long filtered = 0, shadow = 0;
+        for (int i = 0; i < W * H; i++)
+            filtered += coord[4 * i + 3] != 0.0f, shadow += mask[i] < 255;
+        CHECK(map_frame(r, &cam, &l, (shadow_map_desc){.size = 1024, .pcf = pcf}), "spot, PCSS off");
+        render_read_shadow_map_mask(r, mask2);
+        CHECK(filtered == 0 && shadow > W * H / 50 && memcmp(mask, mask2, sizeof mask) == 0,
+              "spot size 0%s: PCSS on equals off (%ld filtered, %ld shadowed)", pcf ? " PCF" : "", filtered,
+              shadow);
+    }
+    l.size[0] = l.size[1] = 0.5f;
+    CHECK(map_frame(r, &cam, &l, (shadow_map_desc){.size = 1024, .pcss = true}), "area light");
+    render_read_shadow_map_mask(r, mask);
+    long differ = 0;
+    for (int i = 0; i < W * H; i++)
+        differ += mask[i] != mask2[i];
+    CHECK(differ > 50, "an area light's PCSS differs from the hard spot (%ld pixels)", differ);
 }
 
 /* several lights in the map mode: a soft light i > 0 gets PCSS in its own layer, equal to its frame
@@ -237,8 +328,10 @@ int main(void)
         CHECK(render_set_scene(r, &s, err, sizeof err), "render_set_scene: %s", err);
         for (int v = 0; v < 2; v++)
             check_view(r, &s, scenes[k], v);
+        check_area_view(r, &s, scenes[k], k);
         if (k == 0) {
             check_angle0(r, &s);
+            check_area_size0(r, &s);
             check_against_izb(r, &s);
             check_lights(r, &s);
         }
