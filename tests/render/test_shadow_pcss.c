@@ -108,6 +108,35 @@ static void check_area_view(render *r, const scene *s, const char *what, int k)
     compare_view(r, &cam, &l, k % 2 ? 2048 : 1024, what, k);
 }
 
+/* The probe's receiver-plane slope against the map coordinates themselves: between pixel i and
+ * i + STEP to the right and up, where both were filtered and carry the same slope (one face, as far
+ * as can be told), the change of s.z is the slope times the change of s.u, s.v — whatever matrix,
+ * orthographic or perspective (a plane stays a plane under both). Returns the share of such pairs
+ * that agree within 2 %, and counts them into *pairs. */
+enum { STEP = 3 };
+static double slope_agreement(long *pairs)
+{
+    long n = 0, agree = 0;
+    for (int i = 0; i < W * H; i++) {
+        const int x = i % W, y = i / W;
+        for (int d = 0; d < 2; d++) {
+            const int j = d ? i + STEP * W : i + STEP;
+            if ((d ? y + STEP >= H : x + STEP >= W) || coord[4 * i + 3] != 1.0f || coord[4 * j + 3] != 1.0f)
+                continue;
+            const float *gi = slope + 2 * i, *gj = slope + 2 * j;
+            const double gl = hypot(gi[0], gi[1]);
+            if (hypot(gi[0] - gj[0], gi[1] - gj[1]) > 1e-3 * gl + 1e-6 || gl >= 8.0) continue; /* not one face, clamped */
+            const double du = (double)coord[4 * j] - coord[4 * i], dv = (double)coord[4 * j + 1] - coord[4 * i + 1],
+                         dz = (double)coord[4 * j + 2] - coord[4 * i + 2], pred = gi[0] * du + gi[1] * dv;
+            if (fabs(pred) < 1e-5) continue; /* below the float depths' resolution near 1 */
+            n++;
+            agree += fabs(dz - pred) <= 0.02 * fabs(pred);
+        }
+    }
+    *pairs = n;
+    return n ? (double)agree / (double)n : 0.0;
+}
+
 /* light l's PCSS mask from the shader against the reference over the read-back map */
 static void compare_view(render *r, const camera *c, const light *l, int size, const char *what, int k)
 {
@@ -152,6 +181,13 @@ static void compare_view(render *r, const camera *c, const light *l, int size, c
     CHECK(filtered > W * H / 5 && penumbra > 50, "%s %d: a soft view (%ld filtered, %ld penumbra)", what, k,
           filtered, penumbra);
     CHECK(wrong == 0, "%s %d: %ld pixels differ from the reference by more than 1/255", what, k, wrong);
+    long pairs;
+    const double agree = slope_agreement(&pairs);
+    printf("%s %d: receiver slope vs the map coordinates' own change: %.1f%% of %ld pixel pairs agree\n", what, k,
+           100.0 * agree, pairs);
+    /* the rest: pairs across an edge that have the same slope (a cube's parallel faces), a ulp of z */
+    CHECK(pairs > 1000 && agree > 0.95, "%s %d: the receiver slope is s's own (%.1f%% of %ld pairs)", what, k,
+          100.0 * agree, pairs);
     CHECK(fragile <= FRAGILE_MAX * (double)filtered, "%s %d: %ld pixels near a tie", what, k, fragile);
 }
 
