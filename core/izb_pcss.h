@@ -1,6 +1,7 @@
 /* izb_pcss.h — percentage-closer soft shadows (PCSS, Fernando 2005) in the shadow-map mode, for
- * the soft directional light of izb_soft.h (a cone of full angle light_angle): what games do,
- * beside the IZB's exact soft shadows. The per-element math, once: izb_pcss_lit is the C
+ * the soft directional light of izb_soft.h (a cone of full angle light_angle) and the area light
+ * of izb_area.h (a spot with a W x H emitter; below): what games do, beside the IZB's exact soft
+ * shadows. The per-element math, once: izb_pcss_lit is the C
  * reference; shaders/shadow_mask.frag mirrors it line for line (tests/render/test_shadow_pcss.c
  * holds the two equal on generated views). docs/pcss.md has the derivation and the figures.
  *
@@ -154,8 +155,10 @@ static inline void izb_pcss_make_area(const float m[16], float w_size, float h_s
     if (!(b < 0.0)) return; /* not a perspective light: k = 0, as angle 0 */
     out->ku = (float)(sqrt(norm[0]) * w_size / (-2.0 * b));
     out->kv = (float)(sqrt(norm[1]) * h_size / (-2.0 * b));
+    /* d_min at or before the near plane, or NaN: from the near plane (0); past the far plane
+     * (nothing there to shadow): at most 1 */
     const double z0 = d_min > 0.0f ? 0.5 * (a + b / d_min) + 0.5 : 0.0;
-    out->z0 = (float)(z0 > 0.0 ? z0 : 0.0);
+    out->z0 = (float)(z0 > 0.0 ? fmin(z0, 1.0) : 0.0);
 }
 
 /* tap t turned by (c, s) */

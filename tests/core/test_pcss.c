@@ -17,7 +17,8 @@
  *    map depth of d_min; a straight blocker edge at depth d_b over a receiver at d_r, across either
  *    axis: the lit fraction follows the share of the emitter the receiver sees past the edge, worked
  *    out in world space (similar triangles) — a disk emitter's exact circular segment within the
- *    taps' error, a rectangle's straight ramp within that plus the inscribed ellipse's profile gap.
+ *    taps' error, a rectangle's straight ramp within that plus the inscribed ellipse's profile gap;
+ *    bad inputs (a matrix that is not perspective, d_min at or before the near plane, NaN, inf).
  * Suite cpu; well under a second. */
 #undef NDEBUG
 #include <math.h>
@@ -334,6 +335,30 @@ static void check_area_edge(void)
           sum[1] / n[1], worst[1]);
 }
 
+/* bad inputs to izb_pcss_make_area: a matrix that is not perspective gets k = 0 (a hard compare,
+ * as angle 0); a d_min at or before the near plane, negative, NaN or infinite gets z0 in [0, 1]
+ * (0 where it says nothing); the filter then answers a finite fraction */
+static void check_area_bad(void)
+{
+    const spot_frame f = random_spot();
+    const float ortho[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+    izb_pcss p;
+    izb_pcss_make_area(ortho, 1.0f, 1.0f, 1.0f, N, &p);
+    CHECK(p.ku == 0.0f && p.kv == 0.0f && p.z0 == 0.0f, "an orthographic matrix: k = 0 (%g, %g)", (double)p.ku,
+          (double)p.kv);
+    const float dmin[5] = {0.0f, -1.0f, NAN, 1e-9f, INFINITY};
+    for (int y = 0; y < N; y++)
+        for (int x = 0; x < N; x++)
+            map[y * N + x] = x < N / 2 ? 0.5f : 1.0f;
+    for (int i = 0; i < 5; i++) {
+        izb_pcss_make_area(f.m, 1.0f, 0.5f, dmin[i], N, &p);
+        const float s[3] = {0.5f, 0.5f, 0.9f}, g[2] = {0.0f, 0.0f}, lit = izb_pcss_lit(&p, map, s, g, i);
+        CHECK(p.ku > 0.0f && p.kv > 0.0f && p.z0 >= 0.0f && p.z0 <= 1.0f && (i == 4 || p.z0 == 0.0f) &&
+                  lit >= 0.0f && lit <= 1.0f,
+              "d_min %g: z0 %g, lit %g", (double)dmin[i], (double)p.z0, (double)lit);
+    }
+}
+
 int main(void)
 {
     check_scale();
@@ -342,5 +367,6 @@ int main(void)
     check_no_blocker();
     check_area_scale();
     check_area_edge();
+    check_area_bad();
     return test_done();
 }
