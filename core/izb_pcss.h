@@ -196,7 +196,8 @@ static inline float izb_pcss_lit(const izb_pcss *p, const float *map, const floa
 {
     const float *cs = p->rot[rot & (IZB_PCSS_ROTATIONS - 1)];
     float tu, tv;
-    const float ru = izb_pcss_search_radius(p->ku, s[2], p->z0), rv = izb_pcss_search_radius(p->kv, s[2], p->z0);
+    const float ru = izb_pcss_search_radius(p->ku, s[2], p->z0),
+                rv = izb_pcss_search_radius(p->kv, s[2], p->z0);
     float sum = 0.0f;
     int blockers = 0;
     for (int i = 0; i < IZB_PCSS_SEARCH_TAPS; i++) {

@@ -67,7 +67,8 @@ bool shadow_map_uses_pcss(const shadow_map_desc *d, const light *l)
     /* an area light (izb_area_on: a spot with a size); bad sides, which the app and the IZB refuse,
      * keep the hard spot */
     if (l->type == LIGHT_SPOT)
-        return area_side_ok(l->size[0]) && area_side_ok(l->size[1]) && (l->size[0] > 0.0f || l->size[1] > 0.0f);
+        return area_side_ok(l->size[0]) && area_side_ok(l->size[1]) &&
+               (l->size[0] > 0.0f || l->size[1] > 0.0f);
     /* past the largest angle (the app and the IZB refuse it) tan(angle / 2) runs away: hard */
     return l->type == LIGHT_DIRECTIONAL && l->angle_deg > 0.0f && l->angle_deg <= IZB_SOFT_MAX_ANGLE_DEG;
 }
@@ -369,7 +370,8 @@ void shadow_map_pcss_params(const render *r, const light *l, izb_pcss *out)
     /* the nearest a blocker can be: the scene bounds' nearest corner along the aim (clip w) */
     float d_min = INFINITY;
     for (int c = 0; c < 8; c++) {
-        const float x = (c & 1 ? r->bounds_max : r->bounds_min)[0], y = (c & 2 ? r->bounds_max : r->bounds_min)[1],
+        const float x = (c & 1 ? r->bounds_max : r->bounds_min)[0],
+                    y = (c & 2 ? r->bounds_max : r->bounds_min)[1],
                     z = (c & 4 ? r->bounds_max : r->bounds_min)[2];
         d_min = fminf(d_min, lgl[3] * x + lgl[7] * y + lgl[11] * z + lgl[15]);
     }

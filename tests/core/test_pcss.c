@@ -264,7 +264,8 @@ static void check_area_scale(void)
            "error %.2e; z0 vs the map depth of d_min: worst %.2e\n",
            worst, worst_z0);
     /* float depths near 1 (z = 1 - O(near / d)) carry about 1e-7 / (z_r - z_b) of relative error */
-    CHECK(worst < 2e-3, "area: k is the emitter's map displacement per depth (worst relative error %.2e)", worst);
+    CHECK(worst < 2e-3, "area: k is the emitter's map displacement per depth (worst relative error %.2e)",
+          worst);
     CHECK(worst_z0 < 1e-6, "area: z0 is d_min's map depth (worst %.2e)", worst_z0);
 }
 
@@ -275,7 +276,8 @@ static void ellipse_rect_gap(double *largest, double *mean)
 {
     *largest = *mean = 0.0;
     for (int i = 0; i <= 40; i++) {
-        const double t = (i / 20.0 - 1.0) * 1.4, g = fabs(open_share(t, 1.0) - fmin(1.0, fmax(0.0, 0.5 * (1.0 + t))));
+        const double t = (i / 20.0 - 1.0) * 1.4,
+                     g = fabs(open_share(t, 1.0) - fmin(1.0, fmax(0.0, 0.5 * (1.0 + t))));
         *largest = fmax(*largest, g);
         *mean += g / 41.0;
     }
@@ -323,16 +325,16 @@ static void check_area_edge(void)
     }
     double gap, mean_gap;
     ellipse_rect_gap(&gap, &mean_gap);
-    printf("area edge: lit fraction against the emitter's visible share: disk mean %.4f worst %.4f; rectangle "
-           "mean %.4f worst %.4f (the ellipse's profile gap: mean %.4f, largest %.4f)\n",
-           sum[0] / n[0], worst[0], sum[1] / n[1], worst[1], mean_gap, gap);
+    printf(
+        "area edge: lit fraction against the emitter's visible share: disk mean %.4f worst %.4f; rectangle "
+        "mean %.4f worst %.4f (the ellipse's profile gap: mean %.4f, largest %.4f)\n",
+        sum[0] / n[0], worst[0], sum[1] / n[1], worst[1], mean_gap, gap);
     CHECK(worst[0] < 4.0 / 64.0 && sum[0] / n[0] < 1.0 / 64.0, "area edge, disk: mean %.4f, worst %.4f",
           sum[0] / n[0], worst[0]);
     /* a rectangle: the taps' error on top of the inscribed ellipse's profile (the filter's shape, by
      * design); a wrong scale moves the ramp's ends and is off by 0.2 and more */
     CHECK(worst[1] < gap + 4.0 / 64.0 && sum[1] / n[1] < mean_gap + 1.0 / 64.0,
-          "area edge, rectangle: mean %.4f, worst %.4f",
-          sum[1] / n[1], worst[1]);
+          "area edge, rectangle: mean %.4f, worst %.4f", sum[1] / n[1], worst[1]);
 }
 
 /* bad inputs to izb_pcss_make_area: a matrix that is not perspective gets k = 0 (a hard compare,
@@ -344,8 +346,8 @@ static void check_area_bad(void)
     const float ortho[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
     izb_pcss p;
     izb_pcss_make_area(ortho, 1.0f, 1.0f, 1.0f, N, &p);
-    CHECK(p.ku == 0.0f && p.kv == 0.0f && p.z0 == 0.0f, "an orthographic matrix: k = 0 (%g, %g)", (double)p.ku,
-          (double)p.kv);
+    CHECK(p.ku == 0.0f && p.kv == 0.0f && p.z0 == 0.0f, "an orthographic matrix: k = 0 (%g, %g)",
+          (double)p.ku, (double)p.kv);
     const float dmin[5] = {0.0f, -1.0f, NAN, 1e-9f, INFINITY};
     for (int y = 0; y < N; y++)
         for (int x = 0; x < N; x++)

@@ -126,8 +126,10 @@ static double slope_agreement(long *pairs)
                 continue;
             const float *gi = slope + 2 * i, *gj = slope + 2 * j;
             const double gl = hypot(gi[0], gi[1]);
-            if (hypot(gi[0] - gj[0], gi[1] - gj[1]) > 1e-3 * gl + 1e-6 || gl >= 8.0) continue; /* not one face, clamped */
-            const double du = (double)coord[4 * j] - coord[4 * i], dv = (double)coord[4 * j + 1] - coord[4 * i + 1],
+            if (hypot(gi[0] - gj[0], gi[1] - gj[1]) > 1e-3 * gl + 1e-6 || gl >= 8.0)
+                continue; /* not one face, clamped */
+            const double du = (double)coord[4 * j] - coord[4 * i],
+                         dv = (double)coord[4 * j + 1] - coord[4 * i + 1],
                          dz = (double)coord[4 * j + 2] - coord[4 * i + 2], pred = gi[0] * du + gi[1] * dv;
             if (fabs(pred) < 1e-5) continue; /* below the float depths' resolution near 1 */
             n++;
@@ -176,16 +178,17 @@ static void compare_view(render *r, const camera *c, const light *l, int size, c
     }
     printf("%s %d: %s %.3g x %.3g, map %d: %ld pixels filtered, %ld in penumbra, %ld near a tie (%ld of them "
            "differ), %ld others differ (worst %ld/255)\n",
-           what, k, l->type == LIGHT_SPOT ? "area" : "angle", (double)(l->type == LIGHT_SPOT ? l->size[0] : l->angle_deg),
-           (double)(l->type == LIGHT_SPOT ? l->size[1] : 0.0f), size, filtered, penumbra, fragile, fragile_differ,
-           wrong, worst);
+           what, k, l->type == LIGHT_SPOT ? "area" : "angle",
+           (double)(l->type == LIGHT_SPOT ? l->size[0] : l->angle_deg),
+           (double)(l->type == LIGHT_SPOT ? l->size[1] : 0.0f), size, filtered, penumbra, fragile,
+           fragile_differ, wrong, worst);
     CHECK(filtered > W * H / 5 && penumbra > 50, "%s %d: a soft view (%ld filtered, %ld penumbra)", what, k,
           filtered, penumbra);
     CHECK(wrong == 0, "%s %d: %ld pixels differ from the reference by more than 1/255", what, k, wrong);
     long pairs;
     const double agree = slope_agreement(&pairs);
-    printf("%s %d: receiver slope vs the map coordinates' own change: %.1f%% of %ld pixel pairs agree\n", what, k,
-           100.0 * agree, pairs);
+    printf("%s %d: receiver slope vs the map coordinates' own change: %.1f%% of %ld pixel pairs agree\n",
+           what, k, 100.0 * agree, pairs);
     /* the rest: pairs across an edge that have the same slope (a cube's parallel faces), a ulp of z */
     CHECK(pairs > 1000 && agree > 0.95, "%s %d: the receiver slope is s's own (%.1f%% of %ld pairs)", what, k,
           100.0 * agree, pairs);
