@@ -271,7 +271,8 @@ static int app_init(app *a, int argc, char **argv)
     const scene shown = shown_scene(a);
     if (!render_set_scene(a->r, &shown, err, sizeof err))
         return failf(EXIT_RUNTIME, "scene '%s': %s", o->scene, err);
-    /* .pcss: a soft light in the map modes is drawn with PCSS, automatically */
+    /* .pcss: a soft light (an angled sun, an area light) in the map modes is drawn with PCSS,
+     * automatically */
     const shadow_map_desc smd = {.size = o->sm_size, .pcf = o->sm_pcf, .pcss = true};
     if (!render_set_shadow_map(a->r, &smd, err, sizeof err) ||
         !render_set_shadow_mode(a->r, o->shadows, err, sizeof err))

@@ -1,6 +1,7 @@
 /* izb_pcss.h — percentage-closer soft shadows (PCSS, Fernando 2005) in the shadow-map mode, for
- * the soft directional light of izb_soft.h (a cone of full angle light_angle): what games do,
- * beside the IZB's exact soft shadows. The per-element math, once: izb_pcss_lit is the C
+ * the soft directional light of izb_soft.h (a cone of full angle light_angle) and the area light
+ * of izb_area.h (a spot with a W x H emitter; below): what games do, beside the IZB's exact soft
+ * shadows. The per-element math, once: izb_pcss_lit is the C
  * reference; shaders/shadow_mask.frag mirrors it line for line (tests/render/test_shadow_pcss.c
  * holds the two equal on generated views). docs/pcss.md has the derivation and the figures.
  *
@@ -45,9 +46,33 @@
  * search taps step over thin blockers; turned, they become a fine dither, as games do (before a
  * temporal filter). The table of cos, sin comes from the host, so the shader turns by the same
  * floats. Every multiply-add is an
- * explicit fmaf (GLSL: fma on precise variables). Later, an area light on a perspective light
- * changes only izb_pcss_search_radius and izb_pcss_filter_radius (a light size in map units, the
- * depths linearised, the usual (d_r - d_b) / d_b), and izb_pcss_make's k. */
+ * explicit fmaf (GLSL: fma on precise variables).
+ *
+ * Penumbra, perspective light (an area light, izb_area.h: a spot whose emitter is W x H world
+ * units in the plane through its position, facing its aim; izb_pcss_make_area). Let d be the
+ * distance along the aim (the clip w of the light's matrix). The segment from a receiver p at d_r
+ * to an emitter point at lateral offset l meets the depth d at a point whose image (x / w) is p's
+ * plus |row x| l (1/d - 1/d_r) (izb_area.h's "penumbra region" with its z = -1/w): so the region
+ * of the map through which p sees the emitter, at blocker depth d_b, is the emitter scaled by
+ * (1/d_b - 1/d_r), a disk of radius |row x| (W/2) (1/d_b - 1/d_r) / 2 in u — across an edge that
+ * is the textbook penumbra W (d_r - d_b) / d_b at the receiver, |row x| / (2 d_r) map units per
+ * world unit. The map's depth is window depth, z = (a + b/d) / 2 + 1/2 (clip z = a w + b: the
+ * projection's near/far terms), affine in 1/d: 1/d_b - 1/d_r = 2 (z_r - z_b) / -b. The perspective
+ * radius is thus k (z_r - z_b), the orthographic formula word for word, with
+ *   k = |row x| W / (-2 b)   (u; |row y| H for v)
+ * so izb_pcss_lit serves both lights, and the mean of the blockers' map depths is the mean of
+ * their 1/d — the radius averaged over the blockers, not a radius of an averaged distance.
+ * W != H: ku from W, kv from H — the disk of taps becomes the ellipse W x H scaled, the emitter's
+ * own shape for --light-shape disk (izb_area.h's ellipse in the rectangle). A rectangle is
+ * filtered by its inscribed ellipse: the same penumbra width along each axis, and a lit fraction
+ * that follows a circular segment's area across an edge instead of the rectangle's straight ramp
+ * (at most 0.06 apart; docs/pcss.md).
+ * Blocker search: a blocker can sit anywhere from the scene's nearest depth z0 to the receiver, so
+ * the disk has radius k (z_r - z0) (the orthographic light: z0 = 0, the map's near plane, which
+ * its box fits). A spot's map has a near plane at 1e-3 of its far one (scene/view.c), so z0 is
+ * the window depth of the nearest point of the scene's bounds instead (izb_pcss_make_area's
+ * d_min; the map's near plane where the light is inside them — then the search spans far more
+ * than the map, and finds few blockers: PCSS's usual dependence on a tight near plane). */
 #ifndef IZB_PCSS_H
 #define IZB_PCSS_H
 
@@ -68,6 +93,7 @@
 typedef struct izb_pcss {
     int size;
     float ku, kv;
+    float z0; /* the search's nearest blocker depth: 0 (orthographic), the scene's nearest (area) */
     float search[IZB_PCSS_SEARCH_TAPS][2];
     float filter[IZB_PCSS_FILTER_TAPS][2];
     float rot[IZB_PCSS_ROTATIONS][2]; /* cos, sin of 2 pi i / IZB_PCSS_ROTATIONS */
@@ -108,6 +134,33 @@ static inline void izb_pcss_make(const float m[16], float angle, int size, izb_p
     }
 }
 
+/* The parameters for an area light: world -> clip matrix m of the spot (perspective, column-major:
+ * light_matrices' `gl` matrix, whose clip z is a w + b), an emitter of w_size x h_size world units
+ * (> 0 each, along the rows x and y), a map of `size` texels a side, and d_min the nearest clip w
+ * a blocker can have (the scene's bounds; at or below the map's near plane, z0 = 0). Host only,
+ * in double as izb_pcss_make. */
+static inline void izb_pcss_make_area(const float m[16], float w_size, float h_size, float d_min, int size,
+                                      izb_pcss *out)
+{
+    izb_pcss_make(m, 0.0f, size, out);
+    /* clip z = a w + b: the z row is a times the w row plus b (glm_perspective) */
+    double w2 = 0.0, zw = 0.0, norm[2] = {0.0, 0.0};
+    for (int c = 0; c < 3; c++) {
+        w2 += (double)m[4 * c + 3] * m[4 * c + 3];
+        zw += (double)m[4 * c + 2] * m[4 * c + 3];
+        for (int r = 0; r < 2; r++)
+            norm[r] += (double)m[4 * c + r] * m[4 * c + r];
+    }
+    const double a = w2 > 0.0 ? zw / w2 : 0.0, b = (double)m[14] - a * m[15];
+    if (!(b < 0.0)) return; /* not a perspective light: k = 0, as angle 0 */
+    out->ku = (float)(sqrt(norm[0]) * w_size / (-2.0 * b));
+    out->kv = (float)(sqrt(norm[1]) * h_size / (-2.0 * b));
+    /* d_min at or before the near plane, or NaN: from the near plane (0); past the far plane
+     * (nothing there to shadow): at most 1 */
+    const double z0 = d_min > 0.0f ? 0.5 * (a + b / d_min) + 0.5 : 0.0;
+    out->z0 = (float)(z0 > 0.0 ? fmin(z0, 1.0) : 0.0);
+}
+
 /* tap t turned by (c, s) */
 static inline void izb_pcss_turn_(const float t[2], const float cs[2], float *u, float *v)
 {
@@ -115,10 +168,11 @@ static inline void izb_pcss_turn_(const float t[2], const float cs[2], float *u,
     *v = fmaf(cs[1], t[0], cs[0] * t[1]);
 }
 
-/* The blocker search's disk radius (map units) for a receiver at depth z: blockers from z = 0. */
-static inline float izb_pcss_search_radius(float k, float z)
+/* The blocker search's disk radius (map units) for a receiver at depth z: blockers from z0 (0 for
+ * the orthographic light: z - 0 is z exactly, its radius as before bit for bit). */
+static inline float izb_pcss_search_radius(float k, float z, float z0)
 {
-    return k * z;
+    return k * (z - z0);
 }
 
 /* The penumbra disk's radius for a receiver at depth z behind blockers at mean depth zb. */
@@ -142,7 +196,8 @@ static inline float izb_pcss_lit(const izb_pcss *p, const float *map, const floa
 {
     const float *cs = p->rot[rot & (IZB_PCSS_ROTATIONS - 1)];
     float tu, tv;
-    const float ru = izb_pcss_search_radius(p->ku, s[2]), rv = izb_pcss_search_radius(p->kv, s[2]);
+    const float ru = izb_pcss_search_radius(p->ku, s[2], p->z0),
+                rv = izb_pcss_search_radius(p->kv, s[2], p->z0);
     float sum = 0.0f;
     int blockers = 0;
     for (int i = 0; i < IZB_PCSS_SEARCH_TAPS; i++) {

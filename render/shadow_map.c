@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "gl_shader.h"
+#include "izb_area.h"
 #include "izb_pcss.h"
 #include "render_internal.h"
 
@@ -18,7 +19,7 @@ struct shadow_map {
     GLint u_depth_light;
     struct {
         GLint view, proj, light, spot, light_dir, light_pos, bias, texel_world, normal_offset, pcf, texel;
-        GLint pcss, pcss_k, map_size, pcss_search, pcss_filter, pcss_rot;
+        GLint pcss, pcss_k, pcss_z0, map_size, pcss_search, pcss_filter, pcss_rot;
     } u;
     GLuint smp_depth;     /* the map read as depths (PCSS's taps): nearest, no compare */
     shadow_map_desc desc; /* settings; desc.size is what the map is (or will be) made at */
@@ -54,11 +55,22 @@ static bool mode_uses_map(shadow_mode m)
     return m == SHADOW_MODE_MAP || m == SHADOW_MODE_DIFF;
 }
 
+/* an area light's side: in [0, IZB_AREA_MAX_SIZE] (NaN is not) */
+static bool area_side_ok(float w)
+{
+    return w >= 0.0f && w <= IZB_AREA_MAX_SIZE;
+}
+
 bool shadow_map_uses_pcss(const shadow_map_desc *d, const light *l)
 {
+    if (!d->pcss) return false;
+    /* an area light (izb_area_on: a spot with a size); bad sides, which the app and the IZB refuse,
+     * keep the hard spot */
+    if (l->type == LIGHT_SPOT)
+        return area_side_ok(l->size[0]) && area_side_ok(l->size[1]) &&
+               (l->size[0] > 0.0f || l->size[1] > 0.0f);
     /* past the largest angle (the app and the IZB refuse it) tan(angle / 2) runs away: hard */
-    return d->pcss && l->type == LIGHT_DIRECTIONAL && l->angle_deg > 0.0f &&
-           l->angle_deg <= IZB_SOFT_MAX_ANGLE_DEG;
+    return l->type == LIGHT_DIRECTIONAL && l->angle_deg > 0.0f && l->angle_deg <= IZB_SOFT_MAX_ANGLE_DEG;
 }
 
 static bool pcss_arrays_match(GLuint p, char *err, size_t n)
@@ -150,6 +162,7 @@ shadow_map *shadow_map_create(const char *shader_dir, char *err, size_t err_size
     MASK_UNIFORM(texel);
     MASK_UNIFORM(pcss);
     MASK_UNIFORM(pcss_k);
+    MASK_UNIFORM(pcss_z0);
     MASK_UNIFORM(map_size);
     MASK_UNIFORM(pcss_search);
     MASK_UNIFORM(pcss_filter);
@@ -349,8 +362,20 @@ void shadow_map_pcss_params(const render *r, const light *l, izb_pcss *out)
 {
     float lizb[16], lgl[16];
     light_matrices(l, r->bounds_min, r->bounds_max, lizb, lgl);
-    izb_pcss_make(lgl, l->angle_deg * 0.017453292519943295f,
-                  r->sm->map_size ? r->sm->map_size : r->sm->desc.size, out);
+    const int size = r->sm->map_size ? r->sm->map_size : r->sm->desc.size;
+    if (l->type != LIGHT_SPOT) {
+        izb_pcss_make(lgl, l->angle_deg * 0.017453292519943295f, size, out);
+        return;
+    }
+    /* the nearest a blocker can be: the scene bounds' nearest corner along the aim (clip w) */
+    float d_min = INFINITY;
+    for (int c = 0; c < 8; c++) {
+        const float x = (c & 1 ? r->bounds_max : r->bounds_min)[0],
+                    y = (c & 2 ? r->bounds_max : r->bounds_min)[1],
+                    z = (c & 4 ? r->bounds_max : r->bounds_min)[2];
+        d_min = fminf(d_min, lgl[3] * x + lgl[7] * y + lgl[11] * z + lgl[15]);
+    }
+    izb_pcss_make_area(lgl, l->size[0], l->size[1], d_min, size, out);
 }
 
 bool shadow_map_set_probe(render *r, bool on, char *err, size_t err_size)
@@ -452,6 +477,7 @@ static void map_and_mask(render *r, const float view[16], const float proj[16], 
         glProgramUniform1i(p, sm->u.pcss, pcss ? 1 : 0);
         if (pcss) {
             glProgramUniform2f(p, sm->u.pcss_k, pcss->ku, pcss->kv);
+            glProgramUniform1f(p, sm->u.pcss_z0, pcss->z0);
             glProgramUniform1f(p, sm->u.map_size, (float)pcss->size);
             glProgramUniform2fv(p, sm->u.pcss_search, IZB_PCSS_SEARCH_TAPS, &pcss->search[0][0]);
             glProgramUniform2fv(p, sm->u.pcss_filter, IZB_PCSS_FILTER_TAPS, &pcss->filter[0][0]);

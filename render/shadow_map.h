@@ -1,7 +1,7 @@
 /* shadow_map.h — conventional shadow maps beside the IZB (issue #5): a depth map from the light
  * (light_matrices' `gl` matrix) at 512 .. 16384 texels a side, as far as this GL allows, with
  * slope-scaled polygon offset, normal offset and optional 3x3 PCF, or PCSS for a directional
- * light with an angle (core/izb_pcss.h, docs/pcss.md); and a "shadow-map mask" pass
+ * light with an angle or an area light (core/izb_pcss.h, docs/pcss.md); and a "shadow-map mask" pass
  * that looks every visible pixel up in the map and writes a GL_R8 mask (255 lit, 0 shadow or
  * outside the spot) exactly like the IZB mask, so the shading pass, the debug views and
  * mask_compare take either one.
@@ -42,14 +42,16 @@ typedef struct shadow_map_desc {
     float offset_units;  /* glPolygonOffset units */
     float normal_offset; /* receiver offset along its normal, in texels (scaled by sin(N, L)) */
     bool pcf;            /* 3x3 bilinear compares: fractional mask (soft edges) */
-    bool pcss;           /* a directional light with an angle (light.angle_deg > 0) is filtered with
-                          * PCSS (core/izb_pcss.h: blocker search, PCF over the penumbra) instead of
-                          * the hard compare or PCF; other lights as without it (shadow_map_uses_pcss) */
+    bool pcss;           /* a directional light with an angle (light.angle_deg > 0), or an area light
+                          * (a spot with a size), is filtered with PCSS (core/izb_pcss.h: blocker
+                          * search, PCF over the penumbra) instead of the hard compare or PCF; other
+                          * lights as without it (shadow_map_uses_pcss) */
 } shadow_map_desc;
 
 /* Whether settings d draw light l with PCSS: d->pcss, and l a directional light with an angle in
- * (0, IZB_SOFT_MAX_ANGLE_DEG]. Angle 0 keeps the hard map, or PCF, bit for bit; so do a negative,
- * NaN or too large angle (bad input the app and the IZB refuse). */
+ * (0, IZB_SOFT_MAX_ANGLE_DEG] or a spot with a size (an area light: sides in [0, IZB_AREA_MAX_SIZE],
+ * one > 0). Angle 0 and size 0, 0 keep the hard map, or PCF, bit for bit; so do a negative, NaN or
+ * too large angle or side (bad input the app and the IZB refuse). */
 bool shadow_map_uses_pcss(const shadow_map_desc *d, const light *l);
 
 /* Fill the zero fields with the defaults above. */

@@ -13,7 +13,8 @@
 //    the receiver) scaled by sin(angle to the light);
 //  - slope-scaled polygon offset in the map itself (glPolygonOffset).
 //
-// PCSS (u_pcss = 1: a directional light with an angle, shadow_map_desc.pcss): pcss_lit below
+// PCSS (u_pcss = 1: a directional light with an angle, or an area light: a spot with a size;
+// shadow_map_desc.pcss): pcss_lit below
 // mirrors izb_pcss_lit (core/izb_pcss.h, which has the derivation) line for line, with the
 // receiver-plane slope from this pixel's face; tests/render/test_shadow_pcss.c holds the two
 // equal. Locations 1 and 2 (the test's probe, shadow_map_set_probe) get the filter's inputs;
@@ -37,6 +38,7 @@ uniform float u_texel;         // 1 / map size
 uniform uint u_first;          // the draw's first scene triangle (cut-outs)
 uniform int u_pcss;            // 1: PCSS (izb_pcss.h) instead of the hard compare or PCF
 uniform vec2 u_pcss_k;         // izb_pcss.ku, kv
+uniform float u_pcss_z0;       // izb_pcss.z0: the blocker search's nearest depth
 uniform float u_map_size;      // texels a side
 // izb_pcss.h's IZB_PCSS_SEARCH_TAPS, _FILTER_TAPS, _ROTATIONS, _MAX_SLOPE (shadow_map.c refuses
 // a program whose arrays are not these sizes)
@@ -78,7 +80,7 @@ float pcss_lit(vec3 s, vec2 g)
 {
     ivec2 px = ivec2(gl_FragCoord.xy) & 3;
     vec2 cs = u_pcss_rot[PCSS_BAYER[px.y * 4 + px.x]]; // izb_pcss_rotation
-    vec2 r = u_pcss_k * s.z; // izb_pcss_search_radius
+    vec2 r = u_pcss_k * (s.z - u_pcss_z0); // izb_pcss_search_radius
     float sum = 0.0;
     int blockers = 0;
     for (int i = 0; i < PCSS_SEARCH_TAPS; i++) {
@@ -154,8 +156,14 @@ void main()
     o_probe = vec4(s, 0.0);
     if (u_pcss == 1) {
         // the plane's normal in map coordinates (affine: the inverse transpose; its sign and the
-        // map's halves cancel in the slope), then dz/du, dz/dv, clamped
-        vec3 nm = transpose(inverse(mat3(u_light))) * face;
+        // map's halves cancel in the slope), then dz/du, dz/dv, clamped. A spot's map is
+        // projective: the face's plane (face, -face . v_world) goes to clip space by the 4x4
+        // inverse transpose and stays a plane in (x/w, y/w, z/w), so its slope is constant too.
+        vec3 nm;
+        if (u_spot == 1)
+            nm = (transpose(inverse(u_light)) * vec4(face, -dot(face, v_world))).xyz;
+        else
+            nm = transpose(inverse(mat3(u_light))) * face;
         vec2 g = -nm.xy / nm.z;
         float len = length(g);
         if (!(len <= PCSS_MAX_SLOPE)) // steeper than the clamp; NaN or inf (an edge-on face): flat

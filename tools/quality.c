@@ -253,8 +253,9 @@ static bool sample_view_maps(quality_run *q, const char *view, const camera *cam
     char err[1024];
     const int max = render_shadow_map_max_size();
     bool ok = true;
-    /* a soft light is also drawn as games draw it: PCSS (render/shadow_map.h) */
-    const int filters = l->angle_deg > 0.0f ? 2 : 1;
+    /* a soft light (an angled sun, an area light) is also drawn as games draw it: PCSS, by the
+     * renderer's own rule (render/shadow_map.h) */
+    const int filters = shadow_map_uses_pcss(&(shadow_map_desc){.pcss = true}, l) ? 2 : 1;
     for (int i = 0; i < q->opt.size_count && ok; i++)
         for (int pcss = 0; pcss < filters && ok; pcss++) {
             if (q->opt.sizes[i] > max) continue;
