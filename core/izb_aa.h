@@ -31,7 +31,10 @@
  * u a + v b in light clip units (z too: the sub-sample's own depth on the tangent plane, with the
  * point's bias), then izb_tri_occludes — the same edge functions and depth plane, evaluated at the
  * N positions, vectorised over the samples (izb_aa_sample_hidden). The point's N-bit mask
- * (izb_mask.h) is the OR over triangles; the shading byte is izb_mask_value.
+ * (izb_mask.h) is the OR over triangles; the shading byte is izb_mask_value. A cut-out triangle
+ * (izb_alpha.h) hides a sub-sample only where the alpha test keeps it at that sub-sample's own
+ * position (izb_aa_sample_keeps: its UV from t's edge values there), as the hard frame tests each
+ * point; opaque triangles never run it.
  *
  * Conservative ranges: a sub-sample lies within (ex, ey) of its point (izb_aa_foot: half the
  * footprint's extent, grown for rounding), and it can only be hidden inside the triangle's bbox, so
@@ -43,6 +46,7 @@
 #ifndef IZB_AA_H
 #define IZB_AA_H
 
+#include "izb_alpha.h"
 #include "izb_mask.h"
 #include "izb_math.h"
 
@@ -350,15 +354,47 @@ IZB_HD bool izb_aa_rect_may_hide(const izb_tri *t, float x0, float y0, float x1,
     return !out;
 }
 
+/* Coordinate i (0: x, 1: y, 2: z) of sub-sample (u, v) of a point whose coordinate i is c, with
+ * footprint f: c + u a_i + v b_i, the one formula of a sub-sample's position in light clip space
+ * (its occlusion test and its alpha test both take it from here). */
+IZB_HD float izb_aa_sample_coord(const izb_aa_foot *f, int i, float c, float u, float v)
+{
+    return fmaf(u, f->a[i], fmaf(v, f->b[i], c));
+}
+
 /* Is sub-sample (u, v) of point (x, y, z) with footprint f hidden by t? The hard test at the
  * sub-sample's position. Branch free: the CPU runs it over the samples in vector lanes. */
 IZB_HD bool izb_aa_sample_hidden(const izb_tri *t, float x, float y, float z, const izb_aa_foot *f, float u,
                                  float v)
 {
-    const float sx = fmaf(u, f->a[0], fmaf(v, f->b[0], x));
-    const float sy = fmaf(u, f->a[1], fmaf(v, f->b[1], y));
-    const float sz = fmaf(u, f->a[2], fmaf(v, f->b[2], z));
-    return izb_tri_occludes(t, sx, sy, sz);
+    return izb_tri_occludes(t, izb_aa_sample_coord(f, 0, x, u, v), izb_aa_sample_coord(f, 1, y, u, v),
+                            izb_aa_sample_coord(f, 2, z, u, v));
+}
+
+/* Does cut-out triangle t (uv, texture tex) keep sub-sample (u, v) of point (x, y) with footprint f?
+ * The hard path's alpha test (izb_alpha_tri_keeps) at the sub-sample's own light image-plane
+ * position: its UV from t's edge values there (its barycentrics on t along the light), not the
+ * pixel centre's, so a card's holes cut through single sub-samples. Asked only for a sub-sample
+ * izb_aa_sample_hidden says t hides. */
+IZB_HD bool izb_aa_sample_keeps(const izb_tri *t, float x, float y, const izb_aa_foot *f, float u, float v,
+                                const float uv[6], const uint8_t *alpha_pool, const izb_alpha_tex *tex)
+{
+    return izb_alpha_tri_keeps(t, izb_aa_sample_coord(f, 0, x, u, v), izb_aa_sample_coord(f, 1, y, u, v), uv,
+                               alpha_pool, tex);
+}
+
+/* The hidden sub-samples `bits` (bit k: sample k of S) of point (x, y) that cut-out triangle t
+ * keeps (izb_aa_sample_keeps): the word a cut-out ORs into the point's mask. Every backend filters
+ * its hits with it, per hidden sample only (a texel read each). */
+IZB_HD uint32_t izb_aa_keep_bits(const izb_tri *t, float x, float y, const izb_aa_foot *f, const izb_aa_samples *S,
+                                 uint32_t bits, const float uv[6], const uint8_t *alpha_pool,
+                                 const izb_alpha_tex *tex)
+{
+    uint32_t keep = 0;
+    for (int k = 0; k < S->n; k++)
+        if (bits >> k & 1u)
+            keep |= (uint32_t)izb_aa_sample_keeps(t, x, y, f, S->u[k], S->v[k], uv, alpha_pool, tex) << k;
+    return keep;
 }
 
 /* The points' bbox grown by the largest footprint extent (ex, ey): the bbox the triangles' set-up

@@ -211,7 +211,7 @@ static bool soft_frame(cpu_backend *b, const izb_recon *f, const izb_settings *s
 /* Stages 3 and 4 of an anti-aliased frame (shadow_samples > 1, izb_aa.h) after the hard path's
  * stages 1 and 2: the points' footprints from the depth image, the triangles set up as for a hard
  * frame but against the points' bbox grown by the largest footprint (so a triangle that reaches
- * only sub-samples is kept), sub-sample masks. Cut-outs are not alpha-tested here yet (opaque). */
+ * only sub-samples is kept), sub-sample masks, each cut-out alpha-tested per sub-sample. */
 static bool aa_frame(cpu_backend *b, const izb_recon *f, const izb_settings *s, const float *depth,
                      const uint32_t *ids, uint8_t *mask, izb_stats *stats, int n, const izb_grid *g,
                      const izb_bbox *bbox, double *t)
@@ -241,6 +241,8 @@ static bool aa_frame(cpu_backend *b, const izb_recon *f, const izb_settings *s, 
         izb_cpu_aa_raster(b->tris.data, b->tri_id.data, nt, &S, &b->binned, &F, n, b->cell_start.data,
                           b->cell_end.data, g, ex, ey, b->cell_ext.data, s->kernel,
                           ids ? &(izb_own){b->tri_id.data, ids, b->xyz.data, (uint32_t)b->tri_count} : NULL,
+                          b->cut.cut_count ? &(izb_cut){NULL, b->cut.tex, b->cut.uv, b->cut.textures, b->cut.pool}
+                                           : NULL,
                           b->aa_masks.data, mask, T, IZB_CPU_ISA_AUTO, &counts);
     t[4] = izb_cpu_now_ms();
     izb_cpu_finish_frame(b, s, stats, n, nt, g, bbox, t);

@@ -41,7 +41,8 @@ typedef struct izb_cpu_kernels {
     void (*aa_tri)(const izb_tri *t, uint32_t scene_id, const izb_aa_samples *S, const izb_cpu_points *p,
                    const izb_cpu_aa_feet *F, const uint32_t *cell_start, const uint32_t *cell_end,
                    const float *cell_ext, const izb_grid *g, float ex, float ey, const izb_own *own,
-                   uint32_t *masks, bool shared, int gx, int gy, int side, izb_cpu_aa_counts *n);
+                   const izb_cut *cut, uint32_t *masks, bool shared, int gx, int gy, int side,
+                   izb_cpu_aa_counts *n);
     void (*aa_footprints)(const izb_recon *f, const izb_aa_view *V, const float *depth, const uint32_t *ids,
                           const float *xyz, uint32_t tri_count, const izb_cpu_points *p, int64_t j0, int64_t j1,
                           const izb_cpu_aa_feet *F, float *ex, float *ey);
@@ -72,8 +73,8 @@ IZB_CPU_AREA_DECL(avx512)
     void izb_cpu_aa_tri_##SUFFIX(const izb_tri *t, uint32_t scene_id, const izb_aa_samples *S,              \
                                  const izb_cpu_points *p, const izb_cpu_aa_feet *F, const uint32_t *cell_start, \
                                  const uint32_t *cell_end, const float *cell_ext, const izb_grid *g, float ex,  \
-                                 float ey, const izb_own *own, uint32_t *masks, bool shared, int gx, int gy,    \
-                                 int side, izb_cpu_aa_counts *n);                                              \
+                                 float ey, const izb_own *own, const izb_cut *cut, uint32_t *masks, bool shared, \
+                                 int gx, int gy, int side, izb_cpu_aa_counts *n);                              \
     void izb_cpu_aa_footprints_##SUFFIX(const izb_recon *f, const izb_aa_view *V, const float *depth,        \
                                         const uint32_t *ids, const float *xyz, uint32_t tri_count,           \
                                         const izb_cpu_points *p, int64_t j0, int64_t j1,                     \

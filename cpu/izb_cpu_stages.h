@@ -249,12 +249,14 @@ typedef struct izb_cpu_aa_counts {
  * extent does not reach (cell_ext: scratch of 2 g->w g->h, filled here). kernel1: triangles in
  * parallel, atomic ORs; kernel2: interleaved cell groups. The hidden sub-samples are OR-ed into
  * masks (one word per point, cleared here), then mask[pixel] = izb_mask_value for every point. own
- * as izb_cpu_raster_own's (NULL: no ids); tri_id: the triangles' scene indices. *counts may be
- * NULL. False when isa does not run here. */
+ * as izb_cpu_raster_own's (NULL: no ids); tri_id: the triangles' scene indices. cut: cut-outs
+ * (NULL: every triangle opaque; its tri_id is not read, tri_id above names the scene triangle): a
+ * cut-out hides a sub-sample only where izb_aa_sample_keeps keeps it. *counts may be NULL. False
+ * when isa does not run here. */
 bool izb_cpu_aa_raster(const izb_tri *tris, const uint32_t *tri_id, int nt, const izb_aa_samples *S,
                        const izb_cpu_points *p, const izb_cpu_aa_feet *F, int n, const uint32_t *cell_start,
                        const uint32_t *cell_end, const izb_grid *g, float ex, float ey, float *cell_ext,
-                       izb_kernel kernel, const izb_own *own, uint32_t *masks, uint8_t *mask, int threads,
-                       izb_cpu_isa isa, izb_cpu_aa_counts *counts);
+                       izb_kernel kernel, const izb_own *own, const izb_cut *cut, uint32_t *masks, uint8_t *mask,
+                       int threads, izb_cpu_isa isa, izb_cpu_aa_counts *counts);
 
 #endif

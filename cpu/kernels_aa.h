@@ -108,12 +108,21 @@ static inline uint32_t KERN(aa_word16)(const izb_tri *t, float x, float y, float
     return KERN_MOVEMASK(flag);
 }
 
+/* A cut-out triangle's alpha-test inputs (izb_cut), resolved once per triangle in aa_tri. */
+typedef struct KERN(aa_cut) {
+    const float *uv;
+    const izb_alpha_tex *tex;
+    const uint8_t *pool;
+} KERN(aa_cut);
+
 /* Point j (near t: izb_aa_near) against t: its hidden sub-samples OR-ed into its mask word mk,
  * unless the mask is full already (the early-out) or, with ids, t is its own (izb_hit_is_own).
- * Returns whether the samples ran. */
-static inline uint32_t KERN(aa_point)(const izb_tri *t, uint32_t scene_id, const izb_aa_samples *S,
-                                      const izb_cpu_points *p, const izb_cpu_aa_feet *F, uint32_t j, uint32_t *mk,
-                                      const izb_own *own, bool shared)
+ * ct: t's cut-out inputs, NULL (a constant in the opaque copy: always inlined) when opaque; then
+ * only the hidden sub-samples the alpha test keeps count (izb_aa_keep_bits, scalar per hidden
+ * sample: a texel read is a gather). Returns whether the samples ran. */
+static inline __attribute__((always_inline)) uint32_t KERN(aa_point)(
+    const izb_tri *t, uint32_t scene_id, const izb_aa_samples *S, const izb_cpu_points *p,
+    const izb_cpu_aa_feet *F, uint32_t j, uint32_t *mk, const izb_own *own, const KERN(aa_cut) *ct, bool shared)
 {
     const uint32_t full = izb_mask_word_bits(S->n, 0);
     const uint32_t cur = shared ? __atomic_load_n(mk, __ATOMIC_RELAXED) : *mk;
@@ -126,6 +135,8 @@ static inline uint32_t KERN(aa_point)(const izb_tri *t, uint32_t scene_id, const
         bits |= KERN(aa_word16)(t, x, y, z, &fj, S->u + 16, S->v + 16) << 16;
     bits &= full & ~cur;
     if (!bits || (own && izb_hit_is_own(own->xyz, 9, 1, own->tri_count, own->pixel_id[p->pixel[j]], scene_id)))
+        return 1;
+    if (ct && !(bits = izb_aa_keep_bits(t, x, y, &fj, S, bits, ct->uv, ct->pool, ct->tex)))
         return 1;
     if (shared)
         __atomic_fetch_or(mk, bits, __ATOMIC_RELAXED);
@@ -141,9 +152,9 @@ static inline uint32_t KERN(aa_point)(const izb_tri *t, uint32_t scene_id, const
  * are not near t, or their footprints are outside its edges or in front of it). Reads whole blocks
  * of 16 points and footprints (both readable IZB_CPU_POINTS_PAD past their end). Returns the pairs
  * whose samples ran, for the statistics. */
-static inline uint32_t KERN(aa_row)(const izb_tri *t, uint32_t scene_id, const izb_aa_samples *S,
-                                    const izb_cpu_points *p, const izb_cpu_aa_feet *F, uint32_t j0, uint32_t j1,
-                                    uint32_t *masks, const izb_own *own, bool shared)
+static inline __attribute__((always_inline)) uint32_t KERN(aa_row)(
+    const izb_tri *t, uint32_t scene_id, const izb_aa_samples *S, const izb_cpu_points *p, const izb_cpu_aa_feet *F,
+    uint32_t j0, uint32_t j1, uint32_t *masks, const izb_own *own, const KERN(aa_cut) *ct, bool shared)
 {
     uint32_t pairs = 0;
     for (uint32_t b = j0; b < j1; b += 16) {
@@ -162,7 +173,7 @@ static inline uint32_t KERN(aa_row)(const izb_tri *t, uint32_t scene_id, const i
         }
         for (uint32_t in = KERN_MOVEMASK(flag); in; in &= in - 1) {
             const uint32_t j = b + (uint32_t)__builtin_ctz(in);
-            pairs += KERN(aa_point)(t, scene_id, S, p, F, j, masks + j, own, shared);
+            pairs += KERN(aa_point)(t, scene_id, S, p, F, j, masks + j, own, ct, shared);
         }
     }
     return pairs;
@@ -172,13 +183,19 @@ static inline uint32_t KERN(aa_row)(const izb_tri *t, uint32_t scene_id, const i
  * largest extent (ex, ey) with cx = gx, cy = gy (mod side) (kernel1: side 1), skipping a cell
  * whose own largest extent (cell_ext: ex, ey per cell) does not reach it or whose rectangle grown by
  * it is wholly outside an edge (izb_aa_rect_may_hide); n: the counts, added to.
- * The whole range in one call, the triangle in registers (raster_aa.c called a row per cell). */
+ * The whole range in one call, the triangle in registers (raster_aa.c called a row per cell).
+ * cut: the scene's cut-outs (NULL: none; its tri_id unused, scene_id names t): a cut-out t takes
+ * the rows' copy with the alpha test, an opaque one the copy without (today's instructions). */
 void KERN(izb_cpu_aa_tri)(const izb_tri *t, uint32_t scene_id, const izb_aa_samples *S, const izb_cpu_points *p,
                           const izb_cpu_aa_feet *F, const uint32_t *cell_start, const uint32_t *cell_end,
                           const float *cell_ext, const izb_grid *g, float ex, float ey, const izb_own *own,
-                          uint32_t *masks, bool shared, int gx, int gy, int side, izb_cpu_aa_counts *n)
+                          const izb_cut *cut, uint32_t *masks, bool shared, int gx, int gy, int side,
+                          izb_cpu_aa_counts *n)
 {
     const izb_tri tt = *t;
+    const uint32_t tex = cut ? cut->tex[scene_id] : IZB_OPAQUE;
+    const KERN(aa_cut) ct = {tex == IZB_OPAQUE ? NULL : cut->uv + 6 * (size_t)scene_id,
+                             tex == IZB_OPAQUE ? NULL : cut->textures + tex, cut ? cut->pool : NULL};
     const izb_grid gg = *g;
     int cx0, cy0, cx1, cy1;
     izb_aa_tri_cells(&tt, ex, ey, &gg, &cx0, &cy0, &cx1, &cy1);
@@ -206,7 +223,8 @@ void KERN(izb_cpu_aa_tri)(const izb_tri *t, uint32_t scene_id, const izb_aa_samp
             const float ry1 = cy == gg.h - 1 ? INFINITY : fmaf((float)(cy + 1), ch, gg.min_y) + my;
             if (!izb_aa_rect_may_hide(&tt, rx0, ry0, rx1, ry1)) continue;
             visited += j1 - j0;
-            pairs += KERN(aa_row)(&tt, scene_id, S, p, F, j0, j1, masks, own, shared);
+            pairs += tex == IZB_OPAQUE ? KERN(aa_row)(&tt, scene_id, S, p, F, j0, j1, masks, own, NULL, shared)
+                                       : KERN(aa_row)(&tt, scene_id, S, p, F, j0, j1, masks, own, &ct, shared);
         }
     n->global += global, n->visited += visited, n->pairs += pairs;
 }

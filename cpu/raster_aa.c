@@ -34,8 +34,8 @@ void izb_cpu_aa_footprints(const izb_recon *f, const float *depth, const uint32_
 bool izb_cpu_aa_raster(const izb_tri *tris, const uint32_t *tri_id, int nt, const izb_aa_samples *S,
                        const izb_cpu_points *p, const izb_cpu_aa_feet *F, int n, const uint32_t *cell_start,
                        const uint32_t *cell_end, const izb_grid *g, float ex, float ey, float *cell_ext,
-                       izb_kernel kernel, const izb_own *own, uint32_t *masks, uint8_t *mask, int threads,
-                       izb_cpu_isa isa, izb_cpu_aa_counts *counts)
+                       izb_kernel kernel, const izb_own *own, const izb_cut *cut, uint32_t *masks, uint8_t *mask,
+                       int threads, izb_cpu_isa isa, izb_cpu_aa_counts *counts)
 {
     const izb_cpu_kernels *k = izb_cpu_kernels_get(isa);
     if (!k) return false;
@@ -78,14 +78,14 @@ bool izb_cpu_aa_raster(const izb_tri *tris, const uint32_t *tri_id, int nt, cons
                     const int gx = grp % side, gy = grp / side;
                     if (gx >= g->w || gy >= g->h) continue;
                     for (int i = 0; i < nt; i++)
-                        k->aa_tri(&tris[i], tri_id[i], S, p, F, cell_start, cell_end, cell_ext, g, ex, ey, own, masks,
-                                  false, gx, gy, side, &mine);
+                        k->aa_tri(&tris[i], tri_id[i], S, p, F, cell_start, cell_end, cell_ext, g, ex, ey, own, cut,
+                                  masks, false, gx, gy, side, &mine);
                 }
             } else {
 #pragma omp for schedule(dynamic, K1_BATCH)
                 for (int i = 0; i < nt; i++)
-                    k->aa_tri(&tris[i], tri_id[i], S, p, F, cell_start, cell_end, cell_ext, g, ex, ey, own, masks,
-                              true, 0, 0, 1, &mine);
+                    k->aa_tri(&tris[i], tri_id[i], S, p, F, cell_start, cell_end, cell_ext, g, ex, ey, own, cut,
+                              masks, true, 0, 0, 1, &mine);
             }
         }
         global += mine.global, visited += mine.visited, pairs += mine.pairs;

@@ -15,7 +15,11 @@
  * boxes one by one). A point is always taken by the same thread (its cell's owner unit, lane
  * (j - cell_start) % UNIT), so its word is read and written plainly, without atomics.
  * The mask word: bits of the sub-samples t hides, less those set already; with ids nothing from
- * the point's own triangle or one in its plane (izb_hit_is_own), as kernels_aa.h's aa_point. */
+ * the point's own triangle or one in its plane (izb_hit_is_own), as kernels_aa.h's aa_point; a
+ * cut-out t (raster_cut) keeps only the bits izb_aa_keep_bits keeps (each hidden sub-sample
+ * alpha-tested at its own position). "Is t a cut-out" is decided once per triangle (uniform over its
+ * unit); a launch without cut-outs runs kernels without the test compiled (CUTS false), and opaque
+ * triangles of a launch with them take the copy without it (CUT false). */
 #include "raster_aa.h"
 
 #include "../core/izb_aa.h"
@@ -34,6 +38,33 @@ struct aa_own {
     const float *xyz;
     uint32_t scene_n;
 };
+
+/* Cut-outs (raster_cut) with the survivors' scene indices, as one kernel parameter */
+struct aa_cut_args {
+    const uint32_t *tri_id, *tex;
+    const float *uv;
+    const izb_alpha_tex *textures;
+    const uint8_t *pool;
+};
+
+/* A cut-out survivor's alpha-test inputs, loaded once per triangle into registers. */
+struct aa_cut_tri {
+    izb_alpha_tex tex;
+    float uv[6];
+};
+
+/* Is compacted triangle t a cut-out? Then *ct holds its inputs (raster.cu's cut_of). */
+static __device__ __forceinline__ bool aa_cut_of(const aa_cut_args &c, uint32_t t, aa_cut_tri *ct)
+{
+    const uint32_t id = c.tri_id[t], k = c.tex[id];
+    if (k == IZB_OPAQUE)
+        return false;
+    ct->tex = c.textures[k];
+#pragma unroll
+    for (int i = 0; i < 6; i++)
+        ct->uv[i] = c.uv[6 * (size_t)id + (size_t)i];
+    return true;
+}
 
 /* izb_aa_foot as two float4 (16-byte loads): a0 a1 a2 b0 | b1 b2 ex ey */
 union aa_foot_planes {
@@ -163,10 +194,12 @@ static __device__ __forceinline__ uint32_t load_relaxed(const uint32_t *p)
 }
 
 /* Triangle tri (compacted index t) against binned point j: kernels_aa.h's aa_point after its
- * izb_aa_near. SHARED: other threads OR into masks[j] too (kernel1). */
-template <bool SHARED>
+ * izb_aa_near. SHARED: other threads OR into masks[j] too (kernel1). CUT: tri is a cut-out with
+ * inputs ct over pool. */
+template <bool SHARED, bool CUT>
 static __device__ __forceinline__ void aa_pair(const izb_tri &tri, uint32_t t, const izb_aa_samples &S,
-                                               const aa_own &own, const float4 *__restrict__ points,
+                                               const aa_own &own, const aa_cut_tri &ct,
+                                               const uint8_t *__restrict__ pool, const float4 *__restrict__ points,
                                                const float4 *__restrict__ foot, uint32_t j,
                                                uint32_t *__restrict__ masks)
 {
@@ -184,6 +217,8 @@ static __device__ __forceinline__ void aa_pair(const izb_tri &tri, uint32_t t, c
     if (!bits || (own.pixel_id &&
                   izb_hit_is_own(own.xyz, 1, own.scene_n, own.scene_n, own.pixel_id[p.pixel], own.tri_id[t])))
         return;
+    if (CUT && !(bits = izb_aa_keep_bits(&tri, p.x, p.y, &ft, &S, bits, ct.uv, pool, &ct.tex)))
+        return;
     if (SHARED)
         atomicOr(&masks[j], bits);
     else
@@ -192,11 +227,12 @@ static __device__ __forceinline__ void aa_pair(const izb_tri &tri, uint32_t t, c
 
 /* Triangle t against cell c's points, unless the cell is empty or its own largest extent does not
  * reach it from t's box (raster_aa.c's tri_cells). */
-template <int UNIT, bool SHARED>
+template <int UNIT, bool SHARED, bool CUT>
 static __device__ __forceinline__ void
 aa_cell(const izb_tri &tri, uint32_t t, int cx, int cy, const izb_grid &grid,
         const uint32_t *__restrict__ cell_start, const uint32_t *__restrict__ cell_end,
-        const float2 *__restrict__ cell_ext, const izb_aa_samples &S, const aa_own &own,
+        const float2 *__restrict__ cell_ext, const izb_aa_samples &S, const aa_own &own, const aa_cut_tri &ct,
+        const uint8_t *__restrict__ pool,
         const float4 *__restrict__ points, const float4 *__restrict__ foot, uint32_t lane,
         uint32_t *__restrict__ masks)
 {
@@ -208,18 +244,36 @@ aa_cell(const izb_tri &tri, uint32_t t, int cx, int cy, const izb_grid &grid,
     izb_aa_tri_cells(&tri, ce.x, ce.y, &grid, &a0, &b0, &a1, &b1);
     if (cx < a0 || cx > a1 || cy < b0 || cy > b1) return;
     for (uint32_t j = start + lane; j < end; j += UNIT)
-        aa_pair<SHARED>(tri, t, S, own, points, foot, j, masks);
+        aa_pair<SHARED, CUT>(tri, t, S, own, ct, pool, points, foot, j, masks);
 }
 
-template <int UNIT>
+/* kernel1's walk of triangle t's grown cell range */
+template <int UNIT, bool CUT>
+static __device__ __forceinline__ void k1_cells(const izb_tri &tri, uint32_t t, int cx0, int cy0, int cx1, int cy1,
+                                                const izb_grid &grid, const uint32_t *__restrict__ cell_start,
+                                                const uint32_t *__restrict__ cell_end,
+                                                const float2 *__restrict__ cell_ext, const izb_aa_samples &S,
+                                                const aa_own &own, const aa_cut_tri &ct,
+                                                const uint8_t *__restrict__ pool, const float4 *__restrict__ points,
+                                                const float4 *__restrict__ foot, uint32_t lane,
+                                                uint32_t *__restrict__ masks)
+{
+    for (int cy = cy0; cy <= cy1; cy++)
+        for (int cx = cx0; cx <= cx1; cx++)
+            aa_cell<UNIT, true, CUT>(tri, t, cx, cy, grid, cell_start, cell_end, cell_ext, S, own, ct, pool, points,
+                                     foot, lane, masks);
+}
+
+/* CUTS: the launch has cut-outs (without, the alpha test is compiled out altogether) */
+template <int UNIT, bool CUTS>
 __global__ void __launch_bounds__(RASTER_THREADS)
     aa_k1(const float4 *__restrict__ tris, uint32_t tri_capacity, uint32_t ntri,          // in
           const float4 *__restrict__ points, const float4 *__restrict__ foot,             // in
           const uint32_t *__restrict__ cell_start, const uint32_t *__restrict__ cell_end, // in
           const float2 *__restrict__ cell_ext, const izb_grid grid,                       // in
           const aa_frame_state *__restrict__ fs, const __grid_constant__ izb_aa_samples S,
-          const aa_own own,             // in
-          uint32_t *__restrict__ masks) // in/out
+          const aa_own own, const aa_cut_args cut, // in
+          uint32_t *__restrict__ masks)            // in/out
 {
     constexpr uint32_t UNITS = RASTER_THREADS / UNIT;
     const uint32_t t = blockIdx.x * UNITS + threadIdx.x / UNIT, lane = threadIdx.x % UNIT;
@@ -229,21 +283,42 @@ __global__ void __launch_bounds__(RASTER_THREADS)
     int cx0, cy0, cx1, cy1;
     izb_aa_tri_cells(&tri, __uint_as_float(fs->ex_bits), __uint_as_float(fs->ey_bits), &grid, &cx0, &cy0,
                      &cx1, &cy1);
-    for (int cy = cy0; cy <= cy1; cy++)
-        for (int cx = cx0; cx <= cx1; cx++)
-            aa_cell<UNIT, true>(tri, t, cx, cy, grid, cell_start, cell_end, cell_ext, S, own, points, foot,
-                                lane, masks);
+    aa_cut_tri ct;
+    if (CUTS && aa_cut_of(cut, t, &ct))
+        k1_cells<UNIT, true>(tri, t, cx0, cy0, cx1, cy1, grid, cell_start, cell_end, cell_ext, S, own, ct, cut.pool,
+                             points, foot, lane, masks);
+    else
+        k1_cells<UNIT, false>(tri, t, cx0, cy0, cx1, cy1, grid, cell_start, cell_end, cell_ext, S, own, ct, cut.pool,
+                              points, foot, lane, masks);
 }
 
-template <int UNIT>
+/* kernel2's walk of triangle t's cells owned by unit (ux, uy) from (x0, y0) */
+template <int UNIT, bool CUT>
+static __device__ __forceinline__ void k2_cells(const izb_tri &tri, uint32_t t, int x0, int y0, int cx1, int cy1,
+                                                int ux_count, int uy_count, const izb_grid &grid,
+                                                const uint32_t *__restrict__ cell_start,
+                                                const uint32_t *__restrict__ cell_end,
+                                                const float2 *__restrict__ cell_ext, const izb_aa_samples &S,
+                                                const aa_own &own, const aa_cut_tri &ct,
+                                                const uint8_t *__restrict__ pool, const float4 *__restrict__ points,
+                                                const float4 *__restrict__ foot, uint32_t lane,
+                                                uint32_t *__restrict__ masks)
+{
+    for (int cy = y0; cy <= cy1; cy += uy_count)
+        for (int cx = x0; cx <= cx1; cx += ux_count)
+            aa_cell<UNIT, false, CUT>(tri, t, cx, cy, grid, cell_start, cell_end, cell_ext, S, own, ct, pool, points,
+                                      foot, lane, masks);
+}
+
+template <int UNIT, bool CUTS>
 __global__ void __launch_bounds__(RASTER_THREADS)
     aa_k2(const float4 *__restrict__ tris, uint32_t tri_capacity, uint32_t ntri,                // in
           const float4 *__restrict__ points, const float4 *__restrict__ foot,                   // in
           const uint32_t *__restrict__ cell_start, const uint32_t *__restrict__ cell_end,       // in
           const float2 *__restrict__ cell_ext, const izb_grid grid, int ux_count, int uy_count, // in
           const aa_frame_state *__restrict__ fs, const __grid_constant__ izb_aa_samples S,
-          const aa_own own,             // in
-          uint32_t *__restrict__ masks) // in/out
+          const aa_own own, const aa_cut_args cut, // in
+          uint32_t *__restrict__ masks)            // in/out
 {
     constexpr uint32_t UNITS = RASTER_THREADS / UNIT;
     __shared__ float4 s_box[K2_TILE]; /* plane 3 (x0, y0, x1, y1) of the tile's triangles */
@@ -269,10 +344,13 @@ __global__ void __launch_bounds__(RASTER_THREADS)
             if (x0 > cx1 || y0 > cy1) continue;
             const uint32_t t = base + i;
             const izb_tri tri = tri_load(tris, tri_capacity, t);
-            for (int cy = y0; cy <= cy1; cy += uy_count)
-                for (int cx = x0; cx <= cx1; cx += ux_count)
-                    aa_cell<UNIT, false>(tri, t, cx, cy, grid, cell_start, cell_end, cell_ext, S, own, points,
-                                         foot, lane, masks);
+            aa_cut_tri ct;
+            if (CUTS && aa_cut_of(cut, t, &ct))
+                k2_cells<UNIT, true>(tri, t, x0, y0, cx1, cy1, ux_count, uy_count, grid, cell_start, cell_end,
+                                     cell_ext, S, own, ct, cut.pool, points, foot, lane, masks);
+            else
+                k2_cells<UNIT, false>(tri, t, x0, y0, cx1, cy1, ux_count, uy_count, grid, cell_start, cell_end,
+                                      cell_ext, S, own, ct, cut.pool, points, foot, lane, masks);
         }
     }
 }
@@ -323,26 +401,36 @@ extern "C" bool aa_bbox_restore_run(cuda_frame_info *info, const aa_buffers *b, 
     return true;
 }
 
-template <int UNIT>
+template <int UNIT, bool CUTS>
 static bool launch_aa(izb_kernel kernel, const raster_args *a, const aa_buffers *b, const izb_aa_samples &S,
-                      const aa_own &own, cudaStream_t s)
+                      const aa_own &own, const aa_cut_args &cut, cudaStream_t s)
 {
     constexpr uint32_t UNITS = RASTER_THREADS / UNIT;
     const uint32_t ntri = (uint32_t)a->ntri;
     if (kernel == IZB_KERNEL2) {
         int ux, uy;
         raster_k2_units(&a->grid, UNIT, a->sm_count, &ux, &uy);
-        auto k = aa_k2<UNIT>;
+        auto k = aa_k2<UNIT, CUTS>;
         CUDA_LAUNCH(k, cuda_blocks((size_t)ux * uy, UNITS), RASTER_THREADS, 0, s, a->tris, a->tri_capacity,
                     ntri, a->points, b->foot, a->cell_start, a->cell_end, b->cell_ext, a->grid, ux, uy,
-                    b->frame, S, own, b->masks);
+                    b->frame, S, own, cut, b->masks);
     } else {
-        auto k = aa_k1<UNIT>;
+        auto k = aa_k1<UNIT, CUTS>;
         CUDA_LAUNCH(k, cuda_blocks(ntri, UNITS), RASTER_THREADS, 0, s, a->tris, a->tri_capacity, ntri,
                     a->points, b->foot, a->cell_start, a->cell_end, b->cell_ext, a->grid, b->frame, S, own,
-                    b->masks);
+                    cut, b->masks);
     }
     return true;
+}
+
+/* launch_aa with the launch's cut-outs (a->cut.tex NULL: none, the kernels without the test) */
+template <int UNIT>
+static bool launch_aa_cut(izb_kernel kernel, const raster_args *a, const aa_buffers *b, const izb_aa_samples &S,
+                          const aa_own &own, cudaStream_t s)
+{
+    const aa_cut_args cut = {a->tri_id, a->cut.tex, a->cut.uv, a->cut.textures, a->cut.pool};
+    return a->cut.tex ? launch_aa<UNIT, true>(kernel, a, b, S, own, cut, s)
+                      : launch_aa<UNIT, false>(kernel, a, b, S, own, cut, s);
 }
 
 template <class Depth>
@@ -361,7 +449,7 @@ extern "C" bool aa_raster_run(izb_kernel kernel, int unit, const izb_recon *f, c
                               const cuda_image *img, const aa_buffers *b, cudaStream_t s)
 {
     if (a->ntri <= 0 || a->n <= 0 || a->grid.w <= 0 || a->grid.h <= 0 || img->width <= 0 ||
-        (a->pixel_id && !a->tri_id) || !izb_aa_samples_ok(f->shadow_samples)) {
+        ((a->pixel_id || a->cut.tex) && !a->tri_id) || !izb_aa_samples_ok(f->shadow_samples)) {
         fprintf(stderr, "izb cuda: aa raster: bad input (%d triangles, %d points)\n", a->ntri, a->n);
         return false;
     }
@@ -377,16 +465,16 @@ extern "C" bool aa_raster_run(izb_kernel kernel, int unit, const izb_recon *f, c
     bool ok;
     switch (unit) {
     case 32:
-        ok = launch_aa<32>(kernel, a, b, S, own, s);
+        ok = launch_aa_cut<32>(kernel, a, b, S, own, s);
         break;
     case 64:
-        ok = launch_aa<64>(kernel, a, b, S, own, s);
+        ok = launch_aa_cut<64>(kernel, a, b, S, own, s);
         break;
     case 128:
-        ok = launch_aa<128>(kernel, a, b, S, own, s);
+        ok = launch_aa_cut<128>(kernel, a, b, S, own, s);
         break;
     case 256:
-        ok = launch_aa<256>(kernel, a, b, S, own, s);
+        ok = launch_aa_cut<256>(kernel, a, b, S, own, s);
         break;
     default:
         fprintf(stderr, "izb cuda: aa raster: unit size %d is not 32, 64, 128 or 256\n", unit);

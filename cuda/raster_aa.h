@@ -10,8 +10,8 @@
  *     yet), each cell's largest extent, kernel1 or kernel2 over the triangles' ranges grown by the
  *     frame's extent giving each point's N-bit mask (an OR over pairs, izb_mask.h), then the mask's
  *     byte (izb_mask_value) at every point's pixel.
- * Equal to the CPU backend's anti-aliased frame byte for byte (tests/cuda/test_cuda_aa.c). Cut-outs
- * are opaque here, as in the CPU's aa frame (cpu/backend.c, aa_frame). */
+ * Equal to the CPU backend's anti-aliased frame byte for byte (tests/cuda/test_cuda_aa.c), cut-outs
+ * included: each hidden sub-sample alpha-tested at its own position (izb_aa_sample_keeps). */
 #ifndef IZB_CUDA_RASTER_AA_H
 #define IZB_CUDA_RASTER_AA_H
 
@@ -45,7 +45,8 @@ bool aa_extent_run(const izb_recon *f, const cuda_image *img, const uint32_t *pi
 bool aa_bbox_restore_run(cuda_frame_info *info, const aa_buffers *b, cudaStream_t s);
 
 /* Stage 3 (instead of raster_run; needs n >= 1, ntri >= 1): a's triangles, points, cells, ids
- * (a->tri_id with a->pixel_id); a->shadow, a->k1_split and a->cut are not used. */
+ * (a->tri_id with a->pixel_id or a->cut.tex); a->shadow and a->k1_split are not used. A cut-out
+ * (a->cut) hides a sub-sample only where izb_aa_sample_keeps keeps it. */
 bool aa_raster_run(izb_kernel kernel, int unit, const izb_recon *f, const raster_args *a,
                    const cuda_image *img, const aa_buffers *b, cudaStream_t s);
 

@@ -161,10 +161,13 @@ static inline void izb_brute_force_soft(const izb_recon *f, const float *depth, 
  * hidden sub-samples turned into the byte (izb_mask_value). No grid, no cell ranges.
  * near: the pair's first test (izb_aa_near) as the backend runs it; false: skipped, every point
  * tested against every triangle, so the backend can only equal it if the extent it grows its
- * ranges and pair tests by holds every hit (the dilation's test). */
-static inline void izb_brute_force_aa(const izb_recon *f, const float *depth, const uint32_t *ids, const float *xyz,
-                                      int nt, const izb_cull_view *cull, bool near, uint8_t *mask, izb_point *pts,
-                                      int *pix)
+ * ranges and pair tests by holds every hit (the dilation's test).
+ * cut (NULL or empty: none): a sub-sample hidden by a triangle with a texture counts only where
+ * izb_aa_sample_keeps keeps the triangle at that sub-sample's own position (tested sample by
+ * sample here; the backends filter a word with izb_aa_keep_bits). */
+static inline void izb_brute_force_aa_cut(const izb_recon *f, const float *depth, const uint32_t *ids,
+                                          const float *xyz, int nt, const izb_cull_view *cull, bool near,
+                                          const izb_cutout_set *cut, uint8_t *mask, izb_point *pts, int *pix)
 {
     const int W = f->width, H = f->height;
     izb_bbox bb = {INFINITY, INFINITY, -INFINITY, -INFINITY};
@@ -209,11 +212,16 @@ static inline void izb_brute_force_aa(const izb_recon *f, const float *depth, co
             izb_transform(f->light, xyz + 9 * t + 3 * k, v[k]);
         izb_tri tri;
         if (!izb_tri_setup(v, &g, &grown, izb_may_cull(cull, (uint32_t)t), &tri)) continue;
+        const uint32_t tex = cut && cut->cut_count ? cut->tex[t] : IZB_OPAQUE;
         for (int i = 0; i < n; i++) {
             if (near && !izb_aa_near(&tri, pts[i].x, pts[i].y, foot[i].ex, foot[i].ey)) continue;
             uint32_t hid = 0;
             for (int k = 0; k < S.n; k++)
-                hid |= (uint32_t)izb_aa_sample_hidden(&tri, pts[i].x, pts[i].y, pts[i].z, &foot[i], S.u[k], S.v[k]) << k;
+                hid |= (uint32_t)(izb_aa_sample_hidden(&tri, pts[i].x, pts[i].y, pts[i].z, &foot[i], S.u[k], S.v[k]) &&
+                                  (tex == IZB_OPAQUE ||
+                                   izb_aa_sample_keeps(&tri, pts[i].x, pts[i].y, &foot[i], S.u[k], S.v[k],
+                                                       cut->uv + 6 * (size_t)t, cut->pool, &cut->textures[tex])))
+                       << k;
             if (hid && !(ids && izb_hit_is_own(xyz, 9, 1, (uint32_t)nt, ids[pix[i]], (uint32_t)t))) acc[i] |= hid;
         }
     }
@@ -221,6 +229,13 @@ static inline void izb_brute_force_aa(const izb_recon *f, const float *depth, co
         mask[pix[i]] = izb_mask_value(&acc[i], S.n);
     free(foot);
     free(acc);
+}
+
+static inline void izb_brute_force_aa(const izb_recon *f, const float *depth, const uint32_t *ids, const float *xyz,
+                                      int nt, const izb_cull_view *cull, bool near, uint8_t *mask, izb_point *pts,
+                                      int *pix)
+{
+    izb_brute_force_aa_cut(f, depth, ids, xyz, nt, cull, near, NULL, mask, pts, pix);
 }
 
 /* A point light's cube faces (IZB_LIGHT_FACE frames, count <= IZB_CUBE_FACES) as

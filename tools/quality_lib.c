@@ -35,14 +35,19 @@ const quality_view quality_views[] = {
      .base = "default-spot", .light_samples = 64, .light_size = {1.5f, 1.0f}},
     {.name = "area-disk", .scene = "builtin:default", .what = "default scene, spot with a 0.5 m disk, M = 64",
      .base = "default-spot", .light_samples = 64, .light_size = {0.5f, 0.5f}, .light_shape = IZB_AREA_DISK},
-    /* anti-aliased edges: the footprints' sub-samples, N = 1, 8, 32 (no cut-outs: that frame does
-     * not alpha-test yet) */
+    /* anti-aliased edges: the footprints' sub-samples, N = 1, 8, 32 (cut-outs alpha-tested per
+     * sub-sample; the truth's Embree filter applies the same test to each sub-sample's ray) */
     {.name = "aa-default", .scene = "builtin:default", .what = "default scene, directional light, N = 1, 8, 32",
      .base = "default", .aa = true},
     {.name = "aa-fence-zoom", .scene = "builtin:default", .what = "picket shadows from 0.5 m, N = 1, 8, 32",
      .base = "fence-zoom", .aa = true},
     {.name = "aa-grazing", .scene = "builtin:default", .what = "light 5 deg above the ground, N = 1, 8, 32",
      .base = "grazing", .aa = true},
+    {.name = "aa-foliage-near", .scene = "builtin:foliage", .what = "cut-out leaf cards from 1 m, N = 1, 8, 32",
+     .base = "foliage-near", .aa = true},
+    {.name = "aa-fence-grazing", .scene = "builtin:foliage",
+     .what = "a cut-out fence's shadow, light 8 deg above the ground, N = 1, 8, 32", .base = "fence-grazing",
+     .aa = true},
 };
 const int quality_view_count = (int)(sizeof quality_views / sizeof quality_views[0]);
 

@@ -15,7 +15,11 @@
  *      bbox drops it; several views, N 8 and 32, both kernels: CUDA == CPU, and partly hidden
  *      pixels exist (else the case would test nothing); N 4 and 16 there too;
  *  (d) an all-sky frame (no points: nothing to cull against, no raster) and a ground alone with
- *      ids (every pair is the point's own plane): both backends agree, all 255.
+ *      ids (every pair is the point's own plane): both backends agree, all 255;
+ *  (e) cut-outs (tests/cutout_gen.h: alpha-tested cards, random textures, wraps, cutoffs, NaN UVs;
+ *      directional or grazing light), CUT_SEEDS small frames, N 4/8/16/32 by seed: kernel1/kernel2
+ *      x without/with ids, a unit size by seed: CUDA == CPU (each sub-sample alpha-tested at its own
+ *      position, izb_aa_sample_keeps), and the alpha test changes the CPU's mask on some seed.
  * The seeds must exercise what they compare: partly hidden pixels (0 < byte < 255) and masks that
  * ids change. IZB_DIFF_SEEDS=N runs N seeds (default DEFAULT_SEEDS, sized for the SIMT emulator),
  * IZB_DIFF_SEED=K the one seed K. Exits 77 without a CUDA device. */
@@ -26,12 +30,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cutout_gen.h"
 #include "differential_gen.h"
 #include "gpu_fixture.h"
 #include "izb.h"
 #include "test.h"
 
 #define DEFAULT_SEEDS 8
+#define CUT_SEEDS 4
 
 typedef struct pair {
     izb_backend *cpu, *gpu;
@@ -198,6 +204,47 @@ static void check_empty(const pair *p)
     }
 }
 
+/* (e): cut-out scenes (see the top) */
+static long cut_bite;
+
+static void check_cut(const pair *p, uint64_t seed)
+{
+    rng_state = seed * 0x9E3779B97F4A7C15ull + 0x6A09E667F3BCC909ull;
+    for (int k = 0; k < 4; k++) (void)rnd();
+    static cut_scene sc;
+    cut_gen_scene(&sc);
+    const light l = cut_gen_light(&sc, rnd() < 0.75 ? CUT_L_DIR : CUT_L_GRAZE);
+    const camera cam = cut_gen_camera(sc.bmin, sc.bmax);
+    const int W = 24 + (int)(rnd() * 17), H = 18 + (int)(rnd() * 13), npix = W * H;
+    izb_recon f = izb_frame_make(&cam, &l, sc.bmin, sc.bmax, W, H);
+    static const int ns[4] = {4, 8, 16, 32};
+    f.shadow_samples = ns[seed % 4];
+    static float depth[MAX_W * MAX_H];
+    static uint32_t ids[MAX_W * MAX_H];
+    ray_cast_depth(&cam, &f, sc.xyz, sc.nt, depth, ids);
+    const izb_cutouts co = cut_cutouts_of(&sc);
+    const bool ok = izb_set_scene(p->cpu, sc.xyz, sc.nt) && izb_set_scene(p->gpu, sc.xyz, sc.nt) &&
+                    izb_set_cutouts(p->cpu, &co) && izb_set_cutouts(p->gpu, &co);
+    CHECK(ok, "(e) seed %llu: set_scene / set_cutouts", (unsigned long long)seed);
+    if (!ok) return;
+    static const int units[5] = {0, 32, 64, 128, 256};
+    static uint8_t cm[MAX_W * MAX_H], gm[MAX_W * MAX_H], opaque[MAX_W * MAX_H];
+    char what[256];
+    for (int k = 0; k < 2; k++)
+        for (int with_ids = 0; with_ids < 2; with_ids++) {
+            const izb_settings s = {.kernel = k ? IZB_KERNEL2 : IZB_KERNEL1, .unit_size = units[(seed + k) % 5]};
+            snprintf(what, sizeof what, "seed %llu (e) cut-outs N %d kernel%d unit %d%s, %d tris, %dx%d",
+                     (unsigned long long)seed, f.shadow_samples, s.kernel, s.unit_size, with_ids ? " ids" : "",
+                     sc.nt, W, H);
+            shade_both(p, what, &f, &s, depth, with_ids ? ids : NULL, cm, gm);
+        }
+    /* does the alpha test bite? the CPU's last mask (kernel2, ids) with every card opaque */
+    CHECK(izb_set_cutouts(p->cpu, NULL) &&
+              izb_shade_arrays_ids(p->cpu, &f, &(izb_settings){.kernel = IZB_KERNEL2}, depth, ids, opaque, NULL),
+          "(e) seed %llu: opaque frame", (unsigned long long)seed);
+    cut_bite += memcmp(opaque, cm, (size_t)npix) != 0;
+}
+
 int main(void)
 {
     fixture_require_device("cuda_aa");
@@ -217,6 +264,10 @@ int main(void)
     rng_state = 12345;
     check_border(&p);
     check_empty(&p);
+    for (uint64_t s = 0; s < CUT_SEEDS; s++)
+        check_cut(&p, s);
+    printf("(e) %d cut-out seeds: the alpha test changed the mask on %ld\n", CUT_SEEDS, cut_bite);
+    CHECK(cut_bite > 0, "(e) the alpha test changed no mask in %d cut-out seeds", CUT_SEEDS);
     printf("seeds %ld..%ld: %ld frames compared, %ld partly hidden pixels (N > 1, kernel1 radix), ids "
            "changed the "
            "mask on %ld of %ld\n",

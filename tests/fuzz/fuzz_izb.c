@@ -21,8 +21,8 @@
  * the same alpha test (izb_alpha.h; per light sample in soft frames). Then the frame may take N
  * sub-samples per pixel (anti-aliased edges, izb_aa.h): for N in {4, 8, 16, 32} on a directional
  * light without an angle the byte must equal izb_brute_force_aa (every point x triangle x
- * sub-sample, the footprints from the same depth; that frame does not alpha-test cut-outs yet, nor
- * does its brute force), and N = 2 or 64, or N > 1 with a spot, a point light or a light angle, must
+ * sub-sample, the footprints from the same depth; a cut-out's alpha test per sub-sample at its own
+ * position, izb_aa_sample_keeps), and N = 2 or 64, or N > 1 with a spot, a point light or a light angle, must
  * be refused. Last (the input's last bytes) a spot may be an area light (izb_area.h: a size, M and
  * shape from the input): the byte must equal the brute force's for the area samples, or a bad size,
  * M or shape must be refused. And nothing may crash or read out of bounds (ASan, UBSan). */
@@ -253,7 +253,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     } else if (soft_frame) { /* soft (angle or area): the byte itself, the lit fraction, must be equal */
         izb_brute_force_soft_cut(&fb[0], depth, NULL, xyz, nt, &cv, true, &cset, want, pts, pix);
     } else if (fb[0].shadow_samples > 1) { /* anti-aliased: the byte, the sub-samples' lit fraction */
-        izb_brute_force_aa(&fb[0], depth, NULL, xyz, nt, &cv, true, want, pts, pix);
+        izb_brute_force_aa_cut(&fb[0], depth, NULL, xyz, nt, &cv, true, &cset, want, pts, pix);
     } else {
         izb_brute_force_cut(&fb[0], depth, NULL, xyz, nt, &cv, &cset, want, pts, pix);
     }
