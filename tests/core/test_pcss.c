@@ -266,7 +266,10 @@ static void check_area_scale(void)
     /* float depths near 1 (z = 1 - O(near / d)) carry about 1e-7 / (z_r - z_b) of relative error */
     CHECK(worst < 2e-3, "area: k is the emitter's map displacement per depth (worst relative error %.2e)",
           worst);
-    CHECK(worst_z0 < 1e-6, "area: z0 is d_min's map depth (worst %.2e)", worst_z0);
+    /* z0 comes from the float matrix, whose rows carry the light's position in world units (tens):
+     * their rounding (6e-8 of themselves) leaves a few 1e-6 in a depth near 1, and -O2 against -O3
+     * moves it (1.9e-6 under the ASan build, 8e-7 in release); a wrong z0 is off by far more */
+    CHECK(worst_z0 < 1e-5, "area: z0 is d_min's map depth (worst %.2e)", worst_z0);
 }
 
 /* the gap between a disk's open share and the straight ramp of a segment of the same width, the
