@@ -142,6 +142,31 @@ static inline bool KERN(all_marked)(const uint64_t *hits, uint32_t j, uint32_t e
     return (KERN(marked_bits)(hits, j) & lanes) == lanes;
 }
 
+/* Cut-out frames' cell flags (done: one bit per cell, this thread's): a cell's bit is set once every
+ * point of it is marked in this thread's bitmap, so a later cut-out triangle skips the cell
+ * without reading its range, its bitmap words or its points. Under dense foliage most rows a card
+ * covers are done (foliage:1M at 1280x720: 72% of its blocks were all marked), and each skipped
+ * row still cost two cell-range loads, the bitmap's words and a branch per block. The flags only
+ * skip tests that could mark nothing new: the mask is the same. Are cells [c0, c1] all done? */
+static inline bool KERN(cells_done)(const uint64_t *done, uint32_t c0, uint32_t c1)
+{
+    for (uint32_t w = c0 >> 6; w <= c1 >> 6; w++) {
+        const uint32_t lo = w == c0 >> 6 ? c0 & 63 : 0, hi = w == c1 >> 6 ? c1 & 63 : 63;
+        const uint64_t want = (~(uint64_t)0 >> (63 - (hi - lo))) << lo;
+        if ((done[w] & want) != want) return false;
+    }
+    return true;
+}
+
+/* Cells [c0, c1] done (cells_done). */
+static inline void KERN(set_done)(uint64_t *done, uint32_t c0, uint32_t c1)
+{
+    for (uint32_t w = c0 >> 6; w <= c1 >> 6; w++) {
+        const uint32_t lo = w == c0 >> 6 ? c0 & 63 : 0, hi = w == c1 >> 6 ? c1 & 63 : 63;
+        done[w] |= (~(uint64_t)0 >> (63 - (hi - lo))) << lo;
+    }
+}
+
 /* The hits `bits` of cut-out triangle t on the block at x, y that the alpha test keeps: the test
  * runs per hit only (scalar: a texel read is a gather, and most blocks of a card hit few points). */
 static uint32_t KERN(cut_bits)(const izb_tri *t, const KERN(cut_tri) *ct, const float *x, const float *y,
@@ -162,26 +187,30 @@ static uint32_t KERN(cut_bits)(const izb_tri *t, const KERN(cut_tri) *ct, const 
  * hit; the traversal queues the triangle's kept blocks after its last cell (own_drain). ct: the
  * triangle's cut-out inputs, NULL (a constant in the opaque copies) when it is opaque; the alpha
  * test then filters the block's hits before they are marked or queued, and a block whose points
- * are all marked is skipped (all_marked: a branch opaque triangles do not pay). */
-static inline __attribute__((always_inline)) void KERN(row_hits)(const izb_tri *t, int i,
+ * are all marked is skipped (all_marked: a branch opaque triangles do not pay). Returns (for
+ * cut-outs; opaque: true, unused) whether every point of [j0, end) is marked in the bitmap now. */
+static inline __attribute__((always_inline)) bool KERN(row_hits)(const izb_tri *t, int i,
                                                                  const izb_cpu_points *p, uint32_t j0,
                                                                  uint32_t end, const izb_own *own,
                                                                  const KERN(cut_tri) *ct, KERN(own_queue) *oq,
                                                                  uint64_t *hits)
 {
     const float *x = p->x, *y = p->y, *z = p->z;
+    bool all = true; /* (cut-outs) every point of the run ends marked */
     if (!own) {
         for (uint32_t j = j0; j < end; j += KERN_BLOCK) {
             if (ct && KERN(all_marked)(hits, j, end)) continue;
             uint32_t bits = KERN(block_hits)(t, x + j, y + j, z + j, (int)(end - j));
             if (ct && bits) bits = KERN(cut_bits)(t, ct, x + j, y + j, bits & ~KERN(marked_bits)(hits, j));
             KERN(mark_hits)(hits, j, bits);
+            if (ct) all = all && KERN(all_marked)(hits, j, end);
         }
-        return;
+        return all;
     }
     uint32_t m = oq->blocks;
     for (uint32_t j = j0; j < end; j += KERN_BLOCK) {
         if (ct && KERN(all_marked)(hits, j, end)) continue;
+        all = false; /* its hits are queued, not marked yet */
         uint32_t bits = KERN(block_hits)(t, x + j, y + j, z + j, (int)(end - j));
         if (ct && bits) bits = KERN(cut_bits)(t, ct, x + j, y + j, bits & ~KERN(marked_bits)(hits, j));
         oq->block_j[m] = j, oq->block_bits[m] = bits;
@@ -193,24 +222,34 @@ static inline __attribute__((always_inline)) void KERN(row_hits)(const izb_tri *
         }
     }
     oq->blocks = m;
+    return all;
 }
 
+#define KERN_UV_AHEAD 8
 /* Kernel1's triangles [i0, i1) with own (NULL: no ids): each cell row of a triangle is one
  * contiguous run of points. */
 static inline __attribute__((always_inline)) void
 KERN(k1_run)(const izb_tri *tris, int i0, int i1, const izb_cpu_points *p, const uint32_t *cell_start,
              const uint32_t *cell_end, const izb_grid *g, const izb_own *own, const izb_cut *cut,
-             KERN(own_queue) *oq, uint64_t *hits)
+             KERN(own_queue) *oq, uint64_t *hits, uint64_t *done)
 {
     for (int i = i0; i < i1; i++) {
         const izb_tri t = tris[i]; /* a local copy, kept in registers across the stores */
         int cx0, cy0, cx1, cy1;
         izb_tri_cells(&t, g, &cx0, &cy0, &cx1, &cy1);
+        /* the UVs of the cut-out KERN_UV_AHEAD triangles on: read only where a hit is alpha-tested
+         * (foliage:1M: some 390,000 tests for 2M cards), too sparse for the hardware's prefetch,
+         * and that load's miss was half of the alpha test's samples */
+        if (cut && i + KERN_UV_AHEAD < i1)
+            __builtin_prefetch(cut->uv + 6 * (size_t)cut->tri_id[i + KERN_UV_AHEAD]);
         KERN(cut_tri) ct;
         if (cut && KERN(cut_of)(cut, i, &ct)) {
             for (int cy = cy0; cy <= cy1; cy++) {
-                const int row = cy * g->w;
-                KERN(row_hits)(&t, i, p, cell_start[row + cx0], cell_end[row + cx1], own, &ct, oq, hits);
+                const uint32_t row = (uint32_t)(cy * g->w);
+                if (done && KERN(cells_done)(done, row + (uint32_t)cx0, row + (uint32_t)cx1)) continue;
+                const bool all =
+                    KERN(row_hits)(&t, i, p, cell_start[row + cx0], cell_end[row + cx1], own, &ct, oq, hits);
+                if (all && done) KERN(set_done)(done, row + (uint32_t)cx0, row + (uint32_t)cx1);
             }
         } else {
             for (int cy = cy0; cy <= cy1; cy++) {
@@ -226,18 +265,18 @@ KERN(k1_run)(const izb_tri *tris, int i0, int i1, const izb_cpu_points *p, const
  * bitmaps into the mask). */
 static void KERN(k1_tris)(const izb_tri *tris, int i0, int i1, const izb_cpu_points *p,
                           const uint32_t *cell_start, const uint32_t *cell_end, const izb_grid *g,
-                          const izb_own *own, const izb_cut *cut, uint64_t *hits)
+                          const izb_own *own, const izb_cut *cut, uint64_t *hits, uint64_t *done)
 {
     if (own) {
         KERN(own_queue) oq;
         oq.n = oq.blocks = 0;
-        if (cut) KERN(k1_run)(tris, i0, i1, p, cell_start, cell_end, g, own, cut, &oq, hits);
-        else KERN(k1_run)(tris, i0, i1, p, cell_start, cell_end, g, own, NULL, &oq, hits);
+        if (cut) KERN(k1_run)(tris, i0, i1, p, cell_start, cell_end, g, own, cut, &oq, hits, done);
+        else KERN(k1_run)(tris, i0, i1, p, cell_start, cell_end, g, own, NULL, &oq, hits, NULL);
         KERN(own_flush)(own, p->pixel, &oq, hits);
     } else if (cut) {
-        KERN(k1_run)(tris, i0, i1, p, cell_start, cell_end, g, NULL, cut, NULL, hits);
+        KERN(k1_run)(tris, i0, i1, p, cell_start, cell_end, g, NULL, cut, NULL, hits, done);
     } else {
-        KERN(k1_run)(tris, i0, i1, p, cell_start, cell_end, g, NULL, NULL, NULL, hits);
+        KERN(k1_run)(tris, i0, i1, p, cell_start, cell_end, g, NULL, NULL, NULL, hits, NULL);
     }
 }
 
@@ -247,7 +286,8 @@ static inline __attribute__((always_inline)) void KERN(k2_run)(const izb_tri *tr
                                                                const uint32_t *cell_start,
                                                                const uint32_t *cell_end, const izb_grid *g,
                                                                const izb_own *own, const izb_cut *cut,
-                                                               KERN(own_queue) *oq, uint64_t *hits)
+                                                               KERN(own_queue) *oq, uint64_t *hits,
+                                                               uint64_t *done)
 {
     for (int i = 0; i < nt; i++) {
         const izb_tri t = tris[i];
@@ -259,8 +299,10 @@ static inline __attribute__((always_inline)) void KERN(k2_run)(const izb_tri *tr
         if (cut && KERN(cut_of)(cut, i, &ct)) {
             for (int cy = izb_cpu_first_congruent(cy0, gy, side); cy <= cy1; cy += side)
                 for (int cx = cx_first; cx <= cx1; cx += side) {
-                    const int c = cy * g->w + cx;
-                    KERN(row_hits)(&t, i, p, cell_start[c], cell_end[c], own, &ct, oq, hits);
+                    const uint32_t c = (uint32_t)(cy * g->w + cx);
+                    if (done && done[c >> 6] >> (c & 63) & 1) continue;
+                    if (KERN(row_hits)(&t, i, p, cell_start[c], cell_end[c], own, &ct, oq, hits) && done)
+                        done[c >> 6] |= (uint64_t)1 << (c & 63);
                 }
         } else {
             for (int cy = izb_cpu_first_congruent(cy0, gy, side); cy <= cy1; cy += side)
@@ -277,17 +319,17 @@ static inline __attribute__((always_inline)) void KERN(k2_run)(const izb_tri *tr
  * (cx, cy) with cx % side == gx, cy % side == gy. Hits go to this thread's bitmap. */
 static void KERN(k2_group)(const izb_tri *tris, int nt, int gx, int gy, int side, const izb_cpu_points *p,
                            const uint32_t *cell_start, const uint32_t *cell_end, const izb_grid *g,
-                           const izb_own *own, const izb_cut *cut, uint64_t *hits)
+                           const izb_own *own, const izb_cut *cut, uint64_t *hits, uint64_t *done)
 {
     if (own) {
         KERN(own_queue) oq;
         oq.n = oq.blocks = 0;
-        if (cut) KERN(k2_run)(tris, nt, gx, gy, side, p, cell_start, cell_end, g, own, cut, &oq, hits);
-        else KERN(k2_run)(tris, nt, gx, gy, side, p, cell_start, cell_end, g, own, NULL, &oq, hits);
+        if (cut) KERN(k2_run)(tris, nt, gx, gy, side, p, cell_start, cell_end, g, own, cut, &oq, hits, done);
+        else KERN(k2_run)(tris, nt, gx, gy, side, p, cell_start, cell_end, g, own, NULL, &oq, hits, NULL);
         KERN(own_flush)(own, p->pixel, &oq, hits);
     } else if (cut) {
-        KERN(k2_run)(tris, nt, gx, gy, side, p, cell_start, cell_end, g, NULL, cut, NULL, hits);
+        KERN(k2_run)(tris, nt, gx, gy, side, p, cell_start, cell_end, g, NULL, cut, NULL, hits, done);
     } else {
-        KERN(k2_run)(tris, nt, gx, gy, side, p, cell_start, cell_end, g, NULL, NULL, NULL, hits);
+        KERN(k2_run)(tris, nt, gx, gy, side, p, cell_start, cell_end, g, NULL, NULL, NULL, hits, NULL);
     }
 }

@@ -30,9 +30,17 @@ static size_t bitmap_words(int n)
     return (((size_t)(n > 0 ? n : 0) + 63) / 64 + 1 + 7) & ~(size_t)7;
 }
 
+/* Words of one thread's cell flags (kernels_raster.h's cells_done, cut-out frames): room for n / 4
+ * cells, twice the adaptive grid's n / 8 (izb_grid_make); a finer grid asked for by the caller
+ * runs without the flags (the same mask). Rounded like the bitmap. */
+static size_t done_words(int n)
+{
+    return (((size_t)(n > 0 ? n : 0) / 4 + 64 + 63) / 64 + 7) & ~(size_t)7;
+}
+
 size_t izb_cpu_raster_scratch(int n, int threads)
 {
-    return (size_t)izb_cpu_threads(threads) * bitmap_words(n) + 8;
+    return (size_t)izb_cpu_threads(threads) * (bitmap_words(n) + done_words(n)) + 8;
 }
 
 /* the first 64-byte boundary in scratch (at most 7 words in) */
@@ -62,7 +70,9 @@ static void raster(const izb_cpu_kernels *k, izb_kernel kernel, const izb_tri *t
                    const izb_grid *g, const izb_own *own, const izb_cut *cut, uint8_t *mask, int threads,
                    uint64_t *scratch)
 {
-    const size_t stride = bitmap_words(n);
+    const size_t stride = bitmap_words(n) + done_words(n); /* a thread's bitmap, then its cell flags */
+    const size_t cells = (size_t)g->w * (size_t)g->h, flag_words = (cells + 63) / 64;
+    const bool flags = cut && flag_words <= done_words(n);
     scratch = line_aligned(scratch);
     int side = 2; /* kernel2: the smallest G >= 2 with G * G >= 2 * threads */
     while (side * side < 2 * threads)
@@ -72,21 +82,22 @@ static void raster(const izb_cpu_kernels *k, izb_kernel kernel, const izb_tri *t
     const int batches = (nt + batch - 1) / batch, groups = side * side;
 #pragma omp parallel num_threads(threads)
     {
-        uint64_t *hits = scratch + (size_t)THREAD_NUM() * stride;
+        uint64_t *hits = scratch + (size_t)THREAD_NUM() * stride, *done = flags ? hits + bitmap_words(n) : NULL;
         const int teams = NUM_THREADS();
-        memset(hits, 0, stride * sizeof *hits);
+        memset(hits, 0, bitmap_words(n) * sizeof *hits);
+        if (done) memset(done, 0, flag_words * sizeof *done);
         if (kernel == IZB_KERNEL2) {
 #pragma omp for schedule(dynamic, 1)
             for (int grp = 0; grp < groups; grp++) {
                 const int gx = grp % side, gy = grp / side;
                 if (gx < g->w && gy < g->h)
-                    k->k2_group(tris, nt, gx, gy, side, points, cell_start, cell_end, g, own, cut, hits);
+                    k->k2_group(tris, nt, gx, gy, side, points, cell_start, cell_end, g, own, cut, hits, done);
             }
         } else {
 #pragma omp for schedule(dynamic, 1)
             for (int bi = 0; bi < batches; bi++) {
                 const int i0 = bi * batch, i1 = nt - i0 > batch ? i0 + batch : nt;
-                k->k1_tris(tris, i0, i1, points, cell_start, cell_end, g, own, cut, hits);
+                k->k1_tris(tris, i0, i1, points, cell_start, cell_end, g, own, cut, hits, done);
             }
         }
         /* (the for's closing barrier: every bitmap is complete) */

@@ -4,10 +4,13 @@
  * alternately with the cut-outs and without (izb_set_cutouts NULL), kernel 1 and 2; min and median
  * of the raster stage and the IZB total. Not a test:
  *   meson test -C BUILD --benchmark cutouts -v   (IZB_BENCH_CARDS=N, IZB_BENCH_SIZE=WxH,
- *   IZB_BENCH_RUNS=R, IZB_BENCH_THREADS=T; IZB_BENCH_ONLY=cut or opaque runs one side, for perf) */
+ *   IZB_BENCH_RUNS=R, IZB_BENCH_THREADS=T; IZB_BENCH_ONLY=cut or opaque runs one side, for perf;
+ *   IZB_BENCH_KERNEL=1 or 2 one kernel). The CPU column is the process's CPU time per frame: on a
+ *   loaded machine it moves less than the wall-clock ones. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "izb.h"
 #include "scene.h"
@@ -27,6 +30,7 @@ int main(void)
     int W = 1280, H = 720;
     const char *only_s = getenv("IZB_BENCH_ONLY"); /* "cut" or "opaque": run that side only (perf) */
     const int only = only_s ? strcmp(only_s, "cut") == 0 : -1;
+    const long kern = env_long("IZB_BENCH_KERNEL", 0); /* 1 or 2: that kernel only */
     const char *sz = getenv("IZB_BENCH_SIZE");
     if (sz && sscanf(sz, "%dx%d", &W, &H) != 2) W = 1280, H = 720;
     char err[512];
@@ -43,8 +47,8 @@ int main(void)
     const izb_recon f = izb_frame_make(&cam, &l, s.bounds_min, s.bounds_max, W, H);
     float *depth = malloc((size_t)W * H * sizeof *depth);
     uint8_t *mask = malloc((size_t)W * H);
-    double *t[2][2][2]; /* [cut][kernel][raster, total] */
-    for (int a = 0; a < 8; a++) ((double **)t)[a] = malloc((size_t)runs * sizeof(double));
+    double *t[2][2][3]; /* [cut][kernel][raster, total, CPU time] */
+    for (int a = 0; a < 12; a++) ((double **)t)[a] = malloc((size_t)runs * sizeof(double));
     for (int i = 0; i < W * H; i++) depth[i] = 12.0f; /* the ground, straight below */
     const izb_cutouts v = scene_cutouts_view(&c);
     int shadowed[2] = {0, 0};
@@ -53,25 +57,31 @@ int main(void)
             if (only >= 0 && cut != only) continue; /* IZB_BENCH_ONLY: profile one side */
             izb_set_cutouts(b, cut ? &v : NULL);
             for (int k = 0; k < 2; k++) {
+                if (kern && k + 1 != kern) continue; /* IZB_BENCH_KERNEL: one kernel only */
                 izb_stats st;
+                struct timespec c0, c1;
+                clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
                 izb_shade_arrays(b, &f, &(izb_settings){.kernel = k ? IZB_KERNEL2 : IZB_KERNEL1}, depth, mask, &st);
                 if (r < 0) {
                     if (k == 0)
                         for (int i = 0; i < W * H; i++) shadowed[cut] += mask[i] == 0;
                     continue;
                 }
+                clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c1);
                 t[cut][k][0][r] = st.stage_ms[IZB_STAGE_RASTER];
                 t[cut][k][1][r] = st.total_ms;
+                t[cut][k][2][r] = (double)(c1.tv_sec - c0.tv_sec) * 1e3 + (double)(c1.tv_nsec - c0.tv_nsec) * 1e-6;
             }
         }
     printf("builtin:foliage:%ld (%d triangles, %d cut-out) at %dx%d, %ld runs, shadowed %d opaque / %d cut\n", cards,
            s.tri_count, c.cut_tris, W, H, runs, shadowed[0], shadowed[1]);
     for (int k = 0; k < 2; k++)
         for (int cut = 0; cut < 2; cut++) {
-            if (only >= 0 && cut != only) continue;
-            const stats_summary rs = stats_summarize(t[cut][k][0], (size_t)runs), ts = stats_summarize(t[cut][k][1], (size_t)runs);
-            printf("kernel%d %-8s raster min %7.2f median %7.2f ms   IZB total min %7.2f median %7.2f ms\n", k + 1,
-                   cut ? "cut-outs" : "opaque", rs.min, rs.median, ts.min, ts.median);
+            if ((only >= 0 && cut != only) || (kern && k + 1 != kern)) continue;
+            const stats_summary rs = stats_summarize(t[cut][k][0], (size_t)runs), ts = stats_summarize(t[cut][k][1], (size_t)runs),
+                                cs = stats_summarize(t[cut][k][2], (size_t)runs);
+            printf("kernel%d %-8s raster min %7.2f median %7.2f ms   IZB total min %7.2f median %7.2f ms   CPU min %7.2f median %7.2f ms\n", k + 1,
+                   cut ? "cut-outs" : "opaque", rs.min, rs.median, ts.min, ts.median, cs.min, cs.median);
         }
     izb_destroy(b);
     scene_cutouts_free(&c);
