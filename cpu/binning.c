@@ -27,7 +27,10 @@
  * in cache into the arrays, 1.09-1.12x (1.19x with plain stores of the lines); scattering straight
  * into the four arrays with the run's cursor in a register (see scatter_aos), 1.24x; no hash
  * array (the scatter hashing its points again, a block at a time), 1.11x; the transpose with
- * non-temporal stores, no gain (and the raster would read the points from memory). */
+ * non-temporal stores, no gain (and the raster would read the points from memory). Kept (issue
+ * 22): the transpose 16 points at a time by vector shuffles (kernels_binning.h's bin_transpose;
+ * GCC made the loop a 16-byte load and four scalar stores a point): the whole sort 0.94x (median
+ * of 30 rounds' ratios, scripts/bench-binning-ab on builtin:default 1080p, 1 thread, load 12). */
 #include "izb_cpu_isa.h"
 
 #include <stdio.h>
@@ -184,19 +187,14 @@ static void scatter_aos(const izb_cpu_runs *in, int64_t i0, int64_t i1, const ui
 }
 
 /* Binned points [d0, d1) from the array of structs to the structure of arrays: sequential reads
- * and writes. Scattering straight into the four arrays was slower: measured 4.7-5.6 ms against
- * 3.0-3.1 (16-byte scatter) + 0.9-1.0 (this) for spheres:1M at 1080p on one thread, because every
- * point's four stores miss L1 where the one 16-byte store misses once. */
-static void transpose(const izb_point *in, int64_t d0, int64_t d1, const izb_cpu_points *out)
+ * and writes, 16 points at a time (kernels_binning.h's bin_transpose). Scattering straight into
+ * the four arrays was slower: measured 4.7-5.6 ms against 3.0-3.1 (16-byte scatter) + 0.9-1.0
+ * (this, then a scalar loop) for spheres:1M at 1080p on one thread, because every point's four
+ * stores miss L1 where the one 16-byte store misses once. */
+static void transpose(const izb_cpu_kernels *k, const izb_point *in, int64_t d0, int64_t d1,
+                      const izb_cpu_points *out)
 {
-    float *restrict x = out->x, *restrict y = out->y, *restrict z = out->z;
-    uint32_t *restrict pixel = out->pixel;
-    for (int64_t d = d0; d < d1; d++) {
-        x[d] = in[d].x;
-        y[d] = in[d].y;
-        z[d] = in[d].z;
-        pixel[d] = in[d].pixel;
-    }
+    k->bin_transpose(in, d0, d1, out->x, out->y, out->z, out->pixel);
 }
 
 /* The sort of the runs' points, into exactly one of aos / soa. */
@@ -265,7 +263,7 @@ static void bin_sort(const izb_cpu_kernels *k, const izb_cpu_runs *in, const izb
         scatter_aos(in, i0, i1, hash, h, sorted);
         if (!aos) {
 #pragma omp barrier
-            transpose(sorted, i0, i1, soa);
+            transpose(k, sorted, i0, i1, soa);
         }
     }
 }
