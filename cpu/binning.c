@@ -27,10 +27,15 @@
  * in cache into the arrays, 1.09-1.12x (1.19x with plain stores of the lines); scattering straight
  * into the four arrays with the run's cursor in a register (see scatter_aos), 1.24x; no hash
  * array (the scatter hashing its points again, a block at a time), 1.11x; the transpose with
- * non-temporal stores, no gain (and the raster would read the points from memory). Kept (issue
- * 22): the transpose 16 points at a time by vector shuffles (kernels_binning.h's bin_transpose;
- * GCC made the loop a 16-byte load and four scalar stores a point): the whole sort 0.94x (median
- * of 30 rounds' ratios, scripts/bench-binning-ab on builtin:default 1080p, 1 thread, load 12). */
+ * non-temporal stores, no gain (and the raster would read the points from memory). Tried later
+ * (issue 22, bench-binning-ab against the unchanged sort, 1080p, 30 rounds, load 24-30, the
+ * median of the paired ratios): the transpose 16 points at a time by vector shuffles in a per-ISA
+ * kernel (GCC makes this loop a 16-byte load and four scalar stores a point), default 1.00 / 0.97
+ * (1 / 2 threads), spheres:4K 1.02 / 0.98: it waits on memory, not on its stores. The sort moving
+ * 4-byte pixel indices alone (scattered straight into the pixel array), x, y, z then made again
+ * from each pixel's depth (izb_reconstruct_w; the depth a scalar gather), against the unchanged
+ * sort: default 0.97 (1 thread) / 0.89 (2), spheres:4K 0.95 (1); not kept, no better than the
+ * transpose within the noise, and binning would need the frame and depth. */
 #include "izb_cpu_isa.h"
 
 #include <stdio.h>
@@ -187,14 +192,19 @@ static void scatter_aos(const izb_cpu_runs *in, int64_t i0, int64_t i1, const ui
 }
 
 /* Binned points [d0, d1) from the array of structs to the structure of arrays: sequential reads
- * and writes, 16 points at a time (kernels_binning.h's bin_transpose). Scattering straight into
- * the four arrays was slower: measured 4.7-5.6 ms against 3.0-3.1 (16-byte scatter) + 0.9-1.0
- * (this, then a scalar loop) for spheres:1M at 1080p on one thread, because every point's four
- * stores miss L1 where the one 16-byte store misses once. */
-static void transpose(const izb_cpu_kernels *k, const izb_point *in, int64_t d0, int64_t d1,
-                      const izb_cpu_points *out)
+ * and writes. Scattering straight into the four arrays was slower: measured 4.7-5.6 ms against
+ * 3.0-3.1 (16-byte scatter) + 0.9-1.0 (this) for spheres:1M at 1080p on one thread, because every
+ * point's four stores miss L1 where the one 16-byte store misses once. */
+static void transpose(const izb_point *in, int64_t d0, int64_t d1, const izb_cpu_points *out)
 {
-    k->bin_transpose(in, d0, d1, out->x, out->y, out->z, out->pixel);
+    float *restrict x = out->x, *restrict y = out->y, *restrict z = out->z;
+    uint32_t *restrict pixel = out->pixel;
+    for (int64_t d = d0; d < d1; d++) {
+        x[d] = in[d].x;
+        y[d] = in[d].y;
+        z[d] = in[d].z;
+        pixel[d] = in[d].pixel;
+    }
 }
 
 /* The sort of the runs' points, into exactly one of aos / soa. */
@@ -263,7 +273,7 @@ static void bin_sort(const izb_cpu_kernels *k, const izb_cpu_runs *in, const izb
         scatter_aos(in, i0, i1, hash, h, sorted);
         if (!aos) {
 #pragma omp barrier
-            transpose(k, sorted, i0, i1, soa);
+            transpose(sorted, i0, i1, soa);
         }
     }
 }

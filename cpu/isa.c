@@ -67,7 +67,7 @@ static inline uint32_t movemask_base(const int32_t *f)
 #define KERNELS(ISA, NAME, SUFFIX)                                                                           \
     {                                                                                                        \
         ISA, NAME, recon_rows_##SUFFIX, face_count_rows_##SUFFIX, recon_faces_rows_##SUFFIX,                 \
-            cell_hash_##SUFFIX, bin_transpose_##SUFFIX, k1_tris_##SUFFIX, k2_group_##SUFFIX, cull_bundle_##SUFFIX,                   \
+            cell_hash_##SUFFIX, k1_tris_##SUFFIX, k2_group_##SUFFIX, cull_bundle_##SUFFIX,                   \
             cull_emit_##SUFFIX, soft_row_##SUFFIX, soft_setup_##SUFFIX, izb_cpu_aa_tri_##SUFFIX,             \
             izb_cpu_aa_footprints_##SUFFIX, face_reach_##SUFFIX, izb_cpu_area_row_##SUFFIX,                  \
             izb_cpu_area_setup_##SUFFIX                                                                      \

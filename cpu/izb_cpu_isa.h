@@ -22,8 +22,6 @@ typedef struct izb_cpu_kernels {
                              const int8_t *block_face, uint8_t *mask, izb_point *const *out, uint32_t *count,
                              izb_bbox *box);
     void (*cell_hash)(const izb_point *in, int64_t n, const izb_grid *g, uint32_t *hash);
-    void (*bin_transpose)(const izb_point *in, int64_t d0, int64_t d1, float *x, float *y, float *z,
-                          uint32_t *pixel);
     void (*k1_tris)(const izb_tri *tris, int i0, int i1, const izb_cpu_points *p, const uint32_t *cell_start,
                     const uint32_t *cell_end, const izb_grid *g, const izb_own *own, const izb_cut *cut,
                     uint64_t *hits);

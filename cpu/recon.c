@@ -9,9 +9,10 @@
  * when every lane's w is exactly 1 (x / 1 is x: the same bits); a block of 16 samples is stored
  * by a 4x4 transpose of vectors instead of GCC's 64 scalar stores. Measured with
  * scripts/bench-recon-ab (the block loop, AVX-512, one thread's CPU time, 30 alternating rounds in
- * one process, 2-core machine at load average 10-11), 1080p, new / old median of the rounds'
- * ratios: builtin:default dir 0.54 (6.40 -> 3.48 ms median), spot 0.52, spheres:4000 dir 0.51;
- * before the transpose was added, the sky and w = 1 copies alone: default dir 0.79 (6.63 -> 5.21).
+ * one process, 2-core machine at load average 24), new / old, the median of the paired ratios at
+ * 1080p: builtin:default dir 0.52 (median 7.67 -> 3.98 ms), spot 0.57, spheres:4000 dir 0.58,
+ * spheres:1000000 dir 0.53; default 720p dir 0.54. Before the transpose was added, the sky and
+ * w = 1 copies alone: default dir 0.79.
  */
 #include "izb_cpu_isa.h"
 #include "izb_cpu_stages.h"
