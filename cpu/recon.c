@@ -12,7 +12,7 @@
  * one process, 2-core machine at load average 24), new / old, the median of the paired ratios at
  * 1080p: builtin:default dir 0.52 (median 7.67 -> 3.98 ms), spot 0.57, spheres:4000 dir 0.58,
  * spheres:1000000 dir 0.53; default 720p dir 0.54. Before the transpose was added, the sky and
- * w = 1 copies alone: default dir 0.79.
+ * w = 1 copies alone: default dir 0.79. Then the depth prefetched 2 KB ahead: 0.89-0.96 on top.
  */
 #include "izb_cpu_isa.h"
 #include "izb_cpu_stages.h"
