@@ -1,10 +1,11 @@
 /* bench_recon_ab.c — the harness of scripts/bench-recon-ab (compiled by it, not by meson): two
  * copies of cpu/kernels_recon.h's recon_rows, the git revision's (KERN suffix _old, from the file
- * RECON_OLD) and the working tree's (_new), both the AVX-512 copy and both over the working tree's
- * core headers, reconstruct the same frame (a built-in scene's view at WxH, directional or spot
- * light, depth ray cast by Embree) in alternating order, ROUNDS times after 2 warm-ups each, on
- * one thread. Prints min, q25 and median per copy, the median of the per-round ratios new / old,
- * and whether both wrote the same bytes (count, bbox, mask and points); exit 1 when they differ.
+ * RECON_OLD) and the working tree's (_new), both the AVX-512 copy (the AVX2 one with -DAB_AVX2)
+ * and both over the working tree's core headers, reconstruct the same frame (a built-in scene's
+ * view at WxH, directional or spot light, depth ray cast by Embree) in alternating order, ROUNDS
+ * times after 2 warm-ups each, on one thread. Prints min, q25 and median per copy, the median of
+ * the per-round ratios new / old, and whether both wrote the same bytes (count, bbox, mask and
+ * points); exit 1 when they differ.
  * Time: the thread's CPU time (CLOCK_THREAD_CPUTIME_ID), as bench_binning_ab.c, so that a loaded
  * machine's descheduled moments are left out.
  *
@@ -22,9 +23,16 @@
 #include <time.h>
 
 #pragma GCC push_options
-#pragma GCC target("arch=x86-64-v4,prefer-vector-width=512")
 #define KERN_BLOCK 16
+#ifdef AB_AVX2 /* the AVX2 copy (isa_copies.h's) */
+#pragma GCC target("arch=x86-64-v3")
+#define KERN_MOVEMASK(f)                                                                                     \
+    ((uint32_t)_mm256_movemask_ps(_mm256_load_ps((const float *)(f))) |                                      \
+     (uint32_t)_mm256_movemask_ps(_mm256_load_ps((const float *)(f) + 8)) << 8)
+#else
+#pragma GCC target("arch=x86-64-v4,prefer-vector-width=512")
 #define KERN_MOVEMASK(f) ((uint32_t)_mm512_movepi32_mask(_mm512_load_si512(f)))
+#endif
 #define KERN(name) name##_old
 #include RECON_OLD
 #undef KERN
@@ -33,8 +41,8 @@
 #undef KERN
 #pragma GCC pop_options
 
-typedef uint32_t rows_fn(const izb_recon *f, const float *depth, int y0, int y1, uint8_t *mask, izb_point *points,
-                         izb_bbox *box);
+typedef uint32_t rows_fn(const izb_recon *f, const float *depth, int y0, int y1, uint8_t *mask,
+                         izb_point *points, izb_bbox *box);
 
 static double now_ms(void)
 {
@@ -106,8 +114,8 @@ int main(int argc, char **argv)
             n[v] = fn[v](&f[0], depth, 0, H, mask[v], pts[v], &box[v]);
             ms[v][r] = now_ms() - t0;
         }
-    const bool same = n[0] == n[1] && !memcmp(&box[0], &box[1], sizeof box[0]) && !memcmp(mask[0], mask[1], npix) &&
-                      !memcmp(pts[0], pts[1], sizeof(izb_point) * n[0]);
+    const bool same = n[0] == n[1] && !memcmp(&box[0], &box[1], sizeof box[0]) &&
+                      !memcmp(mask[0], mask[1], npix) && !memcmp(pts[0], pts[1], sizeof(izb_point) * n[0]);
     printf("%s %dx%d %s light, %u points of %zu pixels, %d rounds, one thread's CPU time\n", argv[1], W, H,
            argv[4], n[1], npix, R);
     for (int r = 0; r < R; r++)

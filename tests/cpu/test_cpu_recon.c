@@ -195,7 +195,8 @@ static void test_unit_w(void)
         int64_t at = 0; /* the runs (chunks of rows) hold the points in pixel order */
         bool same = gn == n;
         for (int r = 0; r < runs.count && same; r++) {
-            same = at + runs.len[r] <= n && memcmp(runs.at[r], want + at, (size_t)runs.len[r] * sizeof *want) == 0;
+            same = at + runs.len[r] <= n &&
+                   memcmp(runs.at[r], want + at, (size_t)runs.len[r] * sizeof *want) == 0;
             at += runs.len[r];
         }
         same &= at == n;
