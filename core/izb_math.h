@@ -196,17 +196,35 @@ IZB_HD izb_sample_kind izb_clip_point(const izb_recon *r, float cx, float cy, fl
     return unlit ? IZB_UNLIT : IZB_SAMPLE;
 }
 
-/* izb_reconstruct of a pixel that is not sky: IZB_UNLIT or IZB_SAMPLE, with *out written either
- * way (meaningful for IZB_SAMPLE only). Without a branch, so that a `#pragma omp simd` loop over
- * pixels vectorises it (the CPU backend's reconstruction, kernels.h). */
-IZB_HD izb_sample_kind izb_reconstruct_lit(const izb_recon *r, int px, int py, float depth, izb_point *out)
+/* The light clip w of pixel (px, py) at `depth`: izb_reconstruct_lit's divisor. */
+IZB_HD float izb_clip_w(const izb_recon *r, int px, int py, float depth)
+{
+    float vx, vy, vz;
+    izb_view_point(r, px, py, depth, &vx, &vy, &vz);
+    return izb_clip_row(r->cam_to_light, 3, vx, vy, vz);
+}
+
+/* izb_reconstruct_lit, told whether the clip w is known to be exactly 1 (unit_w: the caller has
+ * checked izb_clip_w == 1, as a directional light's orthographic matrix gives for finite input).
+ * x / 1 is x bit for bit, so with a constant unit_w the compiler drops the three divisions: the CPU
+ * backend's reconstruction takes that copy for its blocks whose every lane passed the check. */
+IZB_HD izb_sample_kind izb_reconstruct_w(const izb_recon *r, int px, int py, float depth, bool unit_w,
+                                         izb_point *out)
 {
     float vx, vy, vz;
     izb_view_point(r, px, py, depth, &vx, &vy, &vz);
     const float *m = r->cam_to_light;
     return izb_clip_point(r, izb_clip_row(m, 0, vx, vy, vz), izb_clip_row(m, 1, vx, vy, vz),
-                          izb_clip_row(m, 2, vx, vy, vz), izb_clip_row(m, 3, vx, vy, vz),
+                          izb_clip_row(m, 2, vx, vy, vz), unit_w ? 1.0f : izb_clip_row(m, 3, vx, vy, vz),
                           (uint32_t)(py * r->width + px), out);
+}
+
+/* izb_reconstruct of a pixel that is not sky: IZB_UNLIT or IZB_SAMPLE, with *out written either
+ * way (meaningful for IZB_SAMPLE only). Without a branch, so that a `#pragma omp simd` loop over
+ * pixels vectorises it (the CPU backend's reconstruction, kernels.h). */
+IZB_HD izb_sample_kind izb_reconstruct_lit(const izb_recon *r, int px, int py, float depth, izb_point *out)
+{
+    return izb_reconstruct_w(r, px, py, depth, false, out);
 }
 
 /* The seam rule of a point light: the owner of a point among a cube's faces is the face whose clip

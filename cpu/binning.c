@@ -27,7 +27,15 @@
  * in cache into the arrays, 1.09-1.12x (1.19x with plain stores of the lines); scattering straight
  * into the four arrays with the run's cursor in a register (see scatter_aos), 1.24x; no hash
  * array (the scatter hashing its points again, a block at a time), 1.11x; the transpose with
- * non-temporal stores, no gain (and the raster would read the points from memory). */
+ * non-temporal stores, no gain (and the raster would read the points from memory). Tried later
+ * (issue 22, bench-binning-ab against the unchanged sort, 1080p, 30 rounds, load 24-30, the
+ * median of the paired ratios): the transpose 16 points at a time by vector shuffles in a per-ISA
+ * kernel (GCC makes this loop a 16-byte load and four scalar stores a point), default 1.00 / 0.97
+ * (1 / 2 threads), spheres:4K 1.02 / 0.98: it waits on memory, not on its stores. The sort moving
+ * 4-byte pixel indices alone (scattered straight into the pixel array), x, y, z then made again
+ * from each pixel's depth (izb_reconstruct_w; the depth a scalar gather), against the unchanged
+ * sort: default 0.97 (1 thread) / 0.89 (2), spheres:4K 0.95 (1); not kept, no better than the
+ * transpose within the noise, and binning would need the frame and depth. */
 #include "izb_cpu_isa.h"
 
 #include <stdio.h>

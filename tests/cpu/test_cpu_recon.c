@@ -155,8 +155,61 @@ static void test_reconstruct(void)
     }
 }
 
+/* The blocks' copy without the divisions by w (kernels_recon.h, izb_reconstruct_w) is taken only
+ * where every lane's w is exactly 1: under a directional light whose w row is (0, 0, 0, 1), a wide
+ * view (fovy 150: the view ray's x and y reach 3.7 times the depth) turns a 3e38 depth at the
+ * frame's edges into an infinite view coordinate, w = 0 * Inf = NaN, and such a block must be
+ * computed again with the divisions. Random depths, every copy, against izb_reconstruct. */
+static void test_unit_w(void)
+{
+    const float bmin[3] = {-5, -1, -5}, bmax[3] = {5, 4, 5};
+    camera cam = {.pos = {0.5f, 2.0f, 9.0f}, .yaw = 10.0f, .pitch = -15.0f, .fovy = 150.0f};
+    camera_fit_clip(&cam, bmin, bmax);
+    const light sun = {.type = LIGHT_DIRECTIONAL, .dir = {0.4f, -1.0f, -0.3f}};
+    const int W = 96, H = 40, N = W * H;
+    const izb_recon f = izb_frame_make(&cam, &sun, bmin, bmax, W, H);
+    const float *m = f.cam_to_light;
+    CHECK(m[3] == 0.0f && m[7] == 0.0f && m[11] == 0.0f && m[15] == 1.0f, "the sun's w row is (0, 0, 0, 1)");
+    float *depth = test_xcalloc((size_t)N, sizeof *depth);
+    izb_point *want = test_xcalloc((size_t)N, sizeof *want), *got = test_xcalloc((size_t)N, sizeof *got);
+    uint8_t *want_mask = test_xcalloc((size_t)N, 1), *got_mask = test_xcalloc((size_t)N, 1);
+    int n = 0, off = 0;
+    for (int i = 0; i < N; i++) /* 1 in 20 at 3e38, a few sky, the rest in (0.5, 15) */
+        depth[i] = rnd() < 0.05 ? 3.0e38f : rnd() < 0.02 ? 0.0f : (float)rnd_in(0.5, 15);
+    for (int py = 0; py < H; py++)
+        for (int px = 0; px < W; px++) {
+            const float d = depth[py * W + px];
+            const izb_sample_kind k = izb_reconstruct(&f, px, py, d, &want[n]);
+            want_mask[py * W + px] = k == IZB_UNLIT ? 0 : 255;
+            n += k == IZB_SAMPLE;
+            off += !izb_depth_is_sky(d) && !(izb_clip_w(&f, px, py, d) == 1.0f);
+        }
+    CHECK(off > 10 && n > N / 2, "%d points, %d of them with w not 1 (the case under test)", n, off);
+    const izb_bbox wb = bbox_of(want, n);
+    for (int isa = IZB_CPU_ISA_BASE; isa < IZB_CPU_ISA_COUNT; isa++) {
+        if (!izb_cpu_isa_available((izb_cpu_isa)isa)) continue;
+        izb_cpu_runs runs;
+        izb_bbox gb;
+        memset(got_mask, 0x55, (size_t)N);
+        const int gn = izb_cpu_reconstruct_runs(&f, depth, got, got_mask, &gb, &runs, 1, (izb_cpu_isa)isa);
+        int64_t at = 0; /* the runs (chunks of rows) hold the points in pixel order */
+        bool same = gn == n;
+        for (int r = 0; r < runs.count && same; r++) {
+            same = at + runs.len[r] <= n &&
+                   memcmp(runs.at[r], want + at, (size_t)runs.len[r] * sizeof *want) == 0;
+            at += runs.len[r];
+        }
+        same &= at == n;
+        CHECK(same && memcmp(got_mask, want_mask, (size_t)N) == 0 && memcmp(&gb, &wb, sizeof gb) == 0,
+              "%s: a wide view's overflowing points, mask and bbox equal izb_reconstruct's",
+              izb_cpu_isa_name((izb_cpu_isa)isa));
+    }
+    free(depth), free(want), free(got), free(want_mask), free(got_mask);
+}
+
 int main(void)
 {
     test_reconstruct();
+    test_unit_w();
     return test_done();
 }
