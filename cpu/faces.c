@@ -96,13 +96,14 @@ static float maxabs(const float *v, size_t n, int threads)
  * light, the camera relative to the light): its rounding is ~1e-7 of that, so a triangle marked
  * for one face alone can never hide another face's point.
  *
- * Kept from frame to frame while it holds: the marks depend on the triangles, the faces' w rows
+ * Kept from frame to frame while they hold: the marks depend on the triangles, the faces' w rows
  * (world space: the light's position, not the camera) and the margin only (a power of two, so a
- * moving camera seldom changes it), and marks made with a larger margin are a superset (fewer vertices are sure), still safe. A set or update of the
- * scene clears reach_ok (backend.c). On spheres:1M (1M triangles, 36 MB of vertices) the
- * marks cost about a third of the culling stage; a static light (and scene) pays them once. The
- * masks never depend on the marks (a face's pass skips only triangles that cannot reach its
- * points); the survivors' count does (the stats' tris_after_cull). */
+ * moving camera seldom changes it), and marks made with a larger margin are a superset (fewer
+ * vertices are sure), still safe. A set or update of the scene clears reach_ok (backend.c). On
+ * spheres:1M (1M triangles, 36 MB of vertices) the marks cost about a third of the culling stage;
+ * a static light (and scene) pays them once. The masks never depend on the marks (a face's pass
+ * skips only triangles that cannot reach its points); the survivors' count does (the stats'
+ * tris_after_cull). */
 static void mark_reach(cpu_backend *b, const izb_recon *faces, int count, const izb_cpu_kernels *kern)
 {
     float w[IZB_CUBE_FACES][4] = {{0}}, origin[3];

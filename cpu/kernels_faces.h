@@ -15,7 +15,7 @@
 static inline void KERN(store_points16)(izb_point *o, const float *x, const float *y, const float *z,
                                         const uint32_t *pixel)
 {
-#if defined(__AVX512F__) && KERN_BLOCK == 16
+#if defined(__AVX512F__) && KERN_BLOCK == 16 && IZB_CPU_X86_COPIES /* immintrin.h: isa.c's x86 copies */
     const __m512 vx = _mm512_load_ps(x), vy = _mm512_load_ps(y), vz = _mm512_load_ps(z),
                  vp = _mm512_castsi512_ps(_mm512_load_si512(pixel));
     /* per 128-bit lane L: t0 = x0 y0 x1 y1, t1 = x2 y2 x3 y3, t2 = z0 p0 z1 p1, t3 = z2 p2 z3 p3 (of
