@@ -429,9 +429,9 @@ int main(void)
         }
         /* the tie rule, on this room without culling (the same triangles in both orders) */
         tie_case(b, g, &r, &faces[seed % count], depth, seed);
-        moved_case(b, &r, faces, count, seed);
+        if (seed % 3 == 0) moved_case(b, &r, faces, count, seed); /* 8 of the seeds: ~0.1 s each */
     }
-    CHECK(moved_shadowed > SEEDS * W * H / 20, "the moved clusters shadow only %ld pixels", moved_shadowed);
+    CHECK(moved_shadowed > (SEEDS / 3) * W * H / 20, "the moved clusters shadow only %ld pixels", moved_shadowed);
     CHECK(ties_decided > SEEDS / 2, "the tie's order changed the mask in only %d of %d rooms", ties_decided, SEEDS);
     /* the truth must be sure of most pixels, and of many at the seams, or the test proves little */
     CHECK(sure > 0.9 * covered, "the truth is sure of %ld of %ld covered pixels", sure, covered);
