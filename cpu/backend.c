@@ -82,6 +82,7 @@ static bool cpu_set_scene(izb_backend *base, const float *xyz, int tri_count, co
     }
     const size_t n = (size_t)tri_count;
     b->tri_count = 0;
+    b->reach_ok = false; /* faces.c's marks are of the old triangles */
     if (!izb_cpu_reserve(&b->xyz, 9 * n, sizeof(float), "scene vertices") ||
         !izb_cpu_reserve(&b->tris, n, sizeof(izb_tri), "triangle setup") || !keep_closed(b, closed, n))
         return false;
@@ -102,6 +103,7 @@ static bool cpu_update_scene(izb_backend *base, const float *xyz, int tri_count,
     if (tri_count > 0)
         memcpy(b->xyz.data, xyz, 9 * (size_t)tri_count * sizeof(float));
     b->xyz_maxabs = -1.0f;
+    b->reach_ok = false;
     if (boxes && b->have_closed && b->box_floats)
         memcpy(b->boxes.data, boxes, b->box_floats * sizeof(float));
     return true;

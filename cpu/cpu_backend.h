@@ -43,6 +43,8 @@ typedef struct cpu_backend {
     buffer reach;       /* uint8_t, one per triangle: the cube faces it may shadow (izb_face_reach) */
     float xyz_maxabs;   /* the largest |coordinate| of the scene's vertices (NaN ignored), faces.c's
                          * scale; < 0 until a point light's frame measures it after a set/update */
+    bool reach_ok;      /* reach holds izb_face_reach of these triangles for reach_w, reach_margin */
+    float reach_w[IZB_CUBE_FACES][4], reach_margin; /* faces.c's mark_reach: the w rows and margin reach was made with */
     /* the last frame, for izb_get_debug */
     bool have_frame;
     int point_count, tris_after_cull;

@@ -14,7 +14,9 @@
  *   fault-injection wrapper), on 4 of the configurations: CUDA's frames take that path;
  * - stats: every sample point counted once (in the face izb_face_owner gives it);
  * - the seam rule's tie, made systematic (tie_case): two faces with the same w row and opposite
- *   depth orders, in both orders, on both paths, against the brute force.
+ *   depth orders, in both orders, on both paths, against the brute force;
+ * - the frames after an izb_update_scene and after the light moved (moved_case) against the brute
+ *   force: culling's face marks, kept between frames, must not outlive what they were made of.
  * The light inside a closed mesh (the room, inward or outward) also checks that culling auto keeps
  * its faces. */
 #include "izb.h"
@@ -208,6 +210,7 @@ static void brute_faces(const izb_recon *faces, int count, const float *depth, c
 }
 
 static int ties_decided; /* seeds where the tie's order changed the mask */
+static long moved_shadowed; /* moved_case's shadowed pixels after the update: the clusters must cast some */
 
 static int count_diff(const uint8_t *a, const uint8_t *b)
 {
@@ -265,6 +268,70 @@ static void tie_case(izb_backend *b, izb_backend *g, const room *r, const izb_re
               st.points, owned_samples(pair[o], 2, depth));
     }
     ties_decided += count_diff(m[0], m[1]) > 0;
+}
+
+/* Culling's face marks are kept from frame to frame while the scene, the faces' w rows and the
+ * margin hold (cpu/faces.c's mark_reach). A scene made to show stale marks: the room's walls and
+ * six clusters of 32 separate small triangles near the light, one along each axis (so every bundle
+ * of 16 triangles inside a cluster is marked for that cluster's face alone), with big shadows on
+ * the walls. An izb_update_scene moves each cluster to the next axis (separate triangles: any
+ * motion keeps the connectivity; the walls, hence the vertices' largest coordinate and the margin,
+ * kept), then the light moves; each frame must equal the brute force. Stale marks would skip the
+ * clusters in the faces they now shadow. */
+#define CLUSTER 32
+static void moved_case(izb_backend *b, const room *r, const izb_recon *faces, int count, int seed)
+{
+    static room m;
+    static float depth[W * H];
+    static uint32_t ids[W * H];
+    static uint8_t mask[W * H], scratch[W * H], brute[W * H];
+    const izb_settings off = {.cull = IZB_CULL_OFF};
+    izb_closed none = {0};
+    m = *r;
+    m.nt = 0;
+    const double *lp = (double[3]){r->light.pos[0], r->light.pos[1], r->light.pos[2]};
+    const double R = r->bmax[0], dist = 0.12 * R, size = 0.04 * R;
+    double jitter[6][CLUSTER][3][3];
+    for (int c = 0; c < 6; c++)
+        for (int t = 0; t < CLUSTER; t++)
+            for (int q = 0; q < 3; q++)
+                for (int k = 0; k < 3; k++)
+                    jitter[c][t][q][k] = rnd_in(-size, size);
+    for (int pass = 0; pass < 2; pass++) { /* pass 1: cluster c at axis c + 1 */
+        m.nt = 0;
+        for (int c = 0; c < 6; c++) {
+            const int a = (c + pass) % 6; /* axis a / 2, sign a % 2 */
+            for (int t = 0; t < CLUSTER; t++) {
+                double v[3][3];
+                for (int q = 0; q < 3; q++)
+                    for (int k = 0; k < 3; k++)
+                        v[q][k] = lp[k] + (k == a / 2 ? (a % 2 ? -dist : dist) : 0.0) + jitter[c][t][q][k];
+                add_tri(&m, v[0], v[1], v[2]);
+            }
+        }
+        for (int i = 0; i < 12; i++) { /* the room's walls: gen_room adds them first */
+            const float *w = r->xyz + 9 * i;
+            add_tri(&m, (double[3]){w[0], w[1], w[2]}, (double[3]){w[3], w[4], w[5]}, (double[3]){w[6], w[7], w[8]});
+        }
+        CHECK(pass ? izb_update_scene(b, m.xyz, m.nt) : izb_set_scene(b, m.xyz, m.nt), "seed %d: scene %d", seed,
+              pass);
+        ray_cast_depth(&m.cam, &faces[0], m.xyz, m.nt, depth, ids);
+        CHECK(izb_shade_arrays_faces(b, faces, count, &off, depth, NULL, mask, scratch, NULL), "seed %d: shade %d",
+              seed, pass);
+        brute_faces(faces, count, depth, NULL, &m, &none, IZB_CULL_OFF, brute);
+        CHECK(count_diff(mask, brute) == 0, "seed %d: clusters %s: %d pixels differ from the brute force", seed,
+              pass ? "moved by izb_update_scene" : "set", count_diff(mask, brute));
+        for (int i = 0; pass && i < W * H; i++)
+            moved_shadowed += depth[i] > 0 && brute[i] == 0;
+    }
+    izb_recon moved[LIGHT_CUBE_FACES];
+    for (int k = 0; k < 3; k++) /* the light moved, the scene and the camera kept */
+        m.light.pos[k] += (float)rnd_in(-0.15 * R, 0.15 * R);
+    const int n = izb_frame_make_faces(&m.cam, &m.light, m.bmin, m.bmax, W, H, moved);
+    CHECK(izb_shade_arrays_faces(b, moved, n, &off, depth, NULL, mask, scratch, NULL), "seed %d: light moved", seed);
+    brute_faces(moved, n, depth, NULL, &m, &none, IZB_CULL_OFF, brute);
+    CHECK(count_diff(mask, brute) == 0, "seed %d: the light moved: %d pixels differ from the brute force", seed,
+          count_diff(mask, brute));
 }
 
 int main(void)
@@ -362,7 +429,9 @@ int main(void)
         }
         /* the tie rule, on this room without culling (the same triangles in both orders) */
         tie_case(b, g, &r, &faces[seed % count], depth, seed);
+        if (seed % 3 == 0) moved_case(b, &r, faces, count, seed); /* 8 of the seeds: ~0.1 s each */
     }
+    CHECK(moved_shadowed > (SEEDS / 3) * W * H / 20, "the moved clusters shadow only %ld pixels", moved_shadowed);
     CHECK(ties_decided > SEEDS / 2, "the tie's order changed the mask in only %d of %d rooms", ties_decided, SEEDS);
     /* the truth must be sure of most pixels, and of many at the seams, or the test proves little */
     CHECK(sure > 0.9 * covered, "the truth is sure of %ld of %ld covered pixels", sure, covered);
