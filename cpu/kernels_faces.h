@@ -7,38 +7,6 @@
 #error "kernels_faces.h is included by kernels.h only (cpu/isa.c's per-ISA copies)"
 #endif
 
-/* o[k] = (x[k], y[k], z[k], pixel[k]) for the KERN_BLOCK lanes of a block whose every lane is a
- * sample (recon_faces_rows). In the AVX-512 copy a 4 x 4 transpose in registers and four 64-byte
- * stores: GCC compiled the loop below into 64 scalar loads and stores (a quarter of
- * recon_faces_rows' time on builtin:room, perf). The same bytes either way. x, y, z, pixel: 64-byte
- * aligned. */
-static inline void KERN(store_points16)(izb_point *o, const float *x, const float *y, const float *z,
-                                        const uint32_t *pixel)
-{
-#if defined(__AVX512F__) && KERN_BLOCK == 16 && IZB_CPU_X86_COPIES /* immintrin.h: isa.c's x86 copies */
-    const __m512 vx = _mm512_load_ps(x), vy = _mm512_load_ps(y), vz = _mm512_load_ps(z),
-                 vp = _mm512_castsi512_ps(_mm512_load_si512(pixel));
-    /* per 128-bit lane L: t0 = x0 y0 x1 y1, t1 = x2 y2 x3 y3, t2 = z0 p0 z1 p1, t3 = z2 p2 z3 p3 (of
-     * points 4 L ..), then u_j = point 4 L + j */
-    const __m512d t0 = _mm512_castps_pd(_mm512_unpacklo_ps(vx, vy)), t1 = _mm512_castps_pd(_mm512_unpackhi_ps(vx, vy)),
-                  t2 = _mm512_castps_pd(_mm512_unpacklo_ps(vz, vp)), t3 = _mm512_castps_pd(_mm512_unpackhi_ps(vz, vp));
-    const __m512 u0 = _mm512_castpd_ps(_mm512_unpacklo_pd(t0, t2)), u1 = _mm512_castpd_ps(_mm512_unpackhi_pd(t0, t2)),
-                 u2 = _mm512_castpd_ps(_mm512_unpacklo_pd(t1, t3)), u3 = _mm512_castpd_ps(_mm512_unpackhi_pd(t1, t3));
-    /* output j = lane j of u0, u1, u2, u3 */
-    const __m512 a = _mm512_shuffle_f32x4(u0, u1, 0x44), b = _mm512_shuffle_f32x4(u2, u3, 0x44),
-                 c = _mm512_shuffle_f32x4(u0, u1, 0xee), d = _mm512_shuffle_f32x4(u2, u3, 0xee);
-    float *out = (float *)o;
-    _mm512_storeu_ps(out, _mm512_shuffle_f32x4(a, b, 0x88));
-    _mm512_storeu_ps(out + 16, _mm512_shuffle_f32x4(a, b, 0xdd));
-    _mm512_storeu_ps(out + 32, _mm512_shuffle_f32x4(c, d, 0x88));
-    _mm512_storeu_ps(out + 48, _mm512_shuffle_f32x4(c, d, 0xdd));
-#else
-#pragma omp simd
-    for (int k = 0; k < KERN_BLOCK; k++)
-        o[k].x = x[k], o[k].y = y[k], o[k].z = z[k], o[k].pixel = pixel[k];
-#endif
-}
-
 /* One face's turn in recon_face_lane: when izb_face_take gives it the pixel, its x, y, z rows'
  * coefficients (12 of the matrix's 16) become the ones the point is projected with. Selecting the
  * coefficients instead of computing every face's rows: 3 w-row fmaf per face, 9 for the owner. */
@@ -235,7 +203,7 @@ static void KERN(recon_faces_rows)(const izb_recon *fp, const float (*mp)[16], c
             if (!KERN_MOVEMASK(other)) { /* every sample face f1's */
                 izb_point *o = out[f1] + c[f1];
                 if (bits == 0xffffu) {
-                    KERN(store_points16)(o, x, y, z, pixel);
+                    KERN(recon_store16)(x, y, z, pixel, o); /* kernels_recon.h's transpose */
                 } else { /* the samples only: a store past them would be the next face's place */
                     uint32_t j = 0;
                     for (uint32_t b = bits; b; b &= b - 1, j++) {
