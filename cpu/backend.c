@@ -50,6 +50,7 @@ static void cpu_destroy(izb_backend *base)
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         free(all[i]->data);
     izb_cpu_points_free(&b->binned);
+    izb_cpu_aa_dup_free(&b->aa_dup);
     izb_cutout_set_free(&b->cut);
     free(b);
 }
@@ -150,7 +151,7 @@ void izb_cpu_finish_frame(cpu_backend *b, const izb_settings *s, izb_stats *stat
         const buffer *scene[] = {&b->xyz, &b->tris, &b->tri_id, &b->comp, &b->boxes, &b->soft_tris};
         stats->scene_bytes = b->cut.pool_bytes + (size_t)b->cut.texture_count * sizeof(izb_alpha_tex) +
                              (size_t)(b->cut.uv ? b->cut.tri_count : 0) * (6 * sizeof(float) + sizeof(uint32_t));
-        stats->frame_bytes = b->binned.cap * (sizeof(float) * 3 + sizeof(uint32_t));
+        stats->frame_bytes = b->binned.cap * (sizeof(float) * 3 + sizeof(uint32_t)) + izb_cpu_aa_dup_bytes(&b->aa_dup);
         for (size_t i = 0; i < sizeof frame / sizeof frame[0]; i++)
             stats->frame_bytes += frame[i]->bytes;
         for (size_t i = 0; i < sizeof scene / sizeof scene[0]; i++)
@@ -223,7 +224,7 @@ static bool aa_frame(cpu_backend *b, const izb_recon *f, const izb_settings *s, 
     izb_aa_samples_make(f->shadow_samples, &S);
     if (!izb_cpu_reserve(&b->aa_foot, IZB_CPU_AA_FEET_FLOATS(n), sizeof(float), "pixel footprints") ||
         !izb_cpu_reserve(&b->aa_masks, (size_t)n, sizeof(uint32_t), "sub-sample masks") ||
-        !izb_cpu_reserve(&b->cell_ext, 2 * (size_t)g->w * (size_t)g->h, sizeof(float), "cells' footprint extents") ||
+        !izb_cpu_reserve(&b->cell_ext, 4 * (size_t)g->w * (size_t)g->h, sizeof(float), "cells' footprint boxes") ||
         !izb_cpu_reserve(&b->tri_id, (size_t)b->tri_count, sizeof(uint32_t), "triangle ids"))
         return false;
     int nt = 0;
@@ -245,7 +246,7 @@ static bool aa_frame(cpu_backend *b, const izb_recon *f, const izb_settings *s, 
                           ids ? &(izb_own){b->tri_id.data, ids, b->xyz.data, (uint32_t)b->tri_count} : NULL,
                           b->cut.cut_count ? &(izb_cut){NULL, b->cut.tex, b->cut.uv, b->cut.textures, b->cut.pool}
                                            : NULL,
-                          b->aa_masks.data, mask, T, IZB_CPU_ISA_AUTO, &counts);
+                          b->aa_masks.data, mask, T, IZB_CPU_ISA_AUTO, &b->aa_dup, &counts);
     t[4] = izb_cpu_now_ms();
     izb_cpu_finish_frame(b, s, stats, n, nt, g, bbox, t);
     b->sample_bits = S.n, b->soft_samples = false;

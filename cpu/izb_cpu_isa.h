@@ -40,7 +40,7 @@ typedef struct izb_cpu_kernels {
                           uint32_t *tri_id);
     void (*aa_tri)(const izb_tri *t, uint32_t scene_id, const izb_aa_samples *S, const izb_cpu_points *p,
                    const izb_cpu_aa_feet *F, const uint32_t *cell_start, const uint32_t *cell_end,
-                   const float *cell_ext, const izb_grid *g, float ex, float ey, const izb_own *own,
+                   const float *cell_box, const izb_grid *g, float ex, float ey, const izb_own *own,
                    const izb_cut *cut, uint32_t *masks, bool shared, int gx, int gy, int side,
                    izb_cpu_aa_counts *n);
     void (*aa_footprints)(const izb_recon *f, const izb_aa_view *V, const float *depth, const uint32_t *ids,
@@ -72,7 +72,7 @@ IZB_CPU_AREA_DECL(avx512)
 #define IZB_CPU_AA_DECL(SUFFIX)                                                                              \
     void izb_cpu_aa_tri_##SUFFIX(const izb_tri *t, uint32_t scene_id, const izb_aa_samples *S,              \
                                  const izb_cpu_points *p, const izb_cpu_aa_feet *F, const uint32_t *cell_start, \
-                                 const uint32_t *cell_end, const float *cell_ext, const izb_grid *g, float ex,  \
+                                 const uint32_t *cell_end, const float *cell_box, const izb_grid *g, float ex,  \
                                  float ey, const izb_own *own, const izb_cut *cut, uint32_t *masks, bool shared, \
                                  int gx, int gy, int side, izb_cpu_aa_counts *n);                              \
     void izb_cpu_aa_footprints_##SUFFIX(const izb_recon *f, const izb_aa_view *V, const float *depth,        \

@@ -179,16 +179,16 @@ static inline __attribute__((always_inline)) uint32_t KERN(aa_row)(
     return pairs;
 }
 
-/* Triangle t (scene index scene_id) against the cells (cx, cy) of its bbox grown by the frame's
- * largest extent (ex, ey) with cx = gx, cy = gy (mod side) (kernel1: side 1), skipping a cell
- * whose own largest extent (cell_ext: ex, ey per cell) does not reach it or whose rectangle grown by
- * it is wholly outside an edge (izb_aa_rect_may_hide); n: the counts, added to.
+/* Triangle t (scene index scene_id) against the cells (cx, cy) of its bbox grown by (ex, ey) (the
+ * frame's largest extent, or 0 over the footprint copies) with cx = gx, cy = gy (mod side) (kernel1:
+ * side 1), skipping a cell whose reach box (cell_box: x0, y0, x1, y1 per cell) misses t's bbox or
+ * lies wholly outside an edge (izb_aa_rect_may_hide); n: the counts, added to.
  * The whole range in one call, the triangle in registers (raster_aa.c called a row per cell).
  * cut: the scene's cut-outs (NULL: none; its tri_id unused, scene_id names t): a cut-out t takes
  * the rows' copy with the alpha test, an opaque one the copy without (today's instructions). */
 void KERN(izb_cpu_aa_tri)(const izb_tri *t, uint32_t scene_id, const izb_aa_samples *S, const izb_cpu_points *p,
                           const izb_cpu_aa_feet *F, const uint32_t *cell_start, const uint32_t *cell_end,
-                          const float *cell_ext, const izb_grid *g, float ex, float ey, const izb_own *own,
+                          const float *cell_box, const izb_grid *g, float ex, float ey, const izb_own *own,
                           const izb_cut *cut, uint32_t *masks, bool shared, int gx, int gy, int side,
                           izb_cpu_aa_counts *n)
 {
@@ -200,7 +200,6 @@ void KERN(izb_cpu_aa_tri)(const izb_tri *t, uint32_t scene_id, const izb_aa_samp
     int cx0, cy0, cx1, cy1;
     izb_aa_tri_cells(&tt, ex, ey, &gg, &cx0, &cy0, &cx1, &cy1);
     const int cx_first = izb_cpu_first_congruent(cx0, gx, side);
-    const float cw = 1.0f / gg.inv_cell_w, ch = 1.0f / gg.inv_cell_h; /* (Inf when flat: then one cell) */
     uint64_t global = 0, visited = 0, pairs = 0;
     for (int cy = izb_cpu_first_congruent(cy0, gy, side); cy <= cy1; cy += side)
         for (int cx = cx_first; cx <= cx1; cx += side) {
@@ -208,20 +207,12 @@ void KERN(izb_cpu_aa_tri)(const izb_tri *t, uint32_t scene_id, const izb_aa_samp
             const uint32_t j0 = cell_start[c], j1 = cell_end[c];
             if (j0 >= j1) continue;
             global += j1 - j0;
-            int a0, b0, a1, b1;
-            const float ecx = cell_ext[2 * c], ecy = cell_ext[2 * c + 1];
-            izb_aa_tri_cells(&tt, ecx, ecy, &gg, &a0, &b0, &a1, &b1);
-            if (cx < a0 || cx > a1 || cy < b0 || cy > b1) continue;
-            /* the cell's rectangle (unbounded at the grid's border, where izb_cell_x clamps), widened
-             * by 1e-5 of its coordinates for the rounding of the cell hash and of these bounds, and
-             * grown by its points' extent: wholly outside an edge, no sample of the cell is hidden */
-            const float mx = 1e-5f * (fabsf(gg.min_x) + (float)(cx + 1) * cw) + ecx;
-            const float my = 1e-5f * (fabsf(gg.min_y) + (float)(cy + 1) * ch) + ecy;
-            const float rx0 = cx == 0 ? -INFINITY : fmaf((float)cx, cw, gg.min_x) - mx;
-            const float rx1 = cx == gg.w - 1 ? INFINITY : fmaf((float)(cx + 1), cw, gg.min_x) + mx;
-            const float ry0 = cy == 0 ? -INFINITY : fmaf((float)cy, ch, gg.min_y) - my;
-            const float ry1 = cy == gg.h - 1 ? INFINITY : fmaf((float)(cy + 1), ch, gg.min_y) + my;
-            if (!izb_aa_rect_may_hide(&tt, rx0, ry0, rx1, ry1)) continue;
+            /* the cell's reach box (cell_box: the union of its points' footprint boxes, raster_aa.c):
+             * a triangle whose bbox misses it is near none of its points (izb_aa_near), and one
+             * whose edge has the box wholly outside hides none of their sub-samples */
+            const float *bx = cell_box + 4 * (size_t)c;
+            if (!((tt.x0 <= bx[2]) & (tt.x1 >= bx[0]) & (tt.y0 <= bx[3]) & (tt.y1 >= bx[1]))) continue;
+            if (!izb_aa_rect_may_hide(&tt, bx[0], bx[1], bx[2], bx[3])) continue;
             visited += j1 - j0;
             pairs += tex == IZB_OPAQUE ? KERN(aa_row)(&tt, scene_id, S, p, F, j0, j1, masks, own, NULL, shared)
                                        : KERN(aa_row)(&tt, scene_id, S, p, F, j0, j1, masks, own, &ct, shared);
