@@ -1,7 +1,8 @@
 /* raster_aa.cu — anti-aliased frames on the device (raster_aa.h; the CPU's cpu/raster_aa.c and
  * cpu/kernels_aa.h). The per-element math is core/izb_aa.h's, called as the CPU calls it: the
  * footprint (izb_aa_footprint, the facet normal with ids), the pair's pre-test (izb_aa_near), each
- * sub-sample's test (izb_aa_sample_hidden), the grown cell ranges (izb_aa_tri_cells) and the byte
+ * sub-sample's test (izb_aa_sample_hidden; a directional frame its copy without the division,
+ * izb_aa_sample_hidden_affine), the grown cell ranges (izb_aa_tri_cells) and the byte
  * (izb_mask_value). A point's mask is one word (N <= 32).
  *
  * kernel1: one unit per triangle (the thesis form: no splitting of a triangle's points here), over
@@ -66,18 +67,20 @@ static __device__ __forceinline__ bool aa_cut_of(const aa_cut_args &c, uint32_t 
     return true;
 }
 
-/* izb_aa_foot as two float4 (16-byte loads): a0 a1 a2 b0 | b1 b2 ex ey */
+/* izb_aa_foot as three float4 (16-byte loads): a0 a1 a2 b0 | b1 b2 ex ey | aw bw ez pad. A
+ * directional frame (persp false: aw = bw = 0) loads the first two only. */
 union aa_foot_planes {
     izb_aa_foot f;
-    float4 v[2];
+    float4 v[3];
 };
-static_assert(sizeof(izb_aa_foot) == 2 * sizeof(float4), "izb_aa_foot must be two float4");
+static_assert(sizeof(izb_aa_foot) == 3 * sizeof(float4), "izb_aa_foot must be three float4");
 
-static __device__ __forceinline__ izb_aa_foot foot_load(const float4 *foot, uint32_t j)
+static __device__ __forceinline__ izb_aa_foot foot_load(const float4 *foot, uint32_t j, bool persp)
 {
     aa_foot_planes u;
-    u.v[0] = foot[2 * (size_t)j];
-    u.v[1] = foot[2 * (size_t)j + 1];
+    u.v[0] = foot[3 * (size_t)j];
+    u.v[1] = foot[3 * (size_t)j + 1];
+    u.v[2] = persp ? foot[3 * (size_t)j + 2] : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
     return u.f;
 }
 
@@ -161,8 +164,9 @@ __global__ void aa_foot_kernel(const __grid_constant__ izb_recon f, const __grid
     if (j >= n) return;
     aa_foot_planes u;
     point_foot(f, V, depth, own, point_load(points, j).pixel, &u.f);
-    foot[2 * (size_t)j] = u.v[0];
-    foot[2 * (size_t)j + 1] = u.v[1];
+    foot[3 * (size_t)j] = u.v[0];
+    foot[3 * (size_t)j + 1] = u.v[1];
+    foot[3 * (size_t)j + 2] = u.v[2];
     masks[j] = 0u;
 }
 
@@ -175,7 +179,7 @@ __global__ void aa_cell_ext_kernel(const float4 *__restrict__ foot, const uint32
     if (c >= cells) return;
     float mx = 0.0f, my = 0.0f;
     for (uint32_t j = cell_start[c]; j < cell_end[c]; j++) {
-        const float4 e = foot[2 * (size_t)j + 1]; /* (b1, b2, ex, ey) */
+        const float4 e = foot[3 * (size_t)j + 1]; /* (b1, b2, ex, ey) */
         mx = izb_maxf(mx, e.z);
         my = izb_maxf(my, e.w);
     }
@@ -204,15 +208,19 @@ static __device__ __forceinline__ void aa_pair(const izb_tri &tri, uint32_t t, c
                                                uint32_t *__restrict__ masks)
 {
     const izb_point p = point_load(points, j);
-    const izb_aa_foot ft = foot_load(foot, j);
+    const izb_aa_foot ft = foot_load(foot, j, S.persp != 0);
     if (!izb_aa_near(&tri, p.x, p.y, ft.ex, ft.ey)) return;
     const uint32_t full = izb_mask_word_bits(S.n, 0);
     const uint32_t cur = SHARED ? load_relaxed(&masks[j]) : masks[j];
     if ((cur & full) == full) /* the early-out: every sub-sample hidden already */
         return;
     uint32_t bits = 0;
-    for (int k = 0; k < S.n; k++)
-        bits |= (uint32_t)izb_aa_sample_hidden(&tri, p.x, p.y, p.z, &ft, S.u[k], S.v[k]) << k;
+    if (S.persp) /* (uniform: the frame's light) a spot's sub-samples divide by their own w */
+        for (int k = 0; k < S.n; k++)
+            bits |= (uint32_t)izb_aa_sample_hidden(&tri, p.x, p.y, p.z, &ft, S.u[k], S.v[k]) << k;
+    else
+        for (int k = 0; k < S.n; k++)
+            bits |= (uint32_t)izb_aa_sample_hidden_affine(&tri, p.x, p.y, p.z, &ft, S.u[k], S.v[k]) << k;
     bits &= ~cur;
     if (!bits || (own.pixel_id &&
                   izb_hit_is_own(own.xyz, 1, own.scene_n, own.scene_n, own.pixel_id[p.pixel], own.tri_id[t])))
@@ -462,6 +470,7 @@ extern "C" bool aa_raster_run(izb_kernel kernel, int unit, const izb_recon *f, c
                 a->cell_end, cells, b->cell_ext);
     izb_aa_samples S;
     izb_aa_samples_make(f->shadow_samples, &S);
+    S.persp = f->light_is_spot != 0;
     bool ok;
     switch (unit) {
     case 32:
