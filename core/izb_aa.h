@@ -239,8 +239,10 @@ IZB_AA_HD void izb_aa_axes(const izb_recon *r, int px, int py, float d, const fl
 }
 
 /* World -> view space of a frame, for the facet's plane (izb_aa_facet_normal): row-major 3 x 4,
- * view = m (world, 1). From the frame alone: cam_to_light's affine part inverted, times the light's
- * (both orthographic). Host only (double, one rounding per entry): every backend gets the same. */
+ * view = m (world, 1). From the frame alone: cam_to_light = light * view^-1, so three rows of it
+ * (affine in view space) inverted, times the same rows of the light's matrix, give the view
+ * matrix: rows x, y, z of an orthographic light, x, y, w of a light at a point (its z row is the
+ * constant -1: singular). Host only (double, one rounding per entry): every backend gets the same. */
 typedef struct izb_aa_view {
     float m[12];
 } izb_aa_view;
@@ -248,10 +250,11 @@ typedef struct izb_aa_view {
 static inline void izb_aa_view_make(const izb_recon *r, izb_aa_view *out)
 {
     const float *C = r->cam_to_light, *L = r->light;
+    const int rows[3] = {0, 1, r->light_is_spot ? 3 : 2};
     double c[3][3], inv[3][3];
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < 3; j++)
-            c[i][j] = C[4 * j + i];
+            c[i][j] = C[4 * j + rows[i]];
     const double det = c[0][0] * (c[1][1] * c[2][2] - c[1][2] * c[2][1]) - c[0][1] * (c[1][0] * c[2][2] - c[1][2] * c[2][0]) +
                        c[0][2] * (c[1][0] * c[2][1] - c[1][1] * c[2][0]);
     for (int i = 0; i < 3; i++)
@@ -263,12 +266,12 @@ static inline void izb_aa_view_make(const izb_recon *r, izb_aa_view *out)
         for (int j = 0; j < 3; j++) {
             double v = 0.0;
             for (int k = 0; k < 3; k++)
-                v += inv[i][k] * L[4 * j + k];
+                v += inv[i][k] * L[4 * j + rows[k]];
             out->m[4 * i + j] = (float)v;
         }
         double t = 0.0;
         for (int k = 0; k < 3; k++)
-            t += inv[i][k] * ((double)L[12 + k] - C[12 + k]);
+            t += inv[i][k] * ((double)L[12 + rows[k]] - C[12 + rows[k]]);
         out->m[4 * i + 3] = (float)t;
     }
 }

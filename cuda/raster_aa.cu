@@ -40,32 +40,7 @@ struct aa_own {
     uint32_t scene_n;
 };
 
-/* Cut-outs (raster_cut) with the survivors' scene indices, as one kernel parameter */
-struct aa_cut_args {
-    const uint32_t *tri_id, *tex;
-    const float *uv;
-    const izb_alpha_tex *textures;
-    const uint8_t *pool;
-};
-
-/* A cut-out survivor's alpha-test inputs, loaded once per triangle into registers. */
-struct aa_cut_tri {
-    izb_alpha_tex tex;
-    float uv[6];
-};
-
-/* Is compacted triangle t a cut-out? Then *ct holds its inputs (raster.cu's cut_of). */
-static __device__ __forceinline__ bool aa_cut_of(const aa_cut_args &c, uint32_t t, aa_cut_tri *ct)
-{
-    const uint32_t id = c.tri_id[t], k = c.tex[id];
-    if (k == IZB_OPAQUE)
-        return false;
-    ct->tex = c.textures[k];
-#pragma unroll
-    for (int i = 0; i < 6; i++)
-        ct->uv[i] = c.uv[6 * (size_t)id + (size_t)i];
-    return true;
-}
+/* (the cut-outs' kernel parameter and per-triangle inputs: cuda_device.cuh's cut_args, cut_tri, cut_of) */
 
 /* izb_aa_foot as three float4 (16-byte loads): a0 a1 a2 b0 | b1 b2 ex ey | aw bw ez pad. A
  * directional frame (persp false: aw = bw = 0) loads the first two only. */
@@ -202,7 +177,7 @@ static __device__ __forceinline__ uint32_t load_relaxed(const uint32_t *p)
  * inputs ct over pool. */
 template <bool SHARED, bool CUT>
 static __device__ __forceinline__ void aa_pair(const izb_tri &tri, uint32_t t, const izb_aa_samples &S,
-                                               const aa_own &own, const aa_cut_tri &ct,
+                                               const aa_own &own, const cut_tri &ct,
                                                const uint8_t *__restrict__ pool, const float4 *__restrict__ points,
                                                const float4 *__restrict__ foot, uint32_t j,
                                                uint32_t *__restrict__ masks)
@@ -239,7 +214,7 @@ template <int UNIT, bool SHARED, bool CUT>
 static __device__ __forceinline__ void
 aa_cell(const izb_tri &tri, uint32_t t, int cx, int cy, const izb_grid &grid,
         const uint32_t *__restrict__ cell_start, const uint32_t *__restrict__ cell_end,
-        const float2 *__restrict__ cell_ext, const izb_aa_samples &S, const aa_own &own, const aa_cut_tri &ct,
+        const float2 *__restrict__ cell_ext, const izb_aa_samples &S, const aa_own &own, const cut_tri &ct,
         const uint8_t *__restrict__ pool,
         const float4 *__restrict__ points, const float4 *__restrict__ foot, uint32_t lane,
         uint32_t *__restrict__ masks)
@@ -261,7 +236,7 @@ static __device__ __forceinline__ void k1_cells(const izb_tri &tri, uint32_t t, 
                                                 const izb_grid &grid, const uint32_t *__restrict__ cell_start,
                                                 const uint32_t *__restrict__ cell_end,
                                                 const float2 *__restrict__ cell_ext, const izb_aa_samples &S,
-                                                const aa_own &own, const aa_cut_tri &ct,
+                                                const aa_own &own, const cut_tri &ct,
                                                 const uint8_t *__restrict__ pool, const float4 *__restrict__ points,
                                                 const float4 *__restrict__ foot, uint32_t lane,
                                                 uint32_t *__restrict__ masks)
@@ -280,7 +255,7 @@ __global__ void __launch_bounds__(RASTER_THREADS)
           const uint32_t *__restrict__ cell_start, const uint32_t *__restrict__ cell_end, // in
           const float2 *__restrict__ cell_ext, const izb_grid grid,                       // in
           const aa_frame_state *__restrict__ fs, const __grid_constant__ izb_aa_samples S,
-          const aa_own own, const aa_cut_args cut, // in
+          const aa_own own, const cut_args cut, // in
           uint32_t *__restrict__ masks)            // in/out
 {
     constexpr uint32_t UNITS = RASTER_THREADS / UNIT;
@@ -291,8 +266,8 @@ __global__ void __launch_bounds__(RASTER_THREADS)
     int cx0, cy0, cx1, cy1;
     izb_aa_tri_cells(&tri, __uint_as_float(fs->ex_bits), __uint_as_float(fs->ey_bits), &grid, &cx0, &cy0,
                      &cx1, &cy1);
-    aa_cut_tri ct;
-    if (CUTS && aa_cut_of(cut, t, &ct))
+    cut_tri ct;
+    if (CUTS && cut_of(cut, t, &ct))
         k1_cells<UNIT, true>(tri, t, cx0, cy0, cx1, cy1, grid, cell_start, cell_end, cell_ext, S, own, ct, cut.pool,
                              points, foot, lane, masks);
     else
@@ -307,7 +282,7 @@ static __device__ __forceinline__ void k2_cells(const izb_tri &tri, uint32_t t, 
                                                 const uint32_t *__restrict__ cell_start,
                                                 const uint32_t *__restrict__ cell_end,
                                                 const float2 *__restrict__ cell_ext, const izb_aa_samples &S,
-                                                const aa_own &own, const aa_cut_tri &ct,
+                                                const aa_own &own, const cut_tri &ct,
                                                 const uint8_t *__restrict__ pool, const float4 *__restrict__ points,
                                                 const float4 *__restrict__ foot, uint32_t lane,
                                                 uint32_t *__restrict__ masks)
@@ -325,7 +300,7 @@ __global__ void __launch_bounds__(RASTER_THREADS)
           const uint32_t *__restrict__ cell_start, const uint32_t *__restrict__ cell_end,       // in
           const float2 *__restrict__ cell_ext, const izb_grid grid, int ux_count, int uy_count, // in
           const aa_frame_state *__restrict__ fs, const __grid_constant__ izb_aa_samples S,
-          const aa_own own, const aa_cut_args cut, // in
+          const aa_own own, const cut_args cut, // in
           uint32_t *__restrict__ masks)            // in/out
 {
     constexpr uint32_t UNITS = RASTER_THREADS / UNIT;
@@ -352,8 +327,8 @@ __global__ void __launch_bounds__(RASTER_THREADS)
             if (x0 > cx1 || y0 > cy1) continue;
             const uint32_t t = base + i;
             const izb_tri tri = tri_load(tris, tri_capacity, t);
-            aa_cut_tri ct;
-            if (CUTS && aa_cut_of(cut, t, &ct))
+            cut_tri ct;
+            if (CUTS && cut_of(cut, t, &ct))
                 k2_cells<UNIT, true>(tri, t, x0, y0, cx1, cy1, ux_count, uy_count, grid, cell_start, cell_end,
                                      cell_ext, S, own, ct, cut.pool, points, foot, lane, masks);
             else
@@ -411,7 +386,7 @@ extern "C" bool aa_bbox_restore_run(cuda_frame_info *info, const aa_buffers *b, 
 
 template <int UNIT, bool CUTS>
 static bool launch_aa(izb_kernel kernel, const raster_args *a, const aa_buffers *b, const izb_aa_samples &S,
-                      const aa_own &own, const aa_cut_args &cut, cudaStream_t s)
+                      const aa_own &own, const cut_args &cut, cudaStream_t s)
 {
     constexpr uint32_t UNITS = RASTER_THREADS / UNIT;
     const uint32_t ntri = (uint32_t)a->ntri;
@@ -436,7 +411,7 @@ template <int UNIT>
 static bool launch_aa_cut(izb_kernel kernel, const raster_args *a, const aa_buffers *b, const izb_aa_samples &S,
                           const aa_own &own, cudaStream_t s)
 {
-    const aa_cut_args cut = {a->tri_id, a->cut.tex, a->cut.uv, a->cut.textures, a->cut.pool};
+    const cut_args cut = {a->tri_id, a->cut.tex, a->cut.uv, a->cut.textures, a->cut.pool};
     return a->cut.tex ? launch_aa<UNIT, true>(kernel, a, b, S, own, cut, s)
                       : launch_aa<UNIT, false>(kernel, a, b, S, own, cut, s);
 }

@@ -22,6 +22,7 @@
  *  (e) bad frames (N = 2, 3, 64, -1; N > 1 with a point light's face, a light angle or a light
  *      size): refused; a spot light: taken;
  *  (g) spot lights (each sub-sample divided by its own w): odd seeds of (b), (c) have one; the
+ *      world -> view matrix the facet's plane needs comes out of a spot frame too; the
  *      extents (ex, ey, ez) hold every sub-sample and izb_aa_may_hide_box never rejects a pair with
  *      a hidden one (random projective footprints, samples on edges); footprints reaching toward
  *      the light's plane (a ground through the light, its edge in the cone) stay in front of it
@@ -644,6 +645,35 @@ static void check_spot_bounds(void)
     fprintf(stderr, "spot bounds: %ld pairs, %ld with a hidden sample, %ld rejected\n", pairs, hidden, rejected);
 }
 
+/* izb_aa_view_make recovers the camera's view matrix (camera_view) from the frame alone, for
+ * directional and spot lights (a spot's z row is constant: the rows x, y, w), random cameras and
+ * lights; a garbage matrix (NaN: the facet's normal dropped for the secants' plane) would pass every
+ * backend-against-brute-force test, since both take the same footprint */
+static void check_view_make(void)
+{
+    double worst = 0.0;
+    for (int c = 0; c < 400; c++) {
+        const camera cam = {.pos = {(float)rnd_in(-5, 5), (float)rnd_in(-5, 5), (float)rnd_in(-5, 5)},
+                            .yaw = (float)rnd_in(-180, 180), .pitch = (float)rnd_in(-80, 80), .fovy = 60};
+        double d[3];
+        rand_unit(d);
+        light l = {.type = c % 2 ? LIGHT_SPOT : LIGHT_DIRECTIONAL, .dir = {(float)d[0], (float)d[1], (float)d[2]},
+                   .pos = {(float)rnd_in(-5, 5), (float)rnd_in(-5, 5), (float)rnd_in(-5, 5)}, .cone_deg = 60};
+        const float bmin[3] = {-3, -3, -3}, bmax[3] = {3, 3, 3};
+        const izb_recon f = izb_frame_make(&cam, &l, bmin, bmax, 64, 48);
+        izb_aa_view V;
+        izb_aa_view_make(&f, &V);
+        float m[16];
+        camera_view(&cam, m);
+        for (int i = 0; i < 3; i++)
+            for (int j = 0; j < 4; j++) {
+                const double e = fabs((double)V.m[4 * i + j] - m[4 * j + i]) / (j == 3 ? 10.0 : 1.0);
+                worst = isnan(e) ? INFINITY : fmax(worst, e);
+            }
+    }
+    CHECK(worst < 1e-4, "izb_aa_view_make: off the camera's view matrix by %g", worst);
+}
+
 /* A spot light just above a ground plane, aimed along it (grazing), the camera looking down at the
  * ground around the light and the cone's edge, a few blockers: footprints next to the light reach
  * toward its plane (izb_aa_persp_bound must shrink them: every sub-sample's w stays >= half its
@@ -769,6 +799,7 @@ int main(void)
     check_footprint();
     check_may_hide();
     check_spot_bounds();
+    check_view_make();
     izb_backend *b1 = izb_create(&(izb_desc){.backend = IZB_BACKEND_CPU, .threads = 1});
     izb_backend *b3 = izb_create(&(izb_desc){.backend = IZB_BACKEND_CPU, .threads = 3});
     CHECK(b1 && b3, "create");
