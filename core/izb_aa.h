@@ -55,7 +55,9 @@
 
 /* The footprint's functions are large for GCC's inliner, and an out-of-line copy is compiled for
  * the baseline (no FMA: every fmaf a libm call, measured 5x the hard frame's set-up in the CPU
- * backend's per-ISA loop); forced inline they take the caller's instruction set. */
+ * backend's per-ISA loop); forced inline they take the caller's instruction set. So are the pair
+ * tests the kernels call (with the spot copies GCC left izb_aa_may_hide and its siblings out of
+ * line: the raster ran ~300x slower, cpu_aa_kernels_inlined fails on it). */
 #if defined(__CUDACC__)
 #define IZB_AA_HD static __forceinline__ __host__ __device__
 #else
@@ -297,7 +299,7 @@ IZB_AA_HD void izb_aa_facet_normal(const izb_aa_view *V, const float *tri, float
 
 /* Coordinate i (0: x, 1: y, 2: z) of sub-sample (u, v) of a point whose coordinate i is c, with
  * footprint f, before the division: c + u a_i + v b_i (a directional light's position itself). */
-IZB_HD float izb_aa_sample_coord(const izb_aa_foot *f, int i, float c, float u, float v)
+IZB_AA_HD float izb_aa_sample_coord(const izb_aa_foot *f, int i, float c, float u, float v)
 {
     return fmaf(u, f->a[i], fmaf(v, f->b[i], c));
 }
@@ -308,7 +310,7 @@ IZB_HD float izb_aa_sample_coord(const izb_aa_foot *f, int i, float c, float u, 
  * divides every sub-sample by its own w (relative to the point's), as the ray from that position
  * sees it; a directional light's aw = bw = 0 make the divisor exactly 1 and the product exact, so
  * izb_aa_sample_pos_affine (no division) gives the same bits there. Branch free. */
-IZB_HD void izb_aa_sample_pos(const izb_aa_foot *f, float x, float y, float z, float u, float v, float *xs,
+IZB_AA_HD void izb_aa_sample_pos(const izb_aa_foot *f, float x, float y, float z, float u, float v, float *xs,
                               float *ys, float *zs)
 {
     const float rw = 1.0f / fmaf(u, f->aw, fmaf(v, f->bw, 1.0f));
@@ -318,7 +320,7 @@ IZB_HD void izb_aa_sample_pos(const izb_aa_foot *f, float x, float y, float z, f
 }
 
 /* izb_aa_sample_pos for a footprint with aw = bw = 0 (a directional light's), bit for bit */
-IZB_HD void izb_aa_sample_pos_affine(const izb_aa_foot *f, float x, float y, float z, float u, float v, float *xs,
+IZB_AA_HD void izb_aa_sample_pos_affine(const izb_aa_foot *f, float x, float y, float z, float u, float v, float *xs,
                                      float *ys, float *zs)
 {
     *xs = izb_aa_sample_coord(f, 0, x, u, v);
@@ -399,7 +401,7 @@ IZB_AA_HD void izb_aa_footprint(const izb_recon *r, int px, int py, float d, con
 
 /* Can triangle t hide a sub-sample of the point at (x, y) with footprint extent (ex, ey)? Its bbox
  * grown by the extent holds the point (NaN: no). The first test of every pair. */
-IZB_HD bool izb_aa_near(const izb_tri *t, float x, float y, float ex, float ey)
+IZB_AA_HD bool izb_aa_near(const izb_tri *t, float x, float y, float ex, float ey)
 {
     return (x >= t->x0 - ex) & (x <= t->x1 + ex) & (y >= t->y0 - ey) & (y <= t->y1 + ey);
 }
@@ -420,7 +422,7 @@ IZB_HD bool izb_aa_near(const izb_tri *t, float x, float y, float ex, float ey)
  * pair), so the masks are the sample tests' whatever it answers; the CPU runs it over 16 points in
  * vector lanes before the N-sample test of each (most points near a triangle's bbox are outside its
  * footprint-grown edges or in front of it). */
-IZB_HD bool izb_aa_may_hide(const izb_tri *t, float x, float y, float z, const izb_aa_foot *f)
+IZB_AA_HD bool izb_aa_may_hide(const izb_tri *t, float x, float y, float z, const izb_aa_foot *f)
 {
     const float ax = fabsf(x) + f->ex, ay = fabsf(y) + f->ey; /* bounds on the samples' |x|, |y| */
     bool out = false;
@@ -451,7 +453,7 @@ IZB_HD bool izb_aa_may_hide(const izb_tri *t, float x, float y, float z, const i
  * izb_aa_may_hide's: each edge function's range over it is its centre value +- |E_x| hw + |E_y| hh).
  * The CPU skips a grid cell with it: the cell's rectangle grown by its points' largest extent holds
  * every sub-sample of its points. Conservative like izb_aa_may_hide (NaN or Inf: true). */
-IZB_HD bool izb_aa_rect_may_hide(const izb_tri *t, float x0, float y0, float x1, float y1)
+IZB_AA_HD bool izb_aa_rect_may_hide(const izb_tri *t, float x0, float y0, float x1, float y1)
 {
     const float xc = 0.5f * (x0 + x1), yc = 0.5f * (y0 + y1), hw = 0.5f * (x1 - x0), hh = 0.5f * (y1 - y0);
     const float ax = fabsf(xc) + hw, ay = fabsf(yc) + hh;
@@ -472,7 +474,7 @@ IZB_HD bool izb_aa_rect_may_hide(const izb_tri *t, float x0, float y0, float x1,
  * rectangle (x, y) +- (ex, ey) with keys within z +- ez (izb_aa_foot), so t hides none when that
  * rectangle is wholly outside one of its edges (izb_aa_rect_may_hide) or t's depth plane over it is
  * nowhere below the largest key, by the same slack as izb_aa_may_hide's. Conservative (NaN: true). */
-IZB_HD bool izb_aa_may_hide_box(const izb_tri *t, float x, float y, float z, const izb_aa_foot *f)
+IZB_AA_HD bool izb_aa_may_hide_box(const izb_tri *t, float x, float y, float z, const izb_aa_foot *f)
 {
     const float ax = fabsf(x) + f->ex, ay = fabsf(y) + f->ey;
     const float kc = fmaf(t->z[0], x, fmaf(t->z[1], y, t->z[2])) - z;
@@ -486,7 +488,7 @@ IZB_HD bool izb_aa_may_hide_box(const izb_tri *t, float x, float y, float z, con
 /* Is sub-sample (u, v) of point (x, y, z) with footprint f hidden by t? The hard test at the
  * sub-sample's position (izb_aa_sample_pos). Branch free: the CPU runs it over the samples in
  * vector lanes. */
-IZB_HD bool izb_aa_sample_hidden(const izb_tri *t, float x, float y, float z, const izb_aa_foot *f, float u,
+IZB_AA_HD bool izb_aa_sample_hidden(const izb_tri *t, float x, float y, float z, const izb_aa_foot *f, float u,
                                  float v)
 {
     float xs, ys, zs;
@@ -496,7 +498,7 @@ IZB_HD bool izb_aa_sample_hidden(const izb_tri *t, float x, float y, float z, co
 
 /* izb_aa_sample_hidden for a directional light's footprint (aw = bw = 0), bit for bit, without the
  * division: the backends' directional frames take it (their hot loop stays today's) */
-IZB_HD bool izb_aa_sample_hidden_affine(const izb_tri *t, float x, float y, float z, const izb_aa_foot *f, float u,
+IZB_AA_HD bool izb_aa_sample_hidden_affine(const izb_tri *t, float x, float y, float z, const izb_aa_foot *f, float u,
                                         float v)
 {
     float xs, ys, zs;
@@ -509,7 +511,7 @@ IZB_HD bool izb_aa_sample_hidden_affine(const izb_tri *t, float x, float y, floa
  * position: its UV from t's edge values there (its barycentrics on t along the light), not the
  * pixel centre's, so a card's holes cut through single sub-samples. Asked only for a sub-sample
  * izb_aa_sample_hidden says t hides. */
-IZB_HD bool izb_aa_sample_keeps(const izb_tri *t, float x, float y, const izb_aa_foot *f, float u, float v,
+IZB_AA_HD bool izb_aa_sample_keeps(const izb_tri *t, float x, float y, const izb_aa_foot *f, float u, float v,
                                 const float uv[6], const uint8_t *alpha_pool, const izb_alpha_tex *tex)
 {
     float xs, ys, zs;
@@ -520,7 +522,7 @@ IZB_HD bool izb_aa_sample_keeps(const izb_tri *t, float x, float y, const izb_aa
 /* The hidden sub-samples `bits` (bit k: sample k of S) of point (x, y) that cut-out triangle t
  * keeps (izb_aa_sample_keeps): the word a cut-out ORs into the point's mask. Every backend filters
  * its hits with it, per hidden sample only (a texel read each). */
-IZB_HD uint32_t izb_aa_keep_bits(const izb_tri *t, float x, float y, const izb_aa_foot *f, const izb_aa_samples *S,
+IZB_AA_HD uint32_t izb_aa_keep_bits(const izb_tri *t, float x, float y, const izb_aa_foot *f, const izb_aa_samples *S,
                                  uint32_t bits, const float uv[6], const uint8_t *alpha_pool,
                                  const izb_alpha_tex *tex)
 {
@@ -533,7 +535,7 @@ IZB_HD uint32_t izb_aa_keep_bits(const izb_tri *t, float x, float y, const izb_a
 
 /* The points' bbox grown by the largest footprint extent (ex, ey): the bbox the triangles' set-up
  * culls against in an anti-aliased frame, so a triangle that only reaches sub-samples is kept. */
-IZB_HD izb_bbox izb_aa_grow_bbox(izb_bbox b, float ex, float ey)
+IZB_AA_HD izb_bbox izb_aa_grow_bbox(izb_bbox b, float ex, float ey)
 {
     b.min_x -= ex, b.max_x += ex, b.min_y -= ey, b.max_y += ey;
     return b;
@@ -541,7 +543,7 @@ IZB_HD izb_bbox izb_aa_grow_bbox(izb_bbox b, float ex, float ey)
 
 /* The cells a triangle's bbox grown by (ex, ey) covers (as izb_tri_cells): the range with the
  * frame's largest extent, a cell's own with its points' largest. */
-IZB_HD void izb_aa_tri_cells(const izb_tri *t, float ex, float ey, const izb_grid *g, int *cx0, int *cy0, int *cx1,
+IZB_AA_HD void izb_aa_tri_cells(const izb_tri *t, float ex, float ey, const izb_grid *g, int *cx0, int *cy0, int *cx1,
                              int *cy1)
 {
     *cx0 = izb_cell_x(g, t->x0 - ex);

@@ -226,7 +226,7 @@ static inline izb_cpu_aa_feet izb_cpu_aa_feet_in(float *buf, int n)
 }
 
 /* Point j's footprint */
-static inline izb_aa_foot izb_cpu_aa_foot_at(const izb_cpu_aa_feet *F, size_t j)
+static inline __attribute__((always_inline)) izb_aa_foot izb_cpu_aa_foot_at(const izb_cpu_aa_feet *F, size_t j)
 {
     return (izb_aa_foot){{F->a[0][j], F->a[1][j], F->a[2][j]}, {F->b[0][j], F->b[1][j], F->b[2][j]}, F->ex[j],
                          F->ey[j], F->aw[j], F->bw[j], F->ez[j], 0.0f};
