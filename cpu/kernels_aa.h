@@ -18,11 +18,15 @@
 static inline __attribute__((always_inline)) void KERN(aa_foot_run)(
     const izb_recon *f, const izb_aa_view *V, const float *depth, const uint32_t *ids, const float *xyz,
     uint32_t tri_count, const izb_cpu_points *p, int64_t j0, int64_t j1, const izb_cpu_aa_feet *F, float *ex,
-    float *ey, const bool with_ids)
+    float *ey, const bool with_ids, const bool persp)
 {
     const int W = f->width, H = f->height;
     const double inv_w = 1.0 / (double)W;
-    const izb_recon fr = *f;
+    /* the light's kind a constant in each copy: a directional frame's loop holds none of the spot's
+     * code (izb_aa_persp_bound, the projective footprint; measured: the footprints' stage twice as
+     * long with it), and izb.c takes spot lights alone among the lights at a point */
+    izb_recon fr = *f;
+    fr.light_is_spot = persp ? IZB_LIGHT_SPOT : 0;
     const izb_aa_view VV = *V;
     float mx = *ex, my = *ey;
     for (int64_t b = j0; b < j1; b += 16) {
@@ -82,15 +86,22 @@ static inline __attribute__((always_inline)) void KERN(aa_foot_run)(
     *ex = mx, *ey = my;
 }
 
-/* (two copies of the loop: without ids it reads neither ids nor xyz) */
+/* (four copies of the loop: without ids it reads neither ids nor xyz; a directional light's
+ * without the spot's code) */
 void KERN(izb_cpu_aa_footprints)(const izb_recon *f, const izb_aa_view *V, const float *depth, const uint32_t *ids,
                                  const float *xyz, uint32_t tri_count, const izb_cpu_points *p, int64_t j0,
                                  int64_t j1, const izb_cpu_aa_feet *F, float *ex, float *ey)
 {
-    if (ids && tri_count > 0)
-        KERN(aa_foot_run)(f, V, depth, ids, xyz, tri_count, p, j0, j1, F, ex, ey, true);
+    const bool with_ids = ids && tri_count > 0;
+    if (f->light_is_spot)
+        if (with_ids)
+            KERN(aa_foot_run)(f, V, depth, ids, xyz, tri_count, p, j0, j1, F, ex, ey, true, true);
+        else
+            KERN(aa_foot_run)(f, V, depth, ids, xyz, tri_count, p, j0, j1, F, ex, ey, false, true);
+    else if (with_ids)
+        KERN(aa_foot_run)(f, V, depth, ids, xyz, tri_count, p, j0, j1, F, ex, ey, true, false);
     else
-        KERN(aa_foot_run)(f, V, depth, ids, xyz, tri_count, p, j0, j1, F, ex, ey, false);
+        KERN(aa_foot_run)(f, V, depth, ids, xyz, tri_count, p, j0, j1, F, ex, ey, false, false);
 }
 
 /* 16 sub-samples (u[k], v[k]) of point (x, y, z) with footprint f against t: bit k = sample k
