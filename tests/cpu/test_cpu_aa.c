@@ -3,8 +3,8 @@
  *  (a) N = 1 (and 0) is today's hard path: the same bytes as the hard brute force, and a frame with
  *      shadow_samples 1 gives the bytes of one with 0 on every mode;
  *  (b) the backend's byte EQUALS the brute force over every (sub-sample, triangle) pair
- *      (tests/izb_brute.h, no grid) on random scenes (tests/differential_gen.h, directional
- *      lights), N in {4, 8, 16, 32}, kernel 1/2 x radix/atomic x ids on/off, 1 and 3 threads; and
+ *      (tests/izb_brute.h, no grid) on random scenes (tests/differential_gen.h; even seeds directional,
+ *      odd ones spot: diff_aa_light), N in {4, 8, 16, 32}, kernel 1/2 x radix/atomic x ids on/off, 1 and 3 threads; and
  *      the brute force with its pair pre-test (izb_aa_near, the footprint's extent) equals the one
  *      without, so the dilation holds every hit; also on a fine grid (cells smaller than a
  *      footprint), and around a ground's edge where an occluder reaches only sub-samples past the
