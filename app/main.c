@@ -380,11 +380,14 @@ static void shadow_samples_key(app *a)
 {
     const int n = a->opt.shadow_samples > 1 ? a->opt.shadow_samples : 1;
     a->opt.shadow_samples = n >= IZB_AA_MAX_SAMPLES ? 1 : n == 1 ? 4 : 2 * n;
-    bool any_hard_directional = false; /* the lights N applies to (render_izb_lights) */
-    for (int i = 0; i < a->lights.set.count; i++)
-        any_hard_directional |= a->lights.set.l[i].type == LIGHT_DIRECTIONAL && !(a->lights.set.l[i].angle_deg > 0.0f);
-    if (a->opt.shadow_samples > 1 && !any_hard_directional)
-        printf("izb-shadows: %d shadow samples per pixel: for hard directional lights only so far (T, -)\n",
+    bool any_hard = false; /* the lights N applies to (render_izb_lights) */
+    for (int i = 0; i < a->lights.set.count; i++) {
+        const light *l = &a->lights.set.l[i];
+        any_hard |= (l->type == LIGHT_DIRECTIONAL && !(l->angle_deg > 0.0f)) ||
+                    (l->type == LIGHT_SPOT && !(l->size[0] > 0.0f) && !(l->size[1] > 0.0f));
+    }
+    if (a->opt.shadow_samples > 1 && !any_hard)
+        printf("izb-shadows: %d shadow samples per pixel: for hard directional and spot lights only so far (T, -)\n",
                a->opt.shadow_samples);
     else
         printf("izb-shadows: %d shadow samples per pixel%s\n", a->opt.shadow_samples,

@@ -301,12 +301,16 @@ bool izb_aa_frame_ok(const izb_recon *f)
         fprintf(stderr, "izb: %d shadow samples: must be 1, 4, 8, 16 or 32\n", n);
         return false;
     }
-    if (f->light_is_spot) {
-        fprintf(stderr, "izb: shadow samples are for the directional light only so far (spot and point lights: issue 19)\n");
+    if (f->light_is_spot && f->light_is_spot != IZB_LIGHT_SPOT) {
+        fprintf(stderr, "izb: shadow samples are for directional and spot lights only so far (point lights: issue 19)\n");
         return false;
     }
     if (f->light_angle > 0.0f) {
         fprintf(stderr, "izb: shadow samples and a light angle together are not supported yet (issue 19)\n");
+        return false;
+    }
+    if (izb_area_on(f)) {
+        fprintf(stderr, "izb: shadow samples and a light size (area light) together are not supported yet (issue 19)\n");
         return false;
     }
     return true;

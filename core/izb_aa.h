@@ -5,8 +5,10 @@
  * explicit fmaf, no libm call but sqrtf (correctly rounded on both sides).
  *
  * N in {1, 4, 8, 16, 32} (izb_recon.shadow_samples; 0 means 1). N = 1 is the hard path, bit for
- * bit: backends never come here for it. Directional lights only so far (their light clip space is
- * affine to view space, so a footprint maps to a parallelogram; spot lights: later).
+ * bit: backends never come here for it. Directional and spot lights: a directional light's clip
+ * space is affine to view space, so a footprint maps to a parallelogram; a spot light's is
+ * projective, so each sub-sample divides by its own w (izb_aa_sample_pos) and the footprint's
+ * extents bound the projected quad (izb_aa_footprint_sel). Point lights' cube faces: later.
  *
  * The footprint (izb_aa_footprint): the receiver's plane at the pixel comes from DEPTH
  * DERIVATIVES, not a normal target: every backend already has the depth image (the CPU array path
@@ -29,7 +31,8 @@
  *
  * The sub-sample's test is the hard test at its own position: light clip (x, y, z) of the point plus
  * u a + v b in light clip units (z too: the sub-sample's own depth on the tangent plane, with the
- * point's bias), then izb_tri_occludes — the same edge functions and depth plane, evaluated at the
+ * point's bias), for a spot light divided by 1 + u aw + v bw (its w over the point's: the view
+ * position p + u A + v B through the light's projection, as a ray from there sees it), then izb_tri_occludes — the same edge functions and depth plane, evaluated at the
  * N positions, vectorised over the samples (izb_aa_sample_hidden). The point's N-bit mask
  * (izb_mask.h) is the OR over triangles; the shading byte is izb_mask_value. A cut-out triangle
  * (izb_alpha.h) hides a sub-sample only where the alpha test keeps it at that sub-sample's own
@@ -52,7 +55,9 @@
 
 /* The footprint's functions are large for GCC's inliner, and an out-of-line copy is compiled for
  * the baseline (no FMA: every fmaf a libm call, measured 5x the hard frame's set-up in the CPU
- * backend's per-ISA loop); forced inline they take the caller's instruction set. */
+ * backend's per-ISA loop); forced inline they take the caller's instruction set. So are the pair
+ * tests the kernels call (with the spot copies GCC left izb_aa_may_hide and its siblings out of
+ * line: the raster ran ~300x slower, cpu_aa_kernels_inlined fails on it). */
 #if defined(__CUDACC__)
 #define IZB_AA_HD static __forceinline__ __host__ __device__
 #else
@@ -96,15 +101,19 @@ IZB_HD_COLD void izb_aa_pattern(int n, float *ou, float *ov)
     }
 }
 
-/* A frame's pattern: offsets k < n, zero past n (the kernels read whole vectors). */
+/* A frame's pattern: offsets k < n, zero past n (the kernels read whole vectors). persp: the
+ * frame's light is at a point (a spot: its footprints divide, izb_aa_sample_pos); 0 (what
+ * izb_aa_samples_make sets; the backends set it from the frame) lets a backend take the copies
+ * without the division (izb_aa_sample_hidden_affine, izb_aa_may_hide). */
 typedef struct izb_aa_samples {
-    int n;
+    int n, persp;
     float u[IZB_AA_MAX_SAMPLES], v[IZB_AA_MAX_SAMPLES];
 } izb_aa_samples;
 
 IZB_HD_COLD void izb_aa_samples_make(int n, izb_aa_samples *out)
 {
     out->n = n;
+    out->persp = 0;
     for (int k = 0; k < IZB_AA_MAX_SAMPLES; k++)
         out->u[k] = out->v[k] = 0.0f;
     izb_aa_pattern(n, out->u, out->v);
@@ -112,10 +121,16 @@ IZB_HD_COLD void izb_aa_samples_make(int n, izb_aa_samples *out)
 
 /* A point's footprint in light clip space: a (b) the displacement per pixel step in x (y), so
  * sub-sample (u, v) is at p + u a + v b; ex, ey bound |u a + v b| in x, y over the pattern's square
- * (half the parallelogram's extent), grown by 1e-5 for the rounding of the sub-sample's position. */
+ * (half the parallelogram's extent), grown by 1e-5 for the rounding of the sub-sample's position.
+ * A light at a point (spot): a, b, aw, bw are the clip-space derivatives over the point's clip w
+ * (x, y and the biased key scaled alike), so sub-sample (u, v) is at (p + u a + v b) / (1 + u aw +
+ * v bw) (izb_aa_sample_pos); ex, ey (and ez, the key's) bound its distance from p, the bbox of the
+ * projected square from its four corners, grown for rounding. Directional: aw = bw = 0, ez unused
+ * (0). The first 8 floats are the directional's whole record (CUDA loads them as two float4). */
 typedef struct izb_aa_foot {
     float a[3], b[3];
     float ex, ey;
+    float aw, bw, ez, pad;
 } izb_aa_foot;
 
 /* View-space position of pixel (px, py) at linear depth d (izb_reconstruct_lit's). */
@@ -163,6 +178,28 @@ IZB_AA_HD void izb_aa_clamp(float a[3], float step, float fx, float fy)
     }
 }
 
+/* A light at a point (r->light_is_spot): the footprint must stay in front of the light, where its
+ * projection is defined and convex (every sub-sample's w > 0). The sub-samples' clip w is W0 (1 + u
+ * aw + v bw), aw = (w-row . A) / W0 (bw likewise), so over the square |u|, |v| <= 1/2 it is at least
+ * W0 (1 - (|aw| + |bw|) / 2); where |aw| + |bw| > 1 (a footprint reaching half-way to the light's
+ * plane: grazing, next to the light, or a garbage plane) both axes are scaled down to make it 1 (so
+ * w >= W0 / 2 on the square: the sub-samples stay in front, the division safe). Directional (w
+ * constant): nothing. NaN: nothing (the point is not lit, or its sub-samples are NaN either way). */
+IZB_AA_HD void izb_aa_persp_bound(const izb_recon *r, int px, int py, float d, float A[3], float B[3])
+{
+    const float *m = r->cam_to_light;
+    float P[3];
+    izb_aa_view_pos(r, px, py, d, P);
+    const float w0 = izb_clip_row(m, 3, P[0], P[1], P[2]);
+    const float wa = fmaf(m[3], A[0], fmaf(m[7], A[1], m[11] * A[2]));
+    const float wb = fmaf(m[3], B[0], fmaf(m[7], B[1], m[11] * B[2]));
+    const float s = (fabsf(wa) + fabsf(wb)) / w0;
+    const bool shrink = (r->light_is_spot != 0) & (s > 1.0f);
+    const float k = shrink ? 0.99999f / s : 1.0f;
+    for (int i = 0; i < 3; i++)
+        A[i] = shrink ? A[i] * k : A[i], B[i] = shrink ? B[i] * k : B[i];
+}
+
 /* The footprint's axes in view space: the derivatives, at the pixel's centre, of the point where
  * the camera ray through (px + u, py + v) meets the plane spanned by the two secants (normal n =
  * sa x sb, or nv where given: the facet's, izb_aa_facet_normal). For ray direction D(u, v) (view z = -1) and P = d D(0, 0), dP/du = d (D_u - D (n . D_u)
@@ -192,6 +229,7 @@ IZB_AA_HD void izb_aa_axes_sel(const izb_recon *r, int px, int py, float d, cons
     }
     izb_aa_clamp(A, stx, stx, 0.0f);
     izb_aa_clamp(B, sty, 0.0f, sty);
+    izb_aa_persp_bound(r, px, py, d, A, B);
 }
 
 /* izb_aa_axes_sel with the facet's normal nv where not NULL (the secants' plane where NULL) */
@@ -203,8 +241,10 @@ IZB_AA_HD void izb_aa_axes(const izb_recon *r, int px, int py, float d, const fl
 }
 
 /* World -> view space of a frame, for the facet's plane (izb_aa_facet_normal): row-major 3 x 4,
- * view = m (world, 1). From the frame alone: cam_to_light's affine part inverted, times the light's
- * (both orthographic). Host only (double, one rounding per entry): every backend gets the same. */
+ * view = m (world, 1). From the frame alone: cam_to_light = light * view^-1, so three rows of it
+ * (affine in view space) inverted, times the same rows of the light's matrix, give the view
+ * matrix: rows x, y, z of an orthographic light, x, y, w of a light at a point (its z row is the
+ * constant -1: singular). Host only (double, one rounding per entry): every backend gets the same. */
 typedef struct izb_aa_view {
     float m[12];
 } izb_aa_view;
@@ -212,10 +252,11 @@ typedef struct izb_aa_view {
 static inline void izb_aa_view_make(const izb_recon *r, izb_aa_view *out)
 {
     const float *C = r->cam_to_light, *L = r->light;
+    const int rows[3] = {0, 1, r->light_is_spot ? 3 : 2};
     double c[3][3], inv[3][3];
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < 3; j++)
-            c[i][j] = C[4 * j + i];
+            c[i][j] = C[4 * j + rows[i]];
     const double det = c[0][0] * (c[1][1] * c[2][2] - c[1][2] * c[2][1]) - c[0][1] * (c[1][0] * c[2][2] - c[1][2] * c[2][0]) +
                        c[0][2] * (c[1][0] * c[2][1] - c[1][1] * c[2][0]);
     for (int i = 0; i < 3; i++)
@@ -227,12 +268,12 @@ static inline void izb_aa_view_make(const izb_recon *r, izb_aa_view *out)
         for (int j = 0; j < 3; j++) {
             double v = 0.0;
             for (int k = 0; k < 3; k++)
-                v += inv[i][k] * L[4 * j + k];
+                v += inv[i][k] * L[4 * j + rows[k]];
             out->m[4 * i + j] = (float)v;
         }
         double t = 0.0;
         for (int k = 0; k < 3; k++)
-            t += inv[i][k] * ((double)L[12 + k] - C[12 + k]);
+            t += inv[i][k] * ((double)L[12 + rows[k]] - C[12 + rows[k]]);
         out->m[4 * i + 3] = (float)t;
     }
 }
@@ -256,6 +297,57 @@ IZB_AA_HD void izb_aa_facet_normal(const izb_aa_view *V, const float *tri, float
     n[2] = fmaf(a[0], b[1], -a[1] * b[0]);
 }
 
+/* Coordinate i (0: x, 1: y, 2: z) of sub-sample (u, v) of a point whose coordinate i is c, with
+ * footprint f, before the division: c + u a_i + v b_i (a directional light's position itself). */
+IZB_AA_HD float izb_aa_sample_coord(const izb_aa_foot *f, int i, float c, float u, float v)
+{
+    return fmaf(u, f->a[i], fmaf(v, f->b[i], c));
+}
+
+/* Sub-sample (u, v) of point (x, y, z) with footprint f in light clip space: the one formula of a
+ * sub-sample's position (its occlusion test, its alpha test and its footprint's bounds take it from
+ * here). Each coordinate izb_aa_sample_coord times 1 / (1 + u aw + v bw): a light at a point
+ * divides every sub-sample by its own w (relative to the point's), as the ray from that position
+ * sees it; a directional light's aw = bw = 0 make the divisor exactly 1 and the product exact, so
+ * izb_aa_sample_pos_affine (no division) gives the same bits there. Branch free. */
+IZB_AA_HD void izb_aa_sample_pos(const izb_aa_foot *f, float x, float y, float z, float u, float v, float *xs,
+                              float *ys, float *zs)
+{
+    const float rw = 1.0f / fmaf(u, f->aw, fmaf(v, f->bw, 1.0f));
+    *xs = izb_aa_sample_coord(f, 0, x, u, v) * rw;
+    *ys = izb_aa_sample_coord(f, 1, y, u, v) * rw;
+    *zs = izb_aa_sample_coord(f, 2, z, u, v) * rw;
+}
+
+/* izb_aa_sample_pos for a footprint with aw = bw = 0 (a directional light's), bit for bit */
+IZB_AA_HD void izb_aa_sample_pos_affine(const izb_aa_foot *f, float x, float y, float z, float u, float v, float *xs,
+                                     float *ys, float *zs)
+{
+    *xs = izb_aa_sample_coord(f, 0, x, u, v);
+    *ys = izb_aa_sample_coord(f, 1, y, u, v);
+    *zs = izb_aa_sample_coord(f, 2, z, u, v);
+}
+
+/* A projective footprint's extents (f->ex, ey, ez) around its point (x0, y0, z0), from its other
+ * fields: the bbox of the projected square. A projective map with w > 0 on the square
+ * (izb_aa_persp_bound: 1 + u aw + v bw >= 1/2) keeps it a convex quad, the hull of its corners'
+ * images, so the corners bound every sub-sample; grown by 1e-5 of itself and 4e-6 of the magnitudes
+ * each coordinate rounds (a sample's position and a corner's are each within ~6e-7 of those, the
+ * divisor at least 1/2). */
+IZB_AA_HD void izb_aa_foot_bounds(izb_aa_foot *f, float x0, float y0, float z0)
+{
+    float dx = 0.0f, dy = 0.0f, dz = 0.0f;
+    for (int c = 0; c < 4; c++) {
+        const float cu = c & 1 ? 0.5f : -0.5f, cv = c & 2 ? 0.5f : -0.5f;
+        float xs, ys, zs;
+        izb_aa_sample_pos(f, x0, y0, z0, cu, cv, &xs, &ys, &zs);
+        dx = izb_maxf(dx, fabsf(xs - x0)), dy = izb_maxf(dy, fabsf(ys - y0)), dz = izb_maxf(dz, fabsf(zs - z0));
+    }
+    f->ex = fmaf(dx, 1e-5f, dx) + 4e-6f * (fabsf(x0) + fabsf(f->a[0]) + fabsf(f->b[0]));
+    f->ey = fmaf(dy, 1e-5f, dy) + 4e-6f * (fabsf(y0) + fabsf(f->a[1]) + fabsf(f->b[1]));
+    f->ez = fmaf(dz, 1e-5f, dz) + 4e-6f * (fabsf(z0) + fabsf(f->a[2]) + fabsf(f->b[2]));
+}
+
 /* The footprint of pixel (px, py) at depth d (not sky) for a directional light's frame r; nb: the
  * depths of its left, right, lower and upper neighbours (sky where outside the image); nv: the
  * facet's view-space normal (izb_aa_facet_normal) where the pixel's primitive id is known, else
@@ -267,12 +359,34 @@ IZB_AA_HD void izb_aa_footprint_sel(const izb_recon *r, int px, int py, float d,
     float A[3], B[3];
     izb_aa_axes_sel(r, px, py, d, nb, facet, nv, A, B);
     const float *m = r->cam_to_light;
-    for (int i = 0; i < 3; i++) {
-        out->a[i] = fmaf(m[i], A[0], fmaf(m[4 + i], A[1], m[8 + i] * A[2]));
-        out->b[i] = fmaf(m[i], B[0], fmaf(m[4 + i], B[1], m[8 + i] * B[2]));
+    float ma[4], mb[4];
+    for (int i = 0; i < 4; i++) {
+        ma[i] = fmaf(m[i], A[0], fmaf(m[4 + i], A[1], m[8 + i] * A[2]));
+        mb[i] = fmaf(m[i], B[0], fmaf(m[4 + i], B[1], m[8 + i] * B[2]));
     }
-    out->ex = (fabsf(out->a[0]) + fabsf(out->b[0])) * 0.50001f;
-    out->ey = (fabsf(out->a[1]) + fabsf(out->b[1])) * 0.50001f;
+    if (!r->light_is_spot) { /* orthographic: w = 1, the parallelogram itself */
+        for (int i = 0; i < 3; i++)
+            out->a[i] = ma[i], out->b[i] = mb[i];
+        out->aw = out->bw = out->ez = out->pad = 0.0f;
+        out->ex = (fabsf(out->a[0]) + fabsf(out->b[0])) * 0.50001f;
+        out->ey = (fabsf(out->a[1]) + fabsf(out->b[1])) * 0.50001f;
+        return;
+    }
+    /* a light at a point: the derivatives over the point's w; the point as izb_reconstruct_lit has
+     * it (the same view position and rows, so x0, y0, z0 are the binned point's bit for bit); the
+     * key's derivatives scaled by the relative bias's factor (izb_clip_point: z = key (1 + bias) for
+     * key < 0, (1 - bias) above), so the sub-sample's z is its own key biased alike */
+    float P[3];
+    izb_aa_view_pos(r, px, py, d, P);
+    const float cw = izb_clip_row(m, 3, P[0], P[1], P[2]);
+    const float x0 = izb_clip_row(m, 0, P[0], P[1], P[2]) / cw, y0 = izb_clip_row(m, 1, P[0], P[1], P[2]) / cw;
+    const float key = izb_clip_row(m, 2, P[0], P[1], P[2]) / cw;
+    const float z0 = fmaf(-r->bias, fabsf(key), key);
+    const float kf = key < 0.0f ? 1.0f + r->bias : 1.0f - r->bias;
+    out->a[0] = ma[0] / cw, out->a[1] = ma[1] / cw, out->a[2] = ma[2] / cw * kf, out->aw = ma[3] / cw;
+    out->b[0] = mb[0] / cw, out->b[1] = mb[1] / cw, out->b[2] = mb[2] / cw * kf, out->bw = mb[3] / cw;
+    out->pad = 0.0f;
+    izb_aa_foot_bounds(out, x0, y0, z0);
 }
 
 /* izb_aa_footprint_sel with the facet's normal nv where not NULL (the secants' plane where NULL).
@@ -287,7 +401,7 @@ IZB_AA_HD void izb_aa_footprint(const izb_recon *r, int px, int py, float d, con
 
 /* Can triangle t hide a sub-sample of the point at (x, y) with footprint extent (ex, ey)? Its bbox
  * grown by the extent holds the point (NaN: no). The first test of every pair. */
-IZB_HD bool izb_aa_near(const izb_tri *t, float x, float y, float ex, float ey)
+IZB_AA_HD bool izb_aa_near(const izb_tri *t, float x, float y, float ex, float ey)
 {
     return (x >= t->x0 - ex) & (x <= t->x1 + ex) & (y >= t->y0 - ey) & (y <= t->y1 + ey);
 }
@@ -298,7 +412,8 @@ IZB_HD bool izb_aa_near(const izb_tri *t, float x, float y, float ex, float ey)
 #define IZB_AA_MAY_HIDE_SLACK 1e-5f
 #define IZB_AA_MAY_HIDE_FLOOR 1e-30f
 
-/* Can t hide any sub-sample of point (x, y, z) with footprint f? false only when no (u, v) in
+/* Can t hide any sub-sample of point (x, y, z) with footprint f (a directional light's: aw = bw = 0;
+ * any footprint: izb_aa_may_hide_box)? false only when no (u, v) in
  * [-1/2, 1/2]^2 can pass izb_aa_sample_hidden: some edge function, or the key minus the sample's
  * depth, is linear in (u, v), so its range over the square is its centre value +- (|grad . a| +
  * |grad . b|) / 2; the footprint is out when an edge's largest value is below 0, or the depth's
@@ -307,7 +422,7 @@ IZB_HD bool izb_aa_near(const izb_tri *t, float x, float y, float ex, float ey)
  * pair), so the masks are the sample tests' whatever it answers; the CPU runs it over 16 points in
  * vector lanes before the N-sample test of each (most points near a triangle's bbox are outside its
  * footprint-grown edges or in front of it). */
-IZB_HD bool izb_aa_may_hide(const izb_tri *t, float x, float y, float z, const izb_aa_foot *f)
+IZB_AA_HD bool izb_aa_may_hide(const izb_tri *t, float x, float y, float z, const izb_aa_foot *f)
 {
     const float ax = fabsf(x) + f->ex, ay = fabsf(y) + f->ey; /* bounds on the samples' |x|, |y| */
     bool out = false;
@@ -338,7 +453,7 @@ IZB_HD bool izb_aa_may_hide(const izb_tri *t, float x, float y, float z, const i
  * izb_aa_may_hide's: each edge function's range over it is its centre value +- |E_x| hw + |E_y| hh).
  * The CPU skips a grid cell with it: the cell's rectangle grown by its points' largest extent holds
  * every sub-sample of its points. Conservative like izb_aa_may_hide (NaN or Inf: true). */
-IZB_HD bool izb_aa_rect_may_hide(const izb_tri *t, float x0, float y0, float x1, float y1)
+IZB_AA_HD bool izb_aa_rect_may_hide(const izb_tri *t, float x0, float y0, float x1, float y1)
 {
     const float xc = 0.5f * (x0 + x1), yc = 0.5f * (y0 + y1), hw = 0.5f * (x1 - x0), hh = 0.5f * (y1 - y0);
     const float ax = fabsf(xc) + hw, ay = fabsf(yc) + hh;
@@ -354,21 +469,41 @@ IZB_HD bool izb_aa_rect_may_hide(const izb_tri *t, float x0, float y0, float x1,
     return !out;
 }
 
-/* Coordinate i (0: x, 1: y, 2: z) of sub-sample (u, v) of a point whose coordinate i is c, with
- * footprint f: c + u a_i + v b_i, the one formula of a sub-sample's position in light clip space
- * (its occlusion test and its alpha test both take it from here). */
-IZB_HD float izb_aa_sample_coord(const izb_aa_foot *f, int i, float c, float u, float v)
+/* izb_aa_may_hide for any footprint (a light at a point: the sub-samples are a projected quad, not
+ * a parallelogram): false only when every sub-sample fails izb_aa_sample_hidden. They lie in the
+ * rectangle (x, y) +- (ex, ey) with keys within z +- ez (izb_aa_foot), so t hides none when that
+ * rectangle is wholly outside one of its edges (izb_aa_rect_may_hide) or t's depth plane over it is
+ * nowhere below the largest key, by the same slack as izb_aa_may_hide's. Conservative (NaN: true). */
+IZB_AA_HD bool izb_aa_may_hide_box(const izb_tri *t, float x, float y, float z, const izb_aa_foot *f)
 {
-    return fmaf(u, f->a[i], fmaf(v, f->b[i], c));
+    const float ax = fabsf(x) + f->ex, ay = fabsf(y) + f->ey;
+    const float kc = fmaf(t->z[0], x, fmaf(t->z[1], y, t->z[2])) - z;
+    const float rz = fmaf(fabsf(t->z[0]), f->ex, fabsf(t->z[1]) * f->ey) + f->ez;
+    const float mz = fmaf(IZB_AA_MAY_HIDE_SLACK,
+                          fmaf(fabsf(t->z[0]), ax, fmaf(fabsf(t->z[1]), ay, fabsf(t->z[2]) + fabsf(z) + f->ez)),
+                          IZB_AA_MAY_HIDE_FLOOR);
+    return !(kc - rz - mz >= 0.0f) & izb_aa_rect_may_hide(t, x - f->ex, y - f->ey, x + f->ex, y + f->ey);
 }
 
 /* Is sub-sample (u, v) of point (x, y, z) with footprint f hidden by t? The hard test at the
- * sub-sample's position. Branch free: the CPU runs it over the samples in vector lanes. */
-IZB_HD bool izb_aa_sample_hidden(const izb_tri *t, float x, float y, float z, const izb_aa_foot *f, float u,
+ * sub-sample's position (izb_aa_sample_pos). Branch free: the CPU runs it over the samples in
+ * vector lanes. */
+IZB_AA_HD bool izb_aa_sample_hidden(const izb_tri *t, float x, float y, float z, const izb_aa_foot *f, float u,
                                  float v)
 {
-    return izb_tri_occludes(t, izb_aa_sample_coord(f, 0, x, u, v), izb_aa_sample_coord(f, 1, y, u, v),
-                            izb_aa_sample_coord(f, 2, z, u, v));
+    float xs, ys, zs;
+    izb_aa_sample_pos(f, x, y, z, u, v, &xs, &ys, &zs);
+    return izb_tri_occludes(t, xs, ys, zs);
+}
+
+/* izb_aa_sample_hidden for a directional light's footprint (aw = bw = 0), bit for bit, without the
+ * division: the backends' directional frames take it (their hot loop stays today's) */
+IZB_AA_HD bool izb_aa_sample_hidden_affine(const izb_tri *t, float x, float y, float z, const izb_aa_foot *f, float u,
+                                        float v)
+{
+    float xs, ys, zs;
+    izb_aa_sample_pos_affine(f, x, y, z, u, v, &xs, &ys, &zs);
+    return izb_tri_occludes(t, xs, ys, zs);
 }
 
 /* Does cut-out triangle t (uv, texture tex) keep sub-sample (u, v) of point (x, y) with footprint f?
@@ -376,17 +511,18 @@ IZB_HD bool izb_aa_sample_hidden(const izb_tri *t, float x, float y, float z, co
  * position: its UV from t's edge values there (its barycentrics on t along the light), not the
  * pixel centre's, so a card's holes cut through single sub-samples. Asked only for a sub-sample
  * izb_aa_sample_hidden says t hides. */
-IZB_HD bool izb_aa_sample_keeps(const izb_tri *t, float x, float y, const izb_aa_foot *f, float u, float v,
+IZB_AA_HD bool izb_aa_sample_keeps(const izb_tri *t, float x, float y, const izb_aa_foot *f, float u, float v,
                                 const float uv[6], const uint8_t *alpha_pool, const izb_alpha_tex *tex)
 {
-    return izb_alpha_tri_keeps(t, izb_aa_sample_coord(f, 0, x, u, v), izb_aa_sample_coord(f, 1, y, u, v), uv,
-                               alpha_pool, tex);
+    float xs, ys, zs;
+    izb_aa_sample_pos(f, x, y, 0.0f, u, v, &xs, &ys, &zs);
+    return izb_alpha_tri_keeps(t, xs, ys, uv, alpha_pool, tex);
 }
 
 /* The hidden sub-samples `bits` (bit k: sample k of S) of point (x, y) that cut-out triangle t
  * keeps (izb_aa_sample_keeps): the word a cut-out ORs into the point's mask. Every backend filters
  * its hits with it, per hidden sample only (a texel read each). */
-IZB_HD uint32_t izb_aa_keep_bits(const izb_tri *t, float x, float y, const izb_aa_foot *f, const izb_aa_samples *S,
+IZB_AA_HD uint32_t izb_aa_keep_bits(const izb_tri *t, float x, float y, const izb_aa_foot *f, const izb_aa_samples *S,
                                  uint32_t bits, const float uv[6], const uint8_t *alpha_pool,
                                  const izb_alpha_tex *tex)
 {
@@ -399,7 +535,7 @@ IZB_HD uint32_t izb_aa_keep_bits(const izb_tri *t, float x, float y, const izb_a
 
 /* The points' bbox grown by the largest footprint extent (ex, ey): the bbox the triangles' set-up
  * culls against in an anti-aliased frame, so a triangle that only reaches sub-samples is kept. */
-IZB_HD izb_bbox izb_aa_grow_bbox(izb_bbox b, float ex, float ey)
+IZB_AA_HD izb_bbox izb_aa_grow_bbox(izb_bbox b, float ex, float ey)
 {
     b.min_x -= ex, b.max_x += ex, b.min_y -= ey, b.max_y += ey;
     return b;
@@ -407,7 +543,7 @@ IZB_HD izb_bbox izb_aa_grow_bbox(izb_bbox b, float ex, float ey)
 
 /* The cells a triangle's bbox grown by (ex, ey) covers (as izb_tri_cells): the range with the
  * frame's largest extent, a cell's own with its points' largest. */
-IZB_HD void izb_aa_tri_cells(const izb_tri *t, float ex, float ey, const izb_grid *g, int *cx0, int *cy0, int *cx1,
+IZB_AA_HD void izb_aa_tri_cells(const izb_tri *t, float ex, float ey, const izb_grid *g, int *cx0, int *cy0, int *cx1,
                              int *cy1)
 {
     *cx0 = izb_cell_x(g, t->x0 - ex);

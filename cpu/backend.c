@@ -222,6 +222,7 @@ static bool aa_frame(cpu_backend *b, const izb_recon *f, const izb_settings *s, 
     const int T = b->threads;
     izb_aa_samples S;
     izb_aa_samples_make(f->shadow_samples, &S);
+    S.persp = f->light_is_spot != 0;
     if (!izb_cpu_reserve(&b->aa_foot, IZB_CPU_AA_FEET_FLOATS(n), sizeof(float), "pixel footprints") ||
         !izb_cpu_reserve(&b->aa_masks, (size_t)n, sizeof(uint32_t), "sub-sample masks") ||
         !izb_cpu_reserve(&b->cell_ext, 4 * (size_t)g->w * (size_t)g->h, sizeof(float), "cells' footprint boxes") ||
@@ -234,8 +235,10 @@ static bool aa_frame(cpu_backend *b, const izb_recon *f, const izb_settings *s, 
         izb_cpu_aa_footprints(f, depth, ids, b->xyz.data, (uint32_t)b->tri_count, &b->binned, n, &F, &ex,
                               &ey, T);
         const izb_bbox grown = izb_aa_grow_bbox(*bbox, ex, ey);
-        const izb_cull_view cv = {.mode = s->cull, .comp = b->have_closed ? b->comp.data : NULL,
-                                  .boxes = b->boxes.data, .light_is_spot = 0};
+        izb_cull_view cv = {.mode = s->cull, .comp = b->have_closed ? b->comp.data : NULL,
+                            .boxes = b->boxes.data, .light_is_spot = f->light_is_spot};
+        if (f->light_is_spot)
+            izb_light_origin(f->light, cv.light_origin);
         nt = izb_cpu_cull_ids(b->xyz.data, b->tri_count, f, g, &grown, &cv, b->tris.data, b->tri_id.data, T);
     }
     t[3] = izb_cpu_now_ms();

@@ -216,22 +216,23 @@ bool izb_cpu_area_raster(const izb_soft_tri *tris, const uint32_t *tri_id, int n
  * gather). Each holds n + IZB_CPU_POINTS_PAD floats. */
 typedef struct izb_cpu_aa_feet {
     float *a[3], *b[3], *ex, *ey;
+    float *aw, *bw, *ez; /* a spot light's (izb_aa_foot); zero for a directional light */
 } izb_cpu_aa_feet;
 
 /* The feet of n points in one buffer of IZB_CPU_AA_FEET_FLOATS(n) floats */
-#define IZB_CPU_AA_FEET_FLOATS(n) (8 * ((size_t)(n) + IZB_CPU_POINTS_PAD))
+#define IZB_CPU_AA_FEET_FLOATS(n) (11 * ((size_t)(n) + IZB_CPU_POINTS_PAD))
 static inline izb_cpu_aa_feet izb_cpu_aa_feet_in(float *buf, int n)
 {
     const size_t s = (size_t)n + IZB_CPU_POINTS_PAD;
     return (izb_cpu_aa_feet){{buf, buf + s, buf + 2 * s}, {buf + 3 * s, buf + 4 * s, buf + 5 * s}, buf + 6 * s,
-                             buf + 7 * s};
+                             buf + 7 * s, buf + 8 * s, buf + 9 * s, buf + 10 * s};
 }
 
 /* Point j's footprint */
-static inline izb_aa_foot izb_cpu_aa_foot_at(const izb_cpu_aa_feet *F, size_t j)
+static inline __attribute__((always_inline)) izb_aa_foot izb_cpu_aa_foot_at(const izb_cpu_aa_feet *F, size_t j)
 {
     return (izb_aa_foot){{F->a[0][j], F->a[1][j], F->a[2][j]}, {F->b[0][j], F->b[1][j], F->b[2][j]}, F->ex[j],
-                         F->ey[j]};
+                         F->ey[j], F->aw[j], F->bw[j], F->ez[j], 0.0f};
 }
 
 /* The footprint of each binned point j < n (izb_aa_footprint, from the depth image of frame f, the

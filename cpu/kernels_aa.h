@@ -18,11 +18,15 @@
 static inline __attribute__((always_inline)) void KERN(aa_foot_run)(
     const izb_recon *f, const izb_aa_view *V, const float *depth, const uint32_t *ids, const float *xyz,
     uint32_t tri_count, const izb_cpu_points *p, int64_t j0, int64_t j1, const izb_cpu_aa_feet *F, float *ex,
-    float *ey, const bool with_ids)
+    float *ey, const bool with_ids, const bool persp)
 {
     const int W = f->width, H = f->height;
     const double inv_w = 1.0 / (double)W;
-    const izb_recon fr = *f;
+    /* the light's kind a constant in each copy: a directional frame's loop holds none of the spot's
+     * code (izb_aa_persp_bound, the projective footprint; measured: the footprints' stage twice as
+     * long with it), and izb.c takes spot lights alone among the lights at a point */
+    izb_recon fr = *f;
+    fr.light_is_spot = persp ? IZB_LIGHT_SPOT : 0;
     const izb_aa_view VV = *V;
     float mx = *ex, my = *ey;
     for (int64_t b = j0; b < j1; b += 16) {
@@ -50,7 +54,7 @@ static inline __attribute__((always_inline)) void KERN(aa_foot_run)(
             for (int i = 0; i < 9; i++)
                 ltri[i][k] = with_ids ? v[i] : 0.0f;
         }
-        float o[8][16];
+        float o[11][16];
 #pragma GCC ivdep
         for (int k = 0; k < 16; k++) {
             const float nb[4] = {lnb[0][k], lnb[1][k], lnb[2][k], lnb[3][k]};
@@ -63,15 +67,16 @@ static inline __attribute__((always_inline)) void KERN(aa_foot_run)(
             for (int i = 0; i < 3; i++)
                 o[i][k] = ft.a[i], o[3 + i][k] = ft.b[i];
             o[6][k] = ft.ex, o[7][k] = ft.ey;
+            o[8][k] = ft.aw, o[9][k] = ft.bw, o[10][k] = ft.ez;
         }
-        float *const out[8] = {F->a[0] + b, F->a[1] + b, F->a[2] + b, F->b[0] + b,
-                               F->b[1] + b, F->b[2] + b, F->ex + b, F->ey + b};
+        float *const out[11] = {F->a[0] + b, F->a[1] + b, F->a[2] + b, F->b[0] + b, F->b[1] + b, F->b[2] + b,
+                                F->ex + b,   F->ey + b,   F->aw + b,   F->bw + b,   F->ez + b};
         if (len == 16) { /* (a whole block: vector copies) */
-            for (int i = 0; i < 8; i++)
+            for (int i = 0; i < 11; i++)
                 for (int k = 0; k < 16; k++)
                     out[i][k] = o[i][k];
         } else {
-            for (int i = 0; i < 8; i++)
+            for (int i = 0; i < 11; i++)
                 for (int k = 0; k < len; k++)
                     out[i][k] = o[i][k];
         }
@@ -81,30 +86,46 @@ static inline __attribute__((always_inline)) void KERN(aa_foot_run)(
     *ex = mx, *ey = my;
 }
 
-/* (two copies of the loop: without ids it reads neither ids nor xyz) */
+/* (four copies of the loop: without ids it reads neither ids nor xyz; a directional light's
+ * without the spot's code) */
 void KERN(izb_cpu_aa_footprints)(const izb_recon *f, const izb_aa_view *V, const float *depth, const uint32_t *ids,
                                  const float *xyz, uint32_t tri_count, const izb_cpu_points *p, int64_t j0,
                                  int64_t j1, const izb_cpu_aa_feet *F, float *ex, float *ey)
 {
-    if (ids && tri_count > 0)
-        KERN(aa_foot_run)(f, V, depth, ids, xyz, tri_count, p, j0, j1, F, ex, ey, true);
+    const bool with_ids = ids && tri_count > 0;
+    if (f->light_is_spot)
+        if (with_ids)
+            KERN(aa_foot_run)(f, V, depth, ids, xyz, tri_count, p, j0, j1, F, ex, ey, true, true);
+        else
+            KERN(aa_foot_run)(f, V, depth, ids, xyz, tri_count, p, j0, j1, F, ex, ey, false, true);
+    else if (with_ids)
+        KERN(aa_foot_run)(f, V, depth, ids, xyz, tri_count, p, j0, j1, F, ex, ey, true, false);
     else
-        KERN(aa_foot_run)(f, V, depth, ids, xyz, tri_count, p, j0, j1, F, ex, ey, false);
+        KERN(aa_foot_run)(f, V, depth, ids, xyz, tri_count, p, j0, j1, F, ex, ey, false, false);
 }
 
 /* 16 sub-samples (u[k], v[k]) of point (x, y, z) with footprint f against t: bit k = sample k
  * hidden. A whole vector (16 lanes) whatever N: a loop of N < 16 iterations did not vectorise (GCC
  * ran it scalar, and N = 4 or 8 cost more than N = 32); the pattern is zero past N (the centre),
- * and the caller drops those bits. */
-static inline uint32_t KERN(aa_word16)(const izb_tri *t, float x, float y, float z, const izb_aa_foot *f,
-                                       const float *u, const float *v)
+ * and the caller drops those bits. persp (a constant in each copy): a spot light's footprint, each
+ * sample divided by its own w (izb_aa_sample_hidden); else the directional's, without the division
+ * (izb_aa_sample_hidden_affine: the same bits where aw = bw = 0). */
+static inline __attribute__((always_inline)) uint32_t KERN(aa_word16)(const izb_tri *t, float x, float y, float z,
+                                                                      const izb_aa_foot *f, const float *u,
+                                                                      const float *v, const bool persp)
 {
     const izb_tri tt = *t;
     const izb_aa_foot ff = *f;
     int32_t flag[16] __attribute__((aligned(64)));
+    if (persp) {
 #pragma omp simd
-    for (int k = 0; k < 16; k++)
-        flag[k] = -(int32_t)izb_aa_sample_hidden(&tt, x, y, z, &ff, u[k], v[k]);
+        for (int k = 0; k < 16; k++)
+            flag[k] = -(int32_t)izb_aa_sample_hidden(&tt, x, y, z, &ff, u[k], v[k]);
+    } else {
+#pragma omp simd
+        for (int k = 0; k < 16; k++)
+            flag[k] = -(int32_t)izb_aa_sample_hidden_affine(&tt, x, y, z, &ff, u[k], v[k]);
+    }
     return KERN_MOVEMASK(flag);
 }
 
@@ -122,7 +143,8 @@ typedef struct KERN(aa_cut) {
  * sample: a texel read is a gather). Returns whether the samples ran. */
 static inline __attribute__((always_inline)) uint32_t KERN(aa_point)(
     const izb_tri *t, uint32_t scene_id, const izb_aa_samples *S, const izb_cpu_points *p,
-    const izb_cpu_aa_feet *F, uint32_t j, uint32_t *mk, const izb_own *own, const KERN(aa_cut) *ct, bool shared)
+    const izb_cpu_aa_feet *F, uint32_t j, uint32_t *mk, const izb_own *own, const KERN(aa_cut) *ct, bool shared,
+    const bool persp)
 {
     const uint32_t full = izb_mask_word_bits(S->n, 0);
     const uint32_t cur = shared ? __atomic_load_n(mk, __ATOMIC_RELAXED) : *mk;
@@ -130,9 +152,9 @@ static inline __attribute__((always_inline)) uint32_t KERN(aa_point)(
         return 0;
     const float x = p->x[j], y = p->y[j], z = p->z[j];
     const izb_aa_foot fj = izb_cpu_aa_foot_at(F, j);
-    uint32_t bits = KERN(aa_word16)(t, x, y, z, &fj, S->u, S->v);
+    uint32_t bits = KERN(aa_word16)(t, x, y, z, &fj, S->u, S->v, persp);
     if (S->n > 16)
-        bits |= KERN(aa_word16)(t, x, y, z, &fj, S->u + 16, S->v + 16) << 16;
+        bits |= KERN(aa_word16)(t, x, y, z, &fj, S->u + 16, S->v + 16, persp) << 16;
     bits &= full & ~cur;
     if (!bits || (own && izb_hit_is_own(own->xyz, 9, 1, own->tri_count, own->pixel_id[p->pixel[j]], scene_id)))
         return 1;
@@ -154,7 +176,8 @@ static inline __attribute__((always_inline)) uint32_t KERN(aa_point)(
  * whose samples ran, for the statistics. */
 static inline __attribute__((always_inline)) uint32_t KERN(aa_row)(
     const izb_tri *t, uint32_t scene_id, const izb_aa_samples *S, const izb_cpu_points *p, const izb_cpu_aa_feet *F,
-    uint32_t j0, uint32_t j1, uint32_t *masks, const izb_own *own, const KERN(aa_cut) *ct, bool shared)
+    uint32_t j0, uint32_t j1, uint32_t *masks, const izb_own *own, const KERN(aa_cut) *ct, bool shared,
+    const bool persp)
 {
     uint32_t pairs = 0;
     for (uint32_t b = j0; b < j1; b += 16) {
@@ -166,14 +189,22 @@ static inline __attribute__((always_inline)) uint32_t KERN(aa_row)(
         for (int k = 0; k < 16; k++)
             flag[k] = -(int32_t)(izb_aa_near(t, p->x[b + k], p->y[b + k], F->ex[b + k], F->ey[b + k]) & (k < len));
         if (!KERN_MOVEMASK(flag)) continue;
+        if (persp) { /* (the projected quad: its bbox and key range) */
 #pragma omp simd
-        for (int k = 0; k < 16; k++) {
-            const izb_aa_foot fk = izb_cpu_aa_foot_at(F, b + k);
-            flag[k] = flag[k] & -(int32_t)izb_aa_may_hide(t, p->x[b + k], p->y[b + k], p->z[b + k], &fk);
+            for (int k = 0; k < 16; k++) {
+                const izb_aa_foot fk = izb_cpu_aa_foot_at(F, b + k);
+                flag[k] = flag[k] & -(int32_t)izb_aa_may_hide_box(t, p->x[b + k], p->y[b + k], p->z[b + k], &fk);
+            }
+        } else {
+#pragma omp simd
+            for (int k = 0; k < 16; k++) {
+                const izb_aa_foot fk = izb_cpu_aa_foot_at(F, b + k);
+                flag[k] = flag[k] & -(int32_t)izb_aa_may_hide(t, p->x[b + k], p->y[b + k], p->z[b + k], &fk);
+            }
         }
         for (uint32_t in = KERN_MOVEMASK(flag); in; in &= in - 1) {
             const uint32_t j = b + (uint32_t)__builtin_ctz(in);
-            pairs += KERN(aa_point)(t, scene_id, S, p, F, j, masks + j, own, ct, shared);
+            pairs += KERN(aa_point)(t, scene_id, S, p, F, j, masks + j, own, ct, shared, persp);
         }
     }
     return pairs;
@@ -214,8 +245,13 @@ void KERN(izb_cpu_aa_tri)(const izb_tri *t, uint32_t scene_id, const izb_aa_samp
             if (!((tt.x0 <= bx[2]) & (tt.x1 >= bx[0]) & (tt.y0 <= bx[3]) & (tt.y1 >= bx[1]))) continue;
             if (!izb_aa_rect_may_hide(&tt, bx[0], bx[1], bx[2], bx[3])) continue;
             visited += j1 - j0;
-            pairs += tex == IZB_OPAQUE ? KERN(aa_row)(&tt, scene_id, S, p, F, j0, j1, masks, own, NULL, shared)
-                                       : KERN(aa_row)(&tt, scene_id, S, p, F, j0, j1, masks, own, &ct, shared);
+            /* four copies: opaque or cut-out, a directional light's footprints or a spot's (S->persp) */
+            if (S->persp)
+                pairs += tex == IZB_OPAQUE ? KERN(aa_row)(&tt, scene_id, S, p, F, j0, j1, masks, own, NULL, shared, true)
+                                           : KERN(aa_row)(&tt, scene_id, S, p, F, j0, j1, masks, own, &ct, shared, true);
+            else
+                pairs += tex == IZB_OPAQUE ? KERN(aa_row)(&tt, scene_id, S, p, F, j0, j1, masks, own, NULL, shared, false)
+                                           : KERN(aa_row)(&tt, scene_id, S, p, F, j0, j1, masks, own, &ct, shared, false);
         }
     n->global += global, n->visited += visited, n->pairs += pairs;
 }

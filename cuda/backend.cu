@@ -164,7 +164,7 @@ static bool reserve_aa(cuda_backend *b, size_t npix)
     if (npix <= b->aa_cap)
         return true;
     free_aa(b);
-    if (!DEV_ALLOC(b->aa.frame, 1, "anti-aliasing state") || !DEV_ALLOC(b->aa.foot, 2 * npix, "pixel footprints") ||
+    if (!DEV_ALLOC(b->aa.frame, 1, "anti-aliasing state") || !DEV_ALLOC(b->aa.foot, 3 * npix, "pixel footprints") ||
         !DEV_ALLOC(b->aa.masks, npix, "sub-sample masks") ||
         !DEV_ALLOC(b->aa.cell_ext, CELLS_MAX, "cells' footprint extents")) {
         free_aa(b);

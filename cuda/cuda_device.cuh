@@ -1,12 +1,14 @@
 /* cuda_device.cuh — device helpers shared by the stage kernels (C++ only, included by .cu files):
  * 16-byte loads/stores of izb_point and izb_tri, the depth sources and mask sinks the image
- * templates are instantiated with, and the warp-shuffle bbox reduction.
+ * templates are instantiated with, the warp-shuffle bbox reduction, and the cut-outs' kernel
+ * parameter and per-triangle load (raster.cu, raster_aa.cu).
  */
 #ifndef IZB_CUDA_DEVICE_CUH
 #define IZB_CUDA_DEVICE_CUH
 
 #include <stdint.h>
 
+#include "../core/izb_alpha.h"
 #include "cuda_common.h"
 
 #define IZB_FULL_WARP 0xffffffffu
@@ -132,6 +134,36 @@ static __device__ __forceinline__ float4 bbox_block_reduce(float4 b, float4 *s_w
         b = bbox_warp_reduce(b);
     }
     return b;
+}
+
+/* Cut-outs (raster_cut with the survivors' scene indices) as one kernel parameter (raster.cu,
+ * raster_aa.cu) */
+struct cut_args {
+    const uint32_t *tri_id, *tex;
+    const float *uv;
+    const izb_alpha_tex *textures;
+    const uint8_t *pool;
+};
+
+/* A cut-out survivor's alpha-test inputs, loaded once per triangle into registers (every lane of
+ * the unit loads the same words: broadcast). */
+struct cut_tri {
+    izb_alpha_tex tex;
+    float uv[6];
+};
+
+/* Is compacted triangle t a cut-out? Then *ct holds its inputs. Uniform over the unit (one
+ * triangle), so the branch on it never diverges; opaque triangles take the loops without the test. */
+static __device__ __forceinline__ bool cut_of(const cut_args &c, uint32_t t, cut_tri *ct)
+{
+    const uint32_t id = c.tri_id[t], k = c.tex[id];
+    if (k == IZB_OPAQUE)
+        return false;
+    ct->tex = c.textures[k];
+#pragma unroll
+    for (int i = 0; i < 6; i++)
+        ct->uv[i] = c.uv[6 * (size_t)id + (size_t)i];
+    return true;
 }
 
 #endif

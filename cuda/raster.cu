@@ -60,34 +60,7 @@ static __device__ __forceinline__ bool own_hit(const own_args &o, uint32_t t, ui
            izb_hit_is_own(o.xyz, 1, o.scene_n, o.scene_n, o.pixel_id[pixel], o.tri_id[t]);
 }
 
-/* Cut-outs (raster_cut with the survivors' scene indices) as one kernel parameter */
-struct cut_args {
-    const uint32_t *tri_id, *tex;
-    const float *uv;
-    const izb_alpha_tex *textures;
-    const uint8_t *pool;
-};
-
-/* A cut-out survivor's alpha-test inputs, loaded once per triangle into registers (every lane of
- * the unit loads the same words: broadcast). */
-struct cut_tri {
-    izb_alpha_tex tex;
-    float uv[6];
-};
-
-/* Is compacted triangle t a cut-out? Then *ct holds its inputs. Uniform over the unit (one
- * triangle), so the branch on it never diverges; opaque triangles take the loops without the test. */
-static __device__ __forceinline__ bool cut_of(const cut_args &c, uint32_t t, cut_tri *ct)
-{
-    const uint32_t id = c.tri_id[t], k = c.tex[id];
-    if (k == IZB_OPAQUE)
-        return false;
-    ct->tex = c.textures[k];
-#pragma unroll
-    for (int i = 0; i < 6; i++)
-        ct->uv[i] = c.uv[6 * (size_t)id + (size_t)i];
-    return true;
-}
+/* (cut_args, cut_tri, cut_of: cuda_device.cuh, shared with raster_aa.cu) */
 
 /* Does triangle t's hit on binned point j (p) shadow it? CUT false: the opaque test, as before
  * cut-outs existed (the same instructions); CUT true: a point already flagged is done (a racy

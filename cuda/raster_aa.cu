@@ -1,7 +1,8 @@
 /* raster_aa.cu — anti-aliased frames on the device (raster_aa.h; the CPU's cpu/raster_aa.c and
  * cpu/kernels_aa.h). The per-element math is core/izb_aa.h's, called as the CPU calls it: the
  * footprint (izb_aa_footprint, the facet normal with ids), the pair's pre-test (izb_aa_near), each
- * sub-sample's test (izb_aa_sample_hidden), the grown cell ranges (izb_aa_tri_cells) and the byte
+ * sub-sample's test (izb_aa_sample_hidden; a directional frame its copy without the division,
+ * izb_aa_sample_hidden_affine), the grown cell ranges (izb_aa_tri_cells) and the byte
  * (izb_mask_value). A point's mask is one word (N <= 32).
  *
  * kernel1: one unit per triangle (the thesis form: no splitting of a triangle's points here), over
@@ -39,45 +40,22 @@ struct aa_own {
     uint32_t scene_n;
 };
 
-/* Cut-outs (raster_cut) with the survivors' scene indices, as one kernel parameter */
-struct aa_cut_args {
-    const uint32_t *tri_id, *tex;
-    const float *uv;
-    const izb_alpha_tex *textures;
-    const uint8_t *pool;
-};
+/* (the cut-outs' kernel parameter and per-triangle inputs: cuda_device.cuh's cut_args, cut_tri, cut_of) */
 
-/* A cut-out survivor's alpha-test inputs, loaded once per triangle into registers. */
-struct aa_cut_tri {
-    izb_alpha_tex tex;
-    float uv[6];
-};
-
-/* Is compacted triangle t a cut-out? Then *ct holds its inputs (raster.cu's cut_of). */
-static __device__ __forceinline__ bool aa_cut_of(const aa_cut_args &c, uint32_t t, aa_cut_tri *ct)
-{
-    const uint32_t id = c.tri_id[t], k = c.tex[id];
-    if (k == IZB_OPAQUE)
-        return false;
-    ct->tex = c.textures[k];
-#pragma unroll
-    for (int i = 0; i < 6; i++)
-        ct->uv[i] = c.uv[6 * (size_t)id + (size_t)i];
-    return true;
-}
-
-/* izb_aa_foot as two float4 (16-byte loads): a0 a1 a2 b0 | b1 b2 ex ey */
+/* izb_aa_foot as three float4 (16-byte loads): a0 a1 a2 b0 | b1 b2 ex ey | aw bw ez pad. A
+ * directional frame (persp false: aw = bw = 0) loads the first two only. */
 union aa_foot_planes {
     izb_aa_foot f;
-    float4 v[2];
+    float4 v[3];
 };
-static_assert(sizeof(izb_aa_foot) == 2 * sizeof(float4), "izb_aa_foot must be two float4");
+static_assert(sizeof(izb_aa_foot) == 3 * sizeof(float4), "izb_aa_foot must be three float4");
 
-static __device__ __forceinline__ izb_aa_foot foot_load(const float4 *foot, uint32_t j)
+static __device__ __forceinline__ izb_aa_foot foot_load(const float4 *foot, uint32_t j, bool persp)
 {
     aa_foot_planes u;
-    u.v[0] = foot[2 * (size_t)j];
-    u.v[1] = foot[2 * (size_t)j + 1];
+    u.v[0] = foot[3 * (size_t)j];
+    u.v[1] = foot[3 * (size_t)j + 1];
+    u.v[2] = persp ? foot[3 * (size_t)j + 2] : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
     return u.f;
 }
 
@@ -161,8 +139,9 @@ __global__ void aa_foot_kernel(const __grid_constant__ izb_recon f, const __grid
     if (j >= n) return;
     aa_foot_planes u;
     point_foot(f, V, depth, own, point_load(points, j).pixel, &u.f);
-    foot[2 * (size_t)j] = u.v[0];
-    foot[2 * (size_t)j + 1] = u.v[1];
+    foot[3 * (size_t)j] = u.v[0];
+    foot[3 * (size_t)j + 1] = u.v[1];
+    foot[3 * (size_t)j + 2] = u.v[2];
     masks[j] = 0u;
 }
 
@@ -175,7 +154,7 @@ __global__ void aa_cell_ext_kernel(const float4 *__restrict__ foot, const uint32
     if (c >= cells) return;
     float mx = 0.0f, my = 0.0f;
     for (uint32_t j = cell_start[c]; j < cell_end[c]; j++) {
-        const float4 e = foot[2 * (size_t)j + 1]; /* (b1, b2, ex, ey) */
+        const float4 e = foot[3 * (size_t)j + 1]; /* (b1, b2, ex, ey) */
         mx = izb_maxf(mx, e.z);
         my = izb_maxf(my, e.w);
     }
@@ -198,21 +177,25 @@ static __device__ __forceinline__ uint32_t load_relaxed(const uint32_t *p)
  * inputs ct over pool. */
 template <bool SHARED, bool CUT>
 static __device__ __forceinline__ void aa_pair(const izb_tri &tri, uint32_t t, const izb_aa_samples &S,
-                                               const aa_own &own, const aa_cut_tri &ct,
+                                               const aa_own &own, const cut_tri &ct,
                                                const uint8_t *__restrict__ pool, const float4 *__restrict__ points,
                                                const float4 *__restrict__ foot, uint32_t j,
                                                uint32_t *__restrict__ masks)
 {
     const izb_point p = point_load(points, j);
-    const izb_aa_foot ft = foot_load(foot, j);
+    const izb_aa_foot ft = foot_load(foot, j, S.persp != 0);
     if (!izb_aa_near(&tri, p.x, p.y, ft.ex, ft.ey)) return;
     const uint32_t full = izb_mask_word_bits(S.n, 0);
     const uint32_t cur = SHARED ? load_relaxed(&masks[j]) : masks[j];
     if ((cur & full) == full) /* the early-out: every sub-sample hidden already */
         return;
     uint32_t bits = 0;
-    for (int k = 0; k < S.n; k++)
-        bits |= (uint32_t)izb_aa_sample_hidden(&tri, p.x, p.y, p.z, &ft, S.u[k], S.v[k]) << k;
+    if (S.persp) /* (uniform: the frame's light) a spot's sub-samples divide by their own w */
+        for (int k = 0; k < S.n; k++)
+            bits |= (uint32_t)izb_aa_sample_hidden(&tri, p.x, p.y, p.z, &ft, S.u[k], S.v[k]) << k;
+    else
+        for (int k = 0; k < S.n; k++)
+            bits |= (uint32_t)izb_aa_sample_hidden_affine(&tri, p.x, p.y, p.z, &ft, S.u[k], S.v[k]) << k;
     bits &= ~cur;
     if (!bits || (own.pixel_id &&
                   izb_hit_is_own(own.xyz, 1, own.scene_n, own.scene_n, own.pixel_id[p.pixel], own.tri_id[t])))
@@ -231,7 +214,7 @@ template <int UNIT, bool SHARED, bool CUT>
 static __device__ __forceinline__ void
 aa_cell(const izb_tri &tri, uint32_t t, int cx, int cy, const izb_grid &grid,
         const uint32_t *__restrict__ cell_start, const uint32_t *__restrict__ cell_end,
-        const float2 *__restrict__ cell_ext, const izb_aa_samples &S, const aa_own &own, const aa_cut_tri &ct,
+        const float2 *__restrict__ cell_ext, const izb_aa_samples &S, const aa_own &own, const cut_tri &ct,
         const uint8_t *__restrict__ pool,
         const float4 *__restrict__ points, const float4 *__restrict__ foot, uint32_t lane,
         uint32_t *__restrict__ masks)
@@ -253,7 +236,7 @@ static __device__ __forceinline__ void k1_cells(const izb_tri &tri, uint32_t t, 
                                                 const izb_grid &grid, const uint32_t *__restrict__ cell_start,
                                                 const uint32_t *__restrict__ cell_end,
                                                 const float2 *__restrict__ cell_ext, const izb_aa_samples &S,
-                                                const aa_own &own, const aa_cut_tri &ct,
+                                                const aa_own &own, const cut_tri &ct,
                                                 const uint8_t *__restrict__ pool, const float4 *__restrict__ points,
                                                 const float4 *__restrict__ foot, uint32_t lane,
                                                 uint32_t *__restrict__ masks)
@@ -272,7 +255,7 @@ __global__ void __launch_bounds__(RASTER_THREADS)
           const uint32_t *__restrict__ cell_start, const uint32_t *__restrict__ cell_end, // in
           const float2 *__restrict__ cell_ext, const izb_grid grid,                       // in
           const aa_frame_state *__restrict__ fs, const __grid_constant__ izb_aa_samples S,
-          const aa_own own, const aa_cut_args cut, // in
+          const aa_own own, const cut_args cut, // in
           uint32_t *__restrict__ masks)            // in/out
 {
     constexpr uint32_t UNITS = RASTER_THREADS / UNIT;
@@ -283,8 +266,8 @@ __global__ void __launch_bounds__(RASTER_THREADS)
     int cx0, cy0, cx1, cy1;
     izb_aa_tri_cells(&tri, __uint_as_float(fs->ex_bits), __uint_as_float(fs->ey_bits), &grid, &cx0, &cy0,
                      &cx1, &cy1);
-    aa_cut_tri ct;
-    if (CUTS && aa_cut_of(cut, t, &ct))
+    cut_tri ct;
+    if (CUTS && cut_of(cut, t, &ct))
         k1_cells<UNIT, true>(tri, t, cx0, cy0, cx1, cy1, grid, cell_start, cell_end, cell_ext, S, own, ct, cut.pool,
                              points, foot, lane, masks);
     else
@@ -299,7 +282,7 @@ static __device__ __forceinline__ void k2_cells(const izb_tri &tri, uint32_t t, 
                                                 const uint32_t *__restrict__ cell_start,
                                                 const uint32_t *__restrict__ cell_end,
                                                 const float2 *__restrict__ cell_ext, const izb_aa_samples &S,
-                                                const aa_own &own, const aa_cut_tri &ct,
+                                                const aa_own &own, const cut_tri &ct,
                                                 const uint8_t *__restrict__ pool, const float4 *__restrict__ points,
                                                 const float4 *__restrict__ foot, uint32_t lane,
                                                 uint32_t *__restrict__ masks)
@@ -317,7 +300,7 @@ __global__ void __launch_bounds__(RASTER_THREADS)
           const uint32_t *__restrict__ cell_start, const uint32_t *__restrict__ cell_end,       // in
           const float2 *__restrict__ cell_ext, const izb_grid grid, int ux_count, int uy_count, // in
           const aa_frame_state *__restrict__ fs, const __grid_constant__ izb_aa_samples S,
-          const aa_own own, const aa_cut_args cut, // in
+          const aa_own own, const cut_args cut, // in
           uint32_t *__restrict__ masks)            // in/out
 {
     constexpr uint32_t UNITS = RASTER_THREADS / UNIT;
@@ -344,8 +327,8 @@ __global__ void __launch_bounds__(RASTER_THREADS)
             if (x0 > cx1 || y0 > cy1) continue;
             const uint32_t t = base + i;
             const izb_tri tri = tri_load(tris, tri_capacity, t);
-            aa_cut_tri ct;
-            if (CUTS && aa_cut_of(cut, t, &ct))
+            cut_tri ct;
+            if (CUTS && cut_of(cut, t, &ct))
                 k2_cells<UNIT, true>(tri, t, x0, y0, cx1, cy1, ux_count, uy_count, grid, cell_start, cell_end,
                                      cell_ext, S, own, ct, cut.pool, points, foot, lane, masks);
             else
@@ -403,7 +386,7 @@ extern "C" bool aa_bbox_restore_run(cuda_frame_info *info, const aa_buffers *b, 
 
 template <int UNIT, bool CUTS>
 static bool launch_aa(izb_kernel kernel, const raster_args *a, const aa_buffers *b, const izb_aa_samples &S,
-                      const aa_own &own, const aa_cut_args &cut, cudaStream_t s)
+                      const aa_own &own, const cut_args &cut, cudaStream_t s)
 {
     constexpr uint32_t UNITS = RASTER_THREADS / UNIT;
     const uint32_t ntri = (uint32_t)a->ntri;
@@ -428,7 +411,7 @@ template <int UNIT>
 static bool launch_aa_cut(izb_kernel kernel, const raster_args *a, const aa_buffers *b, const izb_aa_samples &S,
                           const aa_own &own, cudaStream_t s)
 {
-    const aa_cut_args cut = {a->tri_id, a->cut.tex, a->cut.uv, a->cut.textures, a->cut.pool};
+    const cut_args cut = {a->tri_id, a->cut.tex, a->cut.uv, a->cut.textures, a->cut.pool};
     return a->cut.tex ? launch_aa<UNIT, true>(kernel, a, b, S, own, cut, s)
                       : launch_aa<UNIT, false>(kernel, a, b, S, own, cut, s);
 }
@@ -462,6 +445,7 @@ extern "C" bool aa_raster_run(izb_kernel kernel, int unit, const izb_recon *f, c
                 a->cell_end, cells, b->cell_ext);
     izb_aa_samples S;
     izb_aa_samples_make(f->shadow_samples, &S);
+    S.persp = f->light_is_spot != 0;
     bool ok;
     switch (unit) {
     case 32:

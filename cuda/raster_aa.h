@@ -30,7 +30,7 @@ typedef struct aa_frame_state {
 
 typedef struct aa_buffers {
     aa_frame_state *frame; /* one */
-    float4 *foot;          /* 2 per point (izb_aa_foot as two float4): room for the frame's points */
+    float4 *foot;          /* 3 per point (izb_aa_foot as three float4): room for the frame's points */
     uint32_t *masks;       /* one word per point (N <= 32) */
     float2 *cell_ext;      /* per cell: its points' largest (ex, ey); room for grid.w * grid.h */
 } aa_buffers;

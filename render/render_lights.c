@@ -10,6 +10,8 @@
  * is 1x1x1 while there is one light: a one-light run costs no memory for it. */
 #include "render_internal.h"
 
+#include "izb_area.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -98,12 +100,15 @@ bool render_izb_lights(render *r, const camera *c, const light_set *ls, izb_back
         } else {
             izb_recon fr[LIGHT_CUBE_FACES];
             const int n = izb_frame_make_faces(c, &ls->l[i], r->bounds_min, r->bounds_max, r->width, r->height, fr);
-            /* anti-aliased edges: for hard directional lights only so far (izb_aa_frame_ok refuses
-             * the rest); the keys T and = can make a light a spot or soft while N > 1, and such
-             * frames take the path they took before (like a light angle, which spot frames ignore) */
+            /* anti-aliased edges: for hard directional and spot lights only so far (izb_aa_frame_ok
+             * refuses the rest); the keys T and = can make a light a point, area or soft one while
+             * N > 1, and such frames take the path they took before (like a light angle, which spot
+             * frames ignore) */
             for (int f = 0; f < n; f++)
-                fr[f].shadow_samples =
-                    ls->l[i].type == LIGHT_DIRECTIONAL && !(fr[f].light_angle > 0.0f) ? shadow_samples : 0;
+                fr[f].shadow_samples = (ls->l[i].type == LIGHT_DIRECTIONAL && !(fr[f].light_angle > 0.0f)) ||
+                                               (ls->l[i].type == LIGHT_SPOT && !izb_area_on(&fr[f]))
+                                           ? shadow_samples
+                                           : 0;
             if (i == 0) { /* the one-light path, unchanged (it sets transfer_ms: keep the others') */
                 const float others = r->transfer_ms;
                 ok = n == 1 ? render_shade_izb(r, b, fr, s, &st) : render_shade_izb_faces(r, b, fr, n, s, &st);

@@ -536,6 +536,29 @@ static void diff_seed_range_named(const char *prefix, long default_n, long *firs
     if ((e = getenv(var))) *first = atol(e), *n = 1;
 }
 
+/* The anti-aliased tests' light for case c (cpu_aa, cuda_aa): a spot light where spot (the case's
+ * own, or one above the scene aimed at its centre, a random cone), else a directional one (the
+ * case's, or one from the case's light's direction, from above); *f its frame with the case's
+ * camera and size, so the depth and ids stay the case's. Draws from the rng only for a new spot. */
+static inline void diff_aa_light(const diff_case *c, bool spot, light *l, izb_recon *f)
+{
+    *l = c->l, *f = c->f;
+    if (spot && c->l.type != LIGHT_SPOT) {
+        const float r = 1.5f * fmaxf(c->g.bmax[0] - c->g.bmin[0], c->g.bmax[2] - c->g.bmin[2]);
+        double d[3] = {rnd_in(-1, 1), rnd_in(0.5, 1.5), rnd_in(-1, 1)}, dn = 0;
+        for (int k = 0; k < 3; k++)
+            dn += d[k] * d[k];
+        *l = (light){.type = LIGHT_SPOT, .cone_deg = (float)rnd_in(50, 130)};
+        for (int k = 0; k < 3; k++)
+            l->pos[k] = 0.5f * (c->g.bmin[k] + c->g.bmax[k]) + r * (float)(d[k] / sqrt(dn)),
+            l->dir[k] = -(float)(d[k] / sqrt(dn));
+        *f = izb_frame_make(&c->cam, l, c->g.bmin, c->g.bmax, c->W, c->H);
+    } else if (!spot && c->l.type != LIGHT_DIRECTIONAL) {
+        *l = (light){.type = LIGHT_DIRECTIONAL, .dir = {c->l.dir[0], -fabsf(c->l.dir[1]) - 0.2f, c->l.dir[2]}};
+        *f = izb_frame_make(&c->cam, l, c->g.bmin, c->g.bmax, c->W, c->H);
+    }
+}
+
 /* IZB_DIFF_SEEDS, IZB_DIFF_SEED_BASE, IZB_DIFF_SEED */
 static void diff_seed_range(long default_n, long *first, long *n)
 {

@@ -31,7 +31,7 @@
  * emitter, M samples); the penumbra counts as for --light-angle, and the area frame alternated with
  * the same spot's hard frame on one backend (min / median, ratio). Embree's columns stay hard.
  *
- * --shadow-samples-sweep: for a directional light, anti-aliased frames (izb_aa.h) with N = 1, 4, 8,
+ * --shadow-samples-sweep: for a directional or spot light, anti-aliased frames (izb_aa.h) with N = 1, 4, 8,
  * 32 sub-samples per pixel, interleaved round by round on one backend (N = 1 is the hard path), then
  * Embree's rtcOccluded16 casting the same N rays per pixel (from the same sub-sample positions,
  * the footprint axes mapped back to world space) --frames times per N; ratios to N = 1 and to
@@ -554,7 +554,8 @@ static int run_static(const bench_opts *o, bench_case *bc, int threads, csv_out 
     if (izb_get_debug(b, &dbg) && dbg.tris)
         tests = bench_raster_tests(dbg.tris, dbg.tri_count, dbg.cell_start, dbg.cell_end, &dbg.grid);
     mask_diff d = mask_compare(bc->depth, bc->mask, bc->ray_mask, (long)npix);
-    if (o->aa_sweep && bc->l.type == LIGHT_DIRECTIONAL && !(bc->f[0].light_angle > 0.0f) && aa_sweep(o, bc, b, bvh, T))
+    if (o->aa_sweep && (bc->l.type == LIGHT_DIRECTIONAL || (bc->l.type == LIGHT_SPOT && !izb_area_on(&bc->f[0]))) &&
+        !(bc->f[0].light_angle > 0.0f) && aa_sweep(o, bc, b, bvh, T))
         return 1;
     if (bc->f[0].light_angle > 0.0f) {
         printf("soft %s %dx%d, %.2f degrees, M %d: %d triangles set up; point tests %.4g with the global "

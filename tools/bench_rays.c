@@ -121,6 +121,7 @@ bool bench_rays_make(bench_rays *r, const izb_recon *f, const camera *c, const l
             count += valid;
         }
     r->count = count;
+    r->spot = rs.spot;
     return true;
 }
 
@@ -181,7 +182,11 @@ static void fill_packet(const bench_rays *r, size_t i0, int len, const packet_sa
             for (int c = 0; c < 3; c++) d[c] = s->targets[3 * j + c] - o[c];
         if (s->axes) {
             const float *a = s->axes + 6 * i;
-            for (int c = 0; c < 3; c++) o[c] = o[c] + s->u[j] * a[c] + s->v[j] * a[3 + c];
+            for (int c = 0; c < 3; c++) {
+                const float step = s->u[j] * a[c] + s->v[j] * a[3 + c];
+                o[c] = o[c] + step;
+                if (r->spot) d[c] = d[c] - step; /* still ending at the light (the segment's end) */
+            }
         }
         ray->org_x[k] = o[0], ray->org_y[k] = o[1], ray->org_z[k] = o[2];
         ray->dir_x[k] = d[0], ray->dir_y[k] = d[1], ray->dir_z[k] = d[2];

@@ -32,6 +32,7 @@ typedef struct bench_rays {
     float *ox, *oy, *oz, *dx, *dy, *dz, *tnear, *tfar;
     int32_t *valid;
     long count; /* valid rays */
+    bool spot;  /* rays end at the light (a spot's: dir is the segment to it), not along a direction */
 } bench_rays;
 
 /* The rays oracle_shadow would cast for the points reconstructed from depth (same points as the
@@ -58,7 +59,7 @@ void bench_rays_occluded16_area(bench_bvh *b, const bench_rays *r, const float *
 
 /* Anti-aliased edges (izb_aa.h): every valid ray cast once per sub-sample j < n, from its origin
  * moved by u[j] a + v[j] b (axes[6 i .. 6 i + 5]: pixel i's footprint axes a, b in world space), in
- * the ray's direction, rows of 16 pixels per rtcOccluded16 call; mask[i] = round(255 lit / n) as
+ * the ray's direction (a spot light's: the segment from there to the light, as izb-quality's truth), rows of 16 pixels per rtcOccluded16 call; mask[i] = round(255 lit / n) as
  * izb_mask_value. Invalid rays: left as they are. */
 void bench_rays_occluded16_aa(bench_bvh *b, const bench_rays *r, const float *axes, const float *u, const float *v,
                               int n, uint8_t *mask, int threads);

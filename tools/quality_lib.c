@@ -43,6 +43,8 @@ const quality_view quality_views[] = {
      .base = "fence-zoom", .aa = true},
     {.name = "aa-grazing", .scene = "builtin:default", .what = "light 5 deg above the ground, N = 1, 8, 32",
      .base = "grazing", .aa = true},
+    {.name = "aa-spot", .scene = "builtin:default", .what = "default scene, spot light (60 deg), N = 1, 8, 32",
+     .base = "default-spot", .aa = true},
     {.name = "aa-foliage-near", .scene = "builtin:foliage", .what = "cut-out leaf cards from 1 m, N = 1, 8, 32",
      .base = "foliage-near", .aa = true},
     {.name = "aa-fence-grazing", .scene = "builtin:foliage",

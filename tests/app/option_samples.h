@@ -100,7 +100,6 @@ static inline double documented_frames(const bool given[])
  * conflict by design (checked to be refused, not skipped). */
 static const char *const option_refused_pairs[][3] = {
     {"--light-angle", "--light", "directional light only"}, /* soft shadows: directional so far */
-    {"--shadow-samples", "--light", "directional light only"}, /* anti-aliased edges: directional so far */
     {"--shadow-samples", "--light-angle", "not with --light-angle"},
 };
 

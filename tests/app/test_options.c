@@ -105,7 +105,10 @@ int main(void)
     REJECT("--shadow-samples", "--shadow-samples", "64");
     REJECT("--shadow-samples", "--shadow-samples", "8x");
     REJECT("--shadow-samples", "--shadow-samples", "-4");
-    REJECT("--shadow-samples", "--light", "spot", "--shadow-samples", "4");
+    CHECK(parse("--light", "spot", "--shadow-samples", "4", NULL) == OPTIONS_OK && o.shadow_samples == 4,
+          "--light spot --shadow-samples 4: %s", err);
+    REJECT("--shadow-samples", "--light", "point", "--shadow-samples", "4");
+    REJECT("--shadow-samples", "--light", "area", "--shadow-samples", "4");
     REJECT("--shadow-samples", "--shadow-samples", "4", "--light-angle", "2");
 
     /* everything at once, both --opt value and --opt=value */

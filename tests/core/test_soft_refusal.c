@@ -115,10 +115,16 @@ int main(void)
                 CHECK(!shade(&b, &f, gl, out, sizeof out) && calls == 0 && lines(out) == 1,
                       "%s, gl %d: N %d: '%s'", vt.name, gl, bad[k], out);
             }
-            f = (izb_recon){.width = 1, .height = 1, .shadow_samples = 8, .light_is_spot = 1};
+            /* a point light's face: not yet (a spot: taken, as a directional frame above) */
+            f = (izb_recon){.width = 1, .height = 1, .shadow_samples = 8, .light_is_spot = IZB_LIGHT_FACE};
             calls = 0;
-            CHECK(!shade(&b, &f, gl, out, sizeof out) && calls == 0 && lines(out) == 1, "%s, gl %d: N 8, spot: '%s'",
+            CHECK(!shade(&b, &f, gl, out, sizeof out) && calls == 0 && lines(out) == 1, "%s, gl %d: N 8, face: '%s'",
                   vt.name, gl, out);
+            f = (izb_recon){.width = 1, .height = 1, .shadow_samples = 8, .light_is_spot = IZB_LIGHT_SPOT};
+            calls = 0;
+            const bool spot_ok = shade(&b, &f, gl, out, sizeof out);
+            CHECK(aa ? spot_ok && calls == 1 && !out[0] : !spot_ok && calls == 0 && lines(out) == 1,
+                  "%s, gl %d: N 8, spot: %d, '%s'", vt.name, gl, spot_ok, out);
         }
     }
     /* area lights (izb_recon.light_size > 0 on a spot, izb_area.h) and izb_backend_vtbl.area */

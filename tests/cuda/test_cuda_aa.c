@@ -1,7 +1,7 @@
 /* test_cuda_aa.c — anti-aliased shadow edges on the CUDA backend (cuda/raster_aa.cu, issue 19 item
  * 4) against the CPU backend (cpu/raster_aa.c, itself held to the brute force by cpu_aa), byte for
- * byte, on the random cases of tests/differential_gen.h made directional (as cpu_aa does: the same
- * camera and depth). Per seed:
+ * byte, on the random cases of tests/differential_gen.h with a directional light, or on seeds 1, 2
+ * (mod 4) a spot light (diff_aa_light, as cpu_aa: the same camera and depth). Per seed:
  *  (a) N = 8 and 32: kernel1/kernel2 x radix/atomic, without and with primitive ids, the case's
  *      grid (adaptive or a random fixed one) and bias, a unit size by seed; on odd seeds also a
  *      fine grid (2 cells a pixel: footprints span several cells, so a cell range grown too little
@@ -43,7 +43,7 @@ typedef struct pair {
     izb_backend *cpu, *gpu;
 } pair;
 
-static long frames_compared, partial_pixels, ids_changed;
+static long frames_compared, partial_pixels, spot_partial, ids_changed;
 
 /* Both backends on one frame: the same bytes and stats. cm, gm (out): the masks. */
 static void shade_both(const pair *p, const char *what, const izb_recon *f, const izb_settings *s,
@@ -77,12 +77,13 @@ static void run_seed(const pair *p, uint64_t seed)
     static diff_case c;
     diff_gen_case(&c, seed);
     const int W = c.W, H = c.H, npix = W * H;
-    izb_recon f = c.f;
-    if (c.l.type != LIGHT_DIRECTIONAL) { /* directional only so far: the same camera and depth */
-        const light l = {.type = LIGHT_DIRECTIONAL,
-                         .dir = {c.l.dir[0], -fabsf(c.l.dir[1]) - 0.2f, c.l.dir[2]}};
-        f = izb_frame_make(&c.cam, &l, c.g.bmin, c.g.bmax, W, H);
-    }
+    /* seeds 1, 2 (mod 4) a spot light (each sub-sample divided by its own w), the others a
+     * directional one: the same camera and depth (diff_aa_light). Seed 1 is in CI's race-mode run
+     * (IZB_DIFF_SEEDS=2), odd seeds have the fine grid too. */
+    const bool spot = seed % 4 == 1 || seed % 4 == 2;
+    light l;
+    izb_recon f;
+    diff_aa_light(&c, spot, &l, &f);
     const bool set = izb_set_scene(p->cpu, c.g.xyz, c.g.nt) && izb_set_scene(p->gpu, c.g.xyz, c.g.nt);
     CHECK(set, "seed %llu: set_scene %d triangles", (unsigned long long)seed, c.g.nt);
     if (!set) return;
@@ -115,7 +116,7 @@ static void run_seed(const pair *p, uint64_t seed)
                 if (with_ids && mode == 0) ids_changed += memcmp(no_ids, cm, (size_t)npix) != 0;
                 if (mode == 0)
                     for (int i = 0; i < npix; i++)
-                        partial_pixels += cm[i] > 0 && cm[i] < 255;
+                        partial_pixels += cm[i] > 0 && cm[i] < 255, spot_partial += spot && cm[i] > 0 && cm[i] < 255;
             }
         }
     /* (b) N 1: the hard path (and N 0 on CUDA: the same bytes) */
@@ -273,6 +274,8 @@ int main(void)
            "mask on %ld of %ld\n",
            first, first + n - 1, frames_compared, partial_pixels, ids_changed, 2 * n);
     CHECK(partial_pixels > 0, "no partly hidden pixel: the seeds test nothing of the sub-samples");
+    if (n >= 4) CHECK(spot_partial > 0, "no partly hidden pixel under a spot light in %ld seeds", n);
+    printf("%ld partly hidden pixels under spot lights\n", spot_partial);
     if (n >= 4) CHECK(ids_changed > 0, "ids changed no mask in %ld seeds", n);
     izb_destroy(p.gpu);
     izb_destroy(p.cpu);
