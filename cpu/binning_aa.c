@@ -143,18 +143,14 @@ int izb_cpu_aa_dup_bin(const izb_cpu_points *p, const izb_cpu_aa_feet *F, int n,
                 for (int cx = cx0; cx <= cx1; cx++) {
                     const uint32_t e = row[(size_t)cy * g->w + cx]++;
                     d->p.x[e] = p->x[j], d->p.y[e] = p->y[j], d->p.z[e] = p->z[j], d->p.pixel[e] = p->pixel[j];
-                    for (int i = 0; i < 3; i++)
-                        D.a[i][e] = F->a[i][j], D.b[i][e] = F->b[i][j];
-                    D.ex[e] = F->ex[j], D.ey[e] = F->ey[j];
+                    izb_cpu_aa_feet_copy(&D, e, F, (size_t)j);
                     d->orig[e] = (uint32_t)j;
                 }
         }
     }
     for (size_t e = E; e < E + IZB_CPU_POINTS_PAD; e++) { /* the kernels read whole blocks */
         d->p.x[e] = d->p.y[e] = d->p.z[e] = 0.0f, d->p.pixel[e] = 0, d->orig[e] = 0;
-        for (int i = 0; i < 3; i++)
-            D.a[i][e] = D.b[i][e] = 0.0f;
-        D.ex[e] = D.ey[e] = 0.0f;
+        izb_cpu_aa_feet_copy(&D, e, NULL, 0);
     }
     d->entries = E;
     return 1;

@@ -228,6 +228,16 @@ static inline izb_cpu_aa_feet izb_cpu_aa_feet_in(float *buf, int n)
                              buf + 7 * s, buf + 8 * s, buf + 9 * s, buf + 10 * s};
 }
 
+/* Entry e of D = entry j of F, every field (binning_aa.c's copies: one place that names them all,
+ * so a field added to izb_cpu_aa_feet cannot be left behind there); F NULL: zeros (the pad). */
+static inline void izb_cpu_aa_feet_copy(const izb_cpu_aa_feet *D, size_t e, const izb_cpu_aa_feet *F, size_t j)
+{
+    for (int i = 0; i < 3; i++)
+        D->a[i][e] = F ? F->a[i][j] : 0.0f, D->b[i][e] = F ? F->b[i][j] : 0.0f;
+    D->ex[e] = F ? F->ex[j] : 0.0f, D->ey[e] = F ? F->ey[j] : 0.0f;
+    D->aw[e] = F ? F->aw[j] : 0.0f, D->bw[e] = F ? F->bw[j] : 0.0f, D->ez[e] = F ? F->ez[j] : 0.0f;
+}
+
 /* Point j's footprint */
 static inline __attribute__((always_inline)) izb_aa_foot izb_cpu_aa_foot_at(const izb_cpu_aa_feet *F, size_t j)
 {

@@ -25,8 +25,7 @@ void izb_cpu_aa_footprints(const izb_recon *f, const float *depth, const uint32_
         k->aa_footprints(f, &V, depth, ids, xyz, tri_count, p, lo, hi, F, &ex, &ey);
     }
     for (int j = n; j < n + IZB_CPU_POINTS_PAD; j++) /* the kernels read whole blocks */
-        for (int i = 0; i < 3; i++)
-            F->a[i][j] = F->b[i][j] = 0.0f, F->ex[j] = F->ey[j] = 0.0f, F->aw[j] = F->bw[j] = F->ez[j] = 0.0f;
+        izb_cpu_aa_feet_copy(F, (size_t)j, NULL, 0);
     *ex_max = ex, *ey_max = ey;
 }
 
