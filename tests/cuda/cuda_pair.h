@@ -35,7 +35,8 @@ static bool pair_open(pair *p, const char *test_name, const char *prefix)
     fixture_require_device(test_name);
     *p = (pair){izb_create(&(izb_desc){.backend = IZB_BACKEND_CPU, .threads = 1, .quiet = true}),
                 izb_create(&(izb_desc){.backend = IZB_BACKEND_CUDA}), prefix};
-    CHECK(p->cpu && p->gpu && strcmp(izb_name(p->gpu), "cuda") == 0, "no CPU or CUDA backend with a device present");
+    CHECK(p->cpu && p->gpu && strcmp(izb_name(p->gpu), "cuda") == 0,
+          "no CPU or CUDA backend with a device present");
     return p->cpu && p->gpu;
 }
 
@@ -49,8 +50,9 @@ static void pair_close(pair *p)
  * with the frame's bound and with the per-cell bounds) are sums over (triangle, cell): equal; the
  * pairs that ran their samples depend on when masks fill: at most the tests, zero exactly when the
  * CPU's are. */
-static void shade_both(const pair *p, uint64_t seed, const char *what, const izb_recon *f, const izb_settings *s,
-                       const float *depth, const uint32_t *ids, uint8_t *cm, uint8_t *gm)
+static void shade_both(const pair *p, uint64_t seed, const char *what, const izb_recon *f,
+                       const izb_settings *s, const float *depth, const uint32_t *ids, uint8_t *cm,
+                       uint8_t *gm)
 {
     const int W = f->width, H = f->height;
     memset(gm, 77, (size_t)W * H);
@@ -64,20 +66,21 @@ static void shade_both(const pair *p, uint64_t seed, const char *what, const izb
     for (int i = 0; i < W * H; i++) {
         if (cm[i] == gm[i]) continue;
         if (bad < SHOW_PIXELS)
-            fprintf(stderr, "seed %llu: %s: pixel %d (%d, %d) of %dx%d: cuda %d, cpu %d\n", sd, what, i, i % W, i / W,
-                    W, H, gm[i], cm[i]);
+            fprintf(stderr, "seed %llu: %s: pixel %d (%d, %d) of %dx%d: cuda %d, cpu %d\n", sd, what, i,
+                    i % W, i / W, W, H, gm[i], cm[i]);
         bad++;
     }
     frames_compared++;
-    CHECK(bad == 0, "seed %llu: %s: cuda != cpu on %d of %d pixels (replay: %s_SEED=%llu)", sd, what, bad, W * H,
-          p->prefix, sd);
+    CHECK(bad == 0, "seed %llu: %s: cuda != cpu on %d of %d pixels (replay: %s_SEED=%llu)", sd, what, bad,
+          W * H, p->prefix, sd);
     CHECK(gs.points == cs.points && gs.tris_after_cull == cs.tris_after_cull && gs.grid_w == cs.grid_w &&
               gs.grid_h == cs.grid_h && gs.soft_tests_global == cs.soft_tests_global &&
               gs.soft_tests == cs.soft_tests,
-          "seed %llu: %s: stats cuda/cpu points %d/%d, after set-up %d/%d, grid %dx%d/%dx%d, tests global %.0f/%.0f, "
+          "seed %llu: %s: stats cuda/cpu points %d/%d, after set-up %d/%d, grid %dx%d/%dx%d, tests global "
+          "%.0f/%.0f, "
           "visited %.0f/%.0f",
-          sd, what, gs.points, cs.points, gs.tris_after_cull, cs.tris_after_cull, gs.grid_w, gs.grid_h, cs.grid_w,
-          cs.grid_h, gs.soft_tests_global, cs.soft_tests_global, gs.soft_tests, cs.soft_tests);
+          sd, what, gs.points, cs.points, gs.tris_after_cull, cs.tris_after_cull, gs.grid_w, gs.grid_h,
+          cs.grid_w, cs.grid_h, gs.soft_tests_global, cs.soft_tests_global, gs.soft_tests, cs.soft_tests);
     CHECK(gs.soft_pairs <= gs.soft_tests && (gs.soft_pairs > 0) == (cs.soft_pairs > 0),
           "seed %llu: %s: pairs cuda %.0f (of %.0f tests), cpu %.0f", sd, what, gs.soft_pairs, gs.soft_tests,
           cs.soft_pairs);
@@ -101,11 +104,13 @@ static void pair_gen_scene(cut_scene *s)
     }
     for (int i = 0; i < 3 * s->nt; i++)
         for (int k = 0; k < 3; k++)
-            s->bmin[k] = fminf(s->bmin[k], s->xyz[3 * i + k]), s->bmax[k] = fmaxf(s->bmax[k], s->xyz[3 * i + k]);
+            s->bmin[k] = fminf(s->bmin[k], s->xyz[3 * i + k]),
+            s->bmax[k] = fmaxf(s->bmax[k], s->xyz[3 * i + k]);
 }
 
 /* The scene, and its cut-outs when with_cut, on both backends. */
-static bool pair_set_scene(const pair *p, uint64_t seed, const cut_scene *s, const izb_cutouts *co, bool with_cut)
+static bool pair_set_scene(const pair *p, uint64_t seed, const cut_scene *s, const izb_cutouts *co,
+                           bool with_cut)
 {
     const unsigned long long sd = (unsigned long long)seed;
     bool ok = izb_set_scene(p->cpu, s->xyz, s->nt) && izb_set_scene(p->gpu, s->xyz, s->nt);
@@ -119,14 +124,15 @@ static bool pair_set_scene(const pair *p, uint64_t seed, const cut_scene *s, con
 
 /* run_seed on each seed of the range (default_n from 0 unless the environment says otherwise); a
  * seed that failed anything prints its replay line. */
-static void pair_run_seeds(const pair *p, long default_n, void (*run_seed)(const pair *, uint64_t), long *first,
-                           long *n)
+static void pair_run_seeds(const pair *p, long default_n, void (*run_seed)(const pair *, uint64_t),
+                           long *first, long *n)
 {
     diff_seed_range_named(p->prefix, default_n, first, n);
     for (long sd = *first; sd < *first + *n; sd++) {
         const int before = test_failed_;
         run_seed(p, (uint64_t)sd);
-        if (test_failed_ != before) fprintf(stderr, "seed %ld FAILED (replay: %s_SEED=%ld)\n", sd, p->prefix, sd);
+        if (test_failed_ != before)
+            fprintf(stderr, "seed %ld FAILED (replay: %s_SEED=%ld)\n", sd, p->prefix, sd);
     }
 }
 
