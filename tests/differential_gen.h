@@ -520,21 +520,7 @@ static bool diff_auto_cull_changes(const diff_case *dc)
     return changed;
 }
 
-/* The seeds to run: PREFIX_SEEDS=N of them (default default_n) from PREFIX_SEED_BASE (default 0),
- * or the one seed PREFIX_SEED=K (a replay). Each test names its own prefix, so a CI pass that
- * widens one test's seeds (the sanitizer pass: core_differential) does not multiply another's. */
-static void diff_seed_range_named(const char *prefix, long default_n, long *first, long *n)
-{
-    char var[64];
-    *first = 0, *n = default_n;
-    snprintf(var, sizeof var, "%s_SEEDS", prefix);
-    const char *e = getenv(var);
-    if (e && atol(e) > 0) *n = atol(e);
-    snprintf(var, sizeof var, "%s_SEED_BASE", prefix);
-    if ((e = getenv(var))) *first = atol(e);
-    snprintf(var, sizeof var, "%s_SEED", prefix);
-    if ((e = getenv(var))) *first = atol(e), *n = 1;
-}
+#include "seed_range.h" /* diff_seed_range_named: PREFIX_SEEDS, PREFIX_SEED_BASE, PREFIX_SEED */
 
 /* The anti-aliased tests' light for case c (cpu_aa, cuda_aa): a spot light where spot (the case's
  * own, or one above the scene aimed at its centre, a random cone), else a directional one (the

@@ -184,7 +184,10 @@ int main(int argc, char **argv)
         izb_destroy(probe);
     }
     check_moves("builtin:wave:20000", SCENE_MOTION_WAVE, 3);
-    check_moves("builtin:wave:20000", SCENE_MOTION_WAVE, 1);
+    /* the thread count reaches only the host's closed-mesh analysis (izb_set_scene, the same code
+     * for every backend: core_update runs it both ways); on the CUDA backend the second run would
+     * repeat the first's device work exactly, a third of core_update_cuda's emulated time in CI */
+    if (kind == IZB_BACKEND_CPU) check_moves("builtin:wave:20000", SCENE_MOTION_WAVE, 1);
     check_moves("builtin:default", SCENE_MOTION_TURNTABLE, 2);
     test_bad_updates();
     return test_done();

@@ -38,6 +38,7 @@
 #include "izb_closed.h"
 #include "izb_mask.h"
 #include "izb_soft.h"
+#include "mode_sweep.h"
 #include "test.h"
 #include "test_cube.h"
 #include "test_rng.h"
@@ -176,17 +177,6 @@ static camera gen_camera(void)
 
 /* ---- the seeds --------------------------------------------------------------------------------- */
 
-static int mismatching(const uint8_t *a, const uint8_t *b, int n, int *first)
-{
-    int bad = 0;
-    *first = -1;
-    for (int i = 0; i < n; i++)
-        if (a[i] != b[i]) {
-            if (*first < 0) *first = i;
-            bad++;
-        }
-    return bad;
-}
 
 static int seeds_box_matters, seeds_partial;
 static long seeds_culled_partial; /* pixels where cull on (every back face) differs from auto */
@@ -266,31 +256,11 @@ static void run_seed(izb_backend *b1, izb_backend *b3, uint64_t seed)
     }
 
     /* (a) every mode, both thread counts, with and without ids */
-    const bool all_isas = seed % 5 == 0;
-    const char *isas[3] = {"base", "avx2", "avx512"};
-    for (int isa = 0; isa < (all_isas ? 3 : 1); isa++) {
-        if (all_isas) setenv("IZB_CPU_ISA", isas[isa], 1);
-        for (int mode = 0; mode < 12; mode++) {
-            const izb_settings s = {.kernel = mode % 2 ? IZB_KERNEL2 : IZB_KERNEL1,
-                                    .binning = mode / 2 % 2 ? IZB_BINNING_ATOMIC : IZB_BINNING_RADIX,
-                                    .cull = (izb_cull)(IZB_CULL_AUTO + mode / 4)};
-            for (int with_ids = 0; with_ids < 2; with_ids++) {
-                izb_backend *b = (mode + with_ids) % 2 ? b3 : b1;
-                memset(got, 7, sizeof got);
-                const bool ok = izb_shade_arrays_ids(b, &f, &s, depth, with_ids ? ids : NULL, got, NULL);
-                const uint8_t *w = want[mode / 4][with_ids];
-                bad = mismatching(got, w, W * H, &first);
-                CHECK(ok && bad == 0,
-                      "seed %llu (isa %s, kernel %s, %s, cull %s, %s, M %d, %.2f deg, %d tris): %d of %d pixels differ "
-                      "(first %d: %d, want %d)",
-                      (unsigned long long)seed, all_isas ? isas[isa] : "auto", izb_kernel_name(s.kernel),
-                      izb_binning_name(s.binning), izb_cull_name(s.cull), with_ids ? "ids" : "no ids", f.light_samples,
-                      f.light_angle * 180 / M_PI, g.nt, bad, W * H, first, first >= 0 ? got[first] : 0,
-                      first >= 0 ? w[first] : 0);
-            }
-        }
+    {
+        char light_desc[96];
+        snprintf(light_desc, sizeof light_desc, "M %d, %.2f deg", f.light_samples, f.light_angle * 180 / M_PI);
+        check_every_mode(b1, b3, &f, depth, ids, &want[0][0][0], sizeof want[0][0], seed, light_desc, g.nt);
     }
-    if (all_isas) unsetenv("IZB_CPU_ISA");
 
     /* (c) angle 0 takes the hard path, whatever M says */
     izb_recon f0 = f;

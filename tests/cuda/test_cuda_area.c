@@ -32,61 +32,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cutout_gen.h"
-#include "gpu_fixture.h"
+#include "cuda_pair.h"
 #include "izb.h"
 #include "izb_area.h"
 #include "ray_cast.h"
-#include "test.h"
-#include "test_cube.h"
 #include "view.h"
 
 #define DEFAULT_SEEDS 16
 #define MAX_W 40
 #define MAX_H 30
-#define SHOW_PIXELS 4 /* differing pixels printed per mismatch */
 
-typedef struct pair {
-    izb_backend *cpu, *gpu;
-} pair;
-
-static long frames_compared;
 static int seeds_partial, seeds_soft;
-
-/* One frame on both backends: the same mask and the same counts. */
-static void shade_both(const pair *p, uint64_t seed, const char *what, const izb_recon *f, const izb_settings *s,
-                       const float *depth, const uint32_t *ids, uint8_t *cm, uint8_t *gm)
-{
-    const int W = f->width, H = f->height;
-    memset(gm, 77, (size_t)W * H);
-    izb_stats cs, gs;
-    const bool cok = izb_shade_arrays_ids(p->cpu, f, s, depth, ids, cm, &cs);
-    const bool gok = izb_shade_arrays_ids(p->gpu, f, s, depth, ids, gm, &gs);
-    const unsigned long long sd = (unsigned long long)seed;
-    CHECK(cok && gok, "seed %llu: %s: shade failed (cpu %d, cuda %d)", sd, what, cok, gok);
-    if (!cok || !gok) return;
-    int bad = 0;
-    for (int i = 0; i < W * H; i++) {
-        if (cm[i] == gm[i]) continue;
-        if (bad < SHOW_PIXELS)
-            fprintf(stderr, "seed %llu: %s: pixel %d (%d, %d) of %dx%d: cuda %d, cpu %d\n", sd, what, i, i % W, i / W,
-                    W, H, gm[i], cm[i]);
-        bad++;
-    }
-    frames_compared++;
-    CHECK(bad == 0, "seed %llu: %s: cuda != cpu on %d of %d pixels (replay: IZB_CUDA_AREA_SEED=%llu)", sd, what, bad,
-          W * H, sd);
-    CHECK(gs.points == cs.points && gs.tris_after_cull == cs.tris_after_cull && gs.grid_w == cs.grid_w &&
-              gs.grid_h == cs.grid_h && gs.soft_tests_global == cs.soft_tests_global &&
-              gs.soft_tests == cs.soft_tests,
-          "seed %llu: %s: stats cuda/cpu points %d/%d, after set-up %d/%d, grid %dx%d/%dx%d, tests global %.0f/%.0f, "
-          "visited %.0f/%.0f",
-          sd, what, gs.points, cs.points, gs.tris_after_cull, cs.tris_after_cull, gs.grid_w, gs.grid_h, cs.grid_w,
-          cs.grid_h, gs.soft_tests_global, cs.soft_tests_global, gs.soft_tests, cs.soft_tests);
-    CHECK(gs.soft_pairs <= gs.soft_tests && (gs.soft_pairs > 0) == (cs.soft_pairs > 0),
-          "seed %llu: %s: pairs cuda %.0f (of %.0f tests), cpu %.0f", sd, what, gs.soft_pairs, gs.soft_tests,
-          cs.soft_pairs);
-}
 
 /* The seed's emitter: size class by seed (tiny, small, large, square), shape and M drawn */
 static const char *gen_emitter(uint64_t seed, izb_recon *f)
@@ -108,20 +64,7 @@ static void run_seed(const pair *p, uint64_t seed)
     for (int k = 0; k < 4; k++) (void)rnd();
     const unsigned long long sd = (unsigned long long)seed;
     static cut_scene s;
-    cut_gen_scene(&s);
-    const int cubes = 1 + (int)(rnd() * 2);
-    for (int c = 0; c < cubes && s.nt + 12 <= CUT_MAX_TRIS; c++) {
-        const float ctr[3] = {(float)rnd_in(-2.5, 2.5), (float)rnd_in(0.3, 2.0), (float)rnd_in(-2.5, 2.5)};
-        const int first = s.nt;
-        s.nt = test_add_cube(s.xyz, s.nt, ctr, (float)rnd_in(0.2, 0.6), false);
-        for (int t = first; t < s.nt; t++) {
-            s.image_of[t] = IZB_OPAQUE;
-            memset(s.uv + 6 * t, 0, 6 * sizeof(float));
-        }
-    }
-    for (int i = 0; i < 3 * s.nt; i++)
-        for (int k = 0; k < 3; k++)
-            s.bmin[k] = fminf(s.bmin[k], s.xyz[3 * i + k]), s.bmax[k] = fmaxf(s.bmax[k], s.xyz[3 * i + k]);
+    pair_gen_scene(&s);
     const light l = cut_gen_light(&s, rnd() < 0.5 ? CUT_L_SPOT_OUT : CUT_L_SPOT_AMONG);
     const camera cam = cut_gen_camera(s.bmin, s.bmax);
     const int W = 16 + (int)(rnd() * (MAX_W - 15)), H = 12 + (int)(rnd() * (MAX_H - 11)), N = W * H;
@@ -136,15 +79,9 @@ static void run_seed(const pair *p, uint64_t seed)
     const int unit = units[seed % 5];
     const bool with_cut = seed % 2 == 0;
 
-    bool ok = izb_set_scene(p->cpu, s.xyz, s.nt) && izb_set_scene(p->gpu, s.xyz, s.nt);
-    CHECK(ok, "seed %llu: set_scene %d triangles", sd, s.nt);
-    if (!ok) return;
     const izb_cutouts co = cut_cutouts_of(&s);
-    if (with_cut) {
-        ok = izb_set_cutouts(p->cpu, &co) && izb_set_cutouts(p->gpu, &co);
-        CHECK(ok, "seed %llu: set_cutouts", sd);
-        if (!ok) return;
-    }
+    bool ok = pair_set_scene(p, seed, &s, &co, with_cut);
+    if (!ok) return;
     char what[256];
     static uint8_t cm[4 * MAX_W * MAX_H], gm[4 * MAX_W * MAX_H], hard[MAX_W * MAX_H];
     { /* the hard spot's mask (size 0, the same cut-outs), to see that the emitter changes it */
@@ -287,27 +224,13 @@ static void check_reach(const pair *p)
 
 int main(void)
 {
-    fixture_require_device("cuda_area");
-    pair p = {izb_create(&(izb_desc){.backend = IZB_BACKEND_CPU, .threads = 1, .quiet = true}),
-              izb_create(&(izb_desc){.backend = IZB_BACKEND_CUDA})};
-    CHECK(p.cpu && p.gpu && strcmp(izb_name(p.gpu), "cuda") == 0, "no CPU or CUDA backend with a device present");
-    if (!p.cpu || !p.gpu) return test_done();
-    long first = 0, n = DEFAULT_SEEDS;
-    const char *e = getenv("IZB_CUDA_AREA_SEEDS");
-    if (e && atol(e) > 0) n = atol(e);
-    e = getenv("IZB_CUDA_AREA_SEED_BASE");
-    if (e) first = atol(e);
-    e = getenv("IZB_CUDA_AREA_SEED");
-    if (e) first = atol(e), n = 1;
-    for (long sd = first; sd < first + n; sd++) {
-        const int before = test_failed_;
-        run_seed(&p, (uint64_t)sd);
-        if (test_failed_ != before) fprintf(stderr, "seed %ld FAILED (replay: IZB_CUDA_AREA_SEED=%ld)\n", sd, sd);
-    }
+    pair p;
+    if (!pair_open(&p, "cuda_area", "IZB_CUDA_AREA")) return test_done();
+    long first, n;
+    pair_run_seeds(&p, DEFAULT_SEEDS, run_seed, &first, &n);
     check_edges(&p);
     check_reach(&p);
-    izb_destroy(p.gpu);
-    izb_destroy(p.cpu);
+    pair_close(&p);
     printf("seeds %ld..%ld: %ld frames compared; partial shadow on %d seeds; the area mask differs from the hard "
            "spot's on %d\n",
            first, first + n - 1, frames_compared, seeds_partial, seeds_soft);
