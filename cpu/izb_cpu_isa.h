@@ -68,7 +68,7 @@ IZB_CPU_AREA_DECL(base)
 IZB_CPU_AREA_DECL(avx2)
 IZB_CPU_AREA_DECL(avx512)
 
-/* The anti-aliased frames' copies (kernels_aa.h, compiled by isa_aa.c), which the table names */
+/* The anti-aliased frames' copies (kernels_aa.h, kernels_aa_foot.h: isa_aa.c, isa_aa_foot.c), which the table names */
 #define IZB_CPU_AA_DECL(SUFFIX)                                                                              \
     void izb_cpu_aa_tri_##SUFFIX(const izb_tri *t, uint32_t scene_id, const izb_aa_samples *S,              \
                                  const izb_cpu_points *p, const izb_cpu_aa_feet *F, const uint32_t *cell_start, \

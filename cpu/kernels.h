@@ -29,7 +29,7 @@
 #include "kernels_cull.h"    /* stage 3: culling of bundles of 16 triangles */
 #include "kernels_raster.h"  /* stage 4: kernel1's and kernel2's traversals */
 #include "kernels_soft.h"    /* stage 4 for soft shadows: a triangle against a run of points */
-/* kernels_aa.h (anti-aliased edges) and kernels_area.h (area lights): their own units, isa_aa.c and isa_area.c */
+/* kernels_aa.h, kernels_aa_foot.h (anti-aliased edges) and kernels_area.h (area lights): their own units, isa_aa.c, isa_aa_foot.c and isa_area.c */
 
 #undef KERN_OWN_BATCH
 #undef KERN_OWN_BLOCKS
