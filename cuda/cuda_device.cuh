@@ -137,7 +137,7 @@ static __device__ __forceinline__ float4 bbox_block_reduce(float4 b, float4 *s_w
 }
 
 /* Cut-outs (raster_cut with the survivors' scene indices) as one kernel parameter (raster.cu,
- * raster_aa.cu) */
+ * raster_aa.cu; raster_soft.cu names scene triangles itself and leaves tri_id NULL) */
 struct cut_args {
     const uint32_t *tri_id, *tex;
     const float *uv;
@@ -152,11 +152,11 @@ struct cut_tri {
     float uv[6];
 };
 
-/* Is compacted triangle t a cut-out? Then *ct holds its inputs. Uniform over the unit (one
- * triangle), so the branch on it never diverges; opaque triangles take the loops without the test. */
-static __device__ __forceinline__ bool cut_of(const cut_args &c, uint32_t t, cut_tri *ct)
+/* Is scene triangle id a cut-out? Then *ct holds its inputs. Uniform over the unit (one triangle),
+ * so the branch on it never diverges; opaque triangles take the loops without the test. */
+static __device__ __forceinline__ bool cut_of_scene(const cut_args &c, uint32_t id, cut_tri *ct)
 {
-    const uint32_t id = c.tri_id[t], k = c.tex[id];
+    const uint32_t k = c.tex[id];
     if (k == IZB_OPAQUE)
         return false;
     ct->tex = c.textures[k];
@@ -164,6 +164,12 @@ static __device__ __forceinline__ bool cut_of(const cut_args &c, uint32_t t, cut
     for (int i = 0; i < 6; i++)
         ct->uv[i] = c.uv[6 * (size_t)id + (size_t)i];
     return true;
+}
+
+/* The same for compacted triangle t (its scene index from c.tri_id). */
+static __device__ __forceinline__ bool cut_of(const cut_args &c, uint32_t t, cut_tri *ct)
+{
+    return cut_of_scene(c, c.tri_id[t], ct);
 }
 
 #endif

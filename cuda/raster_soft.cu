@@ -62,29 +62,6 @@ struct soft_own {
     const float *xyz;
     uint32_t scene_n;
 };
-struct soft_cut {
-    const uint32_t *tex; /* NULL: no cut-outs */
-    const float *uv;
-    const izb_alpha_tex *textures;
-    const uint8_t *pool;
-};
-struct soft_cut_tri {
-    izb_alpha_tex tex;
-    float uv[6];
-};
-
-/* Is scene triangle id a cut-out? Then *ct holds its inputs (uniform over a unit). */
-static __device__ __forceinline__ bool soft_cut_of(const soft_cut &c, uint32_t id, soft_cut_tri *ct)
-{
-    const uint32_t k = c.tex[id];
-    if (k == IZB_OPAQUE)
-        return false;
-    ct->tex = c.textures[k];
-    for (int i = 0; i < 6; i++)
-        ct->uv[i] = c.uv[6 * (size_t)id + (size_t)i];
-    return true;
-}
-
 __global__ void soft_cell_zmax(const float4 *__restrict__ points, const uint32_t *__restrict__ cell_start,
                                const uint32_t *__restrict__ cell_end, uint32_t cells, // in
                                float *__restrict__ cell_zmax, soft_counters *__restrict__ cnt) // out
@@ -144,7 +121,7 @@ static __device__ __forceinline__ bool soft_pair_of(const izb_soft_tri &t, const
 template <bool SHARED, bool CUT, bool AREA>
 static __device__ __forceinline__ uint32_t soft_point(const izb_soft_tri &t, uint32_t id, const izb_soft_light &L,
                                                       const izb_point &p, uint32_t *mk, const soft_own &own,
-                                                      const soft_cut_tri &ct, const uint8_t *pool)
+                                                      const cut_tri &ct, const uint8_t *pool)
 {
     const int words = izb_mask_words(L.m);
     uint32_t cur[IZB_MASK_MAX_WORDS];
@@ -190,7 +167,7 @@ static __device__ __forceinline__ uint32_t soft_point(const izb_soft_tri &t, uin
  * (the one izb_soft_pair_setup starts with: no mask load for a point outside it). */
 template <bool SHARED, bool AREA>
 static __device__ __forceinline__ uint32_t soft_cell(const izb_soft_tri &t, uint32_t id, bool is_cut,
-                                                     const soft_cut_tri &ct, const soft_cut &cut,
+                                                     const cut_tri &ct, const cut_args &cut,
                                                      const izb_soft_light &L, const float4 *__restrict__ points,
                                                      uint32_t start, uint32_t end, uint32_t lane, uint32_t unit,
                                                      const soft_own &own, uint32_t *__restrict__ masks, int words)
@@ -233,7 +210,7 @@ __global__ void __launch_bounds__(RASTER_THREADS)
             const float4 *__restrict__ points,                                                 // in
             const uint32_t *__restrict__ cell_start, const uint32_t *__restrict__ cell_end,    // in
             const float *__restrict__ cell_zmax, const izb_grid grid, uint32_t unit,           // in
-            const __grid_constant__ izb_soft_light L, const soft_own own, const soft_cut cut, // in
+            const __grid_constant__ izb_soft_light L, const soft_own own, const cut_args cut, // in
             soft_counters *__restrict__ cnt, uint32_t *__restrict__ masks)                     // in/out
 {
     const uint32_t u = blockIdx.x * (RASTER_THREADS / unit) + threadIdx.x / unit, lane = threadIdx.x % unit;
@@ -242,8 +219,8 @@ __global__ void __launch_bounds__(RASTER_THREADS)
     const float zmax = zmax_of(cnt->zmax_key);
     const izb_soft_tri t = tris[u];
     const uint32_t id = tri_id[u];
-    soft_cut_tri ct = {}; /* read only when is_cut */
-    const bool is_cut = cut.tex && soft_cut_of(cut, id, &ct);
+    cut_tri ct = {}; /* read only when is_cut */
+    const bool is_cut = cut.tex && cut_of_scene(cut, id, &ct);
     const int words = izb_mask_words(L.m);
     int cx0, cy0, cx1, cy1;
     izb_soft_tri_cells(&t, zmax, &grid, &cx0, &cy0, &cx1, &cy1);
@@ -291,7 +268,7 @@ __global__ void __launch_bounds__(RASTER_THREADS)
             const uint32_t *__restrict__ cell_start, const uint32_t *__restrict__ cell_end,    // in
             const float *__restrict__ cell_zmax, const izb_grid grid, uint32_t unit,           // in
             int ux_count, int uy_count,                                                        // in
-            const __grid_constant__ izb_soft_light L, const soft_own own, const soft_cut cut, // in
+            const __grid_constant__ izb_soft_light L, const soft_own own, const cut_args cut, // in
             soft_counters *__restrict__ cnt, uint32_t *__restrict__ masks)                     // in/out
 {
     __shared__ int4 s_range[K2_TILE]; /* the tile's penumbra cell ranges for the frame's zmax */
@@ -329,8 +306,8 @@ __global__ void __launch_bounds__(RASTER_THREADS)
                 const int4 r = s_range[jt];
                 const izb_soft_tri t = tris[base + jt];
                 const uint32_t id = tri_id[base + jt];
-                soft_cut_tri ct = {}; /* read only when is_cut */
-                const bool is_cut = cut.tex && soft_cut_of(cut, id, &ct);
+                cut_tri ct = {}; /* read only when is_cut */
+                const bool is_cut = cut.tex && cut_of_scene(cut, id, &ct);
                 const int x0 = soft_first_owned(r.x, ux, ux_count);
                 for (int cy = soft_first_owned(r.y, uy, uy_count); cy <= r.w; cy += uy_count)
                     for (int cx = x0; cx <= r.z; cx += ux_count) {
@@ -438,7 +415,7 @@ extern "C" bool soft_run(const izb_recon *f, izb_kernel kernel, int unit, const 
         CUDA_LAUNCH(setup, cuda_blocks(nt, THREADS), THREADS, 0, s, a->xyz, nt, a->cull, lm, L, a->bbox,
                     b->d_counters, tris, a->tri_id);
         const soft_own own = {a->pixel_id, a->xyz, nt};
-        const soft_cut cut = {a->cut.tex, a->cut.uv, a->cut.textures, a->cut.pool};
+        const cut_args cut = {NULL, a->cut.tex, a->cut.uv, a->cut.textures, a->cut.pool};
         const uint32_t units = RASTER_THREADS / (uint32_t)unit, u = (uint32_t)unit;
         if (kernel == IZB_KERNEL2) {
             int ux, uy;
