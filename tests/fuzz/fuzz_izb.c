@@ -220,7 +220,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const izb_recon f = faces[0]; /* soft frames are directional, area frames spots: one face */
     const bool soft_frame = f.light_angle > 0.0f || izb_area_on(&f);
     /* soft: past the maximum, M not in the set, not directional; area: a bad size, M or shape;
-     * anti-aliased: N not in the set, not a directional light without an angle */
+     * anti-aliased: N not in the set, with a light angle or size */
     if ((f.light_angle > 0.0f && !izb_soft_frame_ok(&f)) || !izb_area_frame_ok(&f) || !izb_aa_frame_ok(&f)) {
         FUZZ_ASSERT(!izb_shade_arrays_faces(b, faces, count, &s, depth, NULL, mask, scratch, &st),
                     "a bad frame (%g rad, size %g x %g, shape %d, M %d, N %d) accepted", (double)f.light_angle,
@@ -247,7 +247,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     izb_cull_view cv = {.mode = rs.cull, .comp = closed.comp, .boxes = closed.boxes,
                         .light_is_spot = fb[0].light_is_spot, .light_reach = izb_area_reach(&fb[0])};
     if (fb[0].light_is_spot) izb_light_origin(fb[0].light, cv.light_origin);
-    if (count > 1) {
+    if (count > 1 && fb[0].shadow_samples > 1) { /* a point light's anti-aliased faces: the byte */
+        float face_depth[MAX_SIDE * MAX_SIDE];
+        izb_brute_force_faces_aa_cut(fb, count, depth, NULL, xyz, nt, &cv, true, &cset, want, pts, pix, face_depth,
+                                     scratch);
+    } else if (count > 1) {
         float face_depth[MAX_SIDE * MAX_SIDE];
         izb_brute_force_faces_cut(fb, count, depth, NULL, xyz, nt, &cv, &cset, want, pts, pix, face_depth, scratch);
     } else if (soft_frame) { /* soft (angle or area): the byte itself, the lit fraction, must be equal */
