@@ -5,7 +5,8 @@
  * and ids) with a point light at a random position inside the scene's box (inside a closed mesh
  * on some seeds: culling auto must keep its faces), its six faces (izb_frame_make_faces): N = 8 or
  * 32 by seed (both over the default seeds), kernel1/kernel2 x radix/atomic, without and with
- * primitive ids, culling auto, a unit size by seed. Every CUDA pixel written (its buffer starts at
+ * primitive ids, culling auto, a unit size by seed; on odd seeds also a fine grid (2 cells a pixel:
+ * a cell range grown too little misses points). Every CUDA pixel written (its buffer starts at
  * 77); the seeds must exercise what they compare: partly hidden pixels exist. IZB_DIFF_SEEDS=N
  * runs N seeds (default DEFAULT_SEEDS, sized for the SIMT emulator), IZB_DIFF_SEED=K the one seed
  * K. Exits 77 without a CUDA device. */
@@ -21,7 +22,7 @@
 #include "izb.h"
 #include "test.h"
 
-#define DEFAULT_SEEDS 2
+#define DEFAULT_SEEDS 6
 
 static long frames_compared, partial_pixels;
 
@@ -43,11 +44,14 @@ static void run_seed(izb_backend *cpu, izb_backend *gpu, uint64_t seed)
     if (!set) return;
     static const int units[5] = {0, 32, 64, 128, 256};
     static uint8_t cm[MAX_W * MAX_H], gm[MAX_W * MAX_H], scratch[MAX_W * MAX_H];
-    for (int mode = 0; mode < 4; mode++)
+    for (int mode = 0; mode < (seed % 2 ? 6 : 4); mode++)
         for (int with_ids = 0; with_ids < 2; with_ids++) {
+            const bool fine = mode >= 4; /* 2 cells a pixel: footprints span several cells */
             const izb_settings s = {.kernel = mode % 2 ? IZB_KERNEL2 : IZB_KERNEL1,
-                                    .binning = mode / 2 ? IZB_BINNING_ATOMIC : IZB_BINNING_RADIX,
+                                    .binning = mode / 2 % 2 ? IZB_BINNING_ATOMIC : IZB_BINNING_RADIX,
                                     .unit_size = units[(seed + (uint64_t)mode) % 5],
+                                    .grid_w = fine ? 2 * W : 0,
+                                    .grid_h = fine ? 2 * H : 0,
                                     .bias = c.bias};
             const uint32_t *ids = with_ids ? c.ids : NULL;
             memset(gm, 77, (size_t)npix);
