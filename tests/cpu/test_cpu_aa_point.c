@@ -422,6 +422,20 @@ static void check_bad(izb_backend *b)
           "a point light on a surface: refused");
     for (int i = 0; i < 16; i++)
         CHECK(mask[i] != 7, "a point light on a surface: pixel %d not written", i);
+    /* at a vertex, at Inf, at NaN: a mask or a refusal, never a hang; where taken, every pixel
+     * written */
+    const light odd[3] = {{.type = LIGHT_POINT, .pos = {0, 0, 0}},
+                          {.type = LIGHT_POINT, .pos = {INFINITY, 1, 0}},
+                          {.type = LIGHT_POINT, .pos = {NAN, 1, 0}}};
+    for (int k = 0; k < 3; k++) {
+        izb_frame_make_faces(&cam, &odd[k], bmin, bmax, 4, 4, faces);
+        for (int i = 0; i < count; i++)
+            faces[i].shadow_samples = 32;
+        memset(mask, 7, sizeof mask);
+        if (izb_shade_arrays_faces(b, faces, count, NULL, depth, NULL, mask, scratch, NULL))
+            for (int i = 0; i < 16; i++)
+                CHECK(mask[i] != 7, "point light %d: pixel %d not written", k, i);
+    }
 }
 
 int main(void)
