@@ -2,8 +2,10 @@
  * partition the points: each point belongs to the one face izb_face_owner gives it (the major axis
  * of its direction from the light) and is shaded there only, so a face with no points costs
  * nothing and no seam point is answered twice or dropped. A backend with a partition of its own
- * (izb_backend_vtbl.shade_faces: the CPU backend reconstructs once) gets the faces whole; any other
- * runs one ordinary pass per face that has points, the other faces' pixels made sky. Frames that
+ * (izb_backend_vtbl.shade_faces: the CPU backend reconstructs once) gets the faces whole; any other,
+ * and every anti-aliased light (shadow_samples > 1: a face's footprints are those of its own pixels,
+ * izb_aa.h "Point lights"), runs one ordinary pass per face that has points, the other faces'
+ * pixels made sky. Frames that
  * are not cube faces keep the rule of several lights: one pass each, combined by max. */
 #include "izb.h"
 #include "izb_backend.h"

@@ -279,48 +279,19 @@ static bool sample_view_maps(quality_run *q, const char *view, const camera *cam
     return ok;
 }
 
-/* A point light's answers (faces: its cube faces, n > 1 sub-samples): the backend keeps the points
- * of its last pass only, one face's, so each face's pass is run again here as izb_faces.c runs it
- * (the face's own pixels, the others sky: izb_aa_face_depth; the render frame's default settings)
- * and its sub-sample masks taken for its own pixels; each face's bytes must be the render's mask
- * there (else the answers would not be the frame's). */
+/* A point light's answers (quality_izb_face_bits), which must be the frame's (q->mask) */
 static bool point_izb_bits(quality_run *q, const izb_recon *faces, int count, int n)
 {
-    const int W = faces[0].width, H = faces[0].height, words = izb_mask_words(n);
-    float *fd = malloc((size_t)q->n * sizeof *fd);
-    uint8_t *fm = malloc((size_t)q->n);
-    uint32_t *fb = malloc((size_t)q->n * (size_t)words * sizeof *fb);
-    bool ok = fd && fm && fb;
-    if (!ok) fprintf(stderr, "izb-quality: out of memory\n");
-    memset(q->izb_bits, 0, (size_t)q->n * (size_t)words * sizeof *q->izb_bits);
     long differ = 0;
-    for (int f = 0; f < count && ok; f++) {
-        izb_recon c = faces[f];
-        c.light_is_spot = IZB_LIGHT_CUBE, c.shadow_samples = n;
-        bool any = false;
-        for (int py = 0; py < H; py++)
-            for (int px = 0; px < W; px++) {
-                const long i = (long)py * W + px;
-                fd[i] = izb_aa_face_depth(faces, count, f, px, py, q->depth[i]);
-                any |= fd[i] != 0.0f;
-            }
-        if (!any) continue;
-        izb_debug d;
-        ok = izb_shade_arrays_ids(q->backends[0], &c, NULL, fd, q->ids, fm, NULL) &&
-             izb_get_debug(q->backends[0], &d) && d.sample_bits == n && quality_izb_bits(&d, q->n, fb);
-        for (long i = 0; ok && i < q->n; i++) {
-            if (fd[i] == 0.0f) continue;
-            memcpy(q->izb_bits + i * words, fb + i * words, (size_t)words * sizeof *fb);
-            differ += fm[i] != q->mask[i];
-        }
+    if (!quality_izb_face_bits(q->backends[0], faces, count, n, q->depth, q->ids, q->mask, q->n, q->izb_bits,
+                               &differ)) {
+        fprintf(stderr, "izb-quality: a point light's faces, run one by one: no sample masks\n");
+        return false;
     }
-    if (ok && differ) {
+    if (differ)
         fprintf(stderr, "izb-quality: a point light's faces, run one by one, differ from the frame on %ld pixels\n",
                 differ);
-        ok = false;
-    }
-    free(fd), free(fm), free(fb);
-    return ok;
+    return differ == 0;
 }
 
 /* One IZB frame of the CPU backend (q->backends[0]) with n sub-samples per pixel (0: as the light
