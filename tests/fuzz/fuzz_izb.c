@@ -22,8 +22,9 @@
  * sub-samples per pixel (anti-aliased edges, izb_aa.h): for N in {4, 8, 16, 32} on a directional
  * light without an angle the byte must equal izb_brute_force_aa (every point x triangle x
  * sub-sample, the footprints from the same depth; a cut-out's alpha test per sub-sample at its own
- * position, izb_aa_sample_keeps), and N = 2 or 64, or N > 1 with a spot, a point light or a light angle, must
- * be refused. Last (the input's last bytes) a spot may be an area light (izb_area.h: a size, M and
+ * position, izb_aa_sample_keeps; for a point light's cube faces izb_brute_force_faces_aa_cut, each
+ * face over its own pixels), and N = 2 or 64, or N > 1 with a light angle or a light size, must be
+ * refused. Last (the input's last bytes) a spot may be an area light (izb_area.h: a size, M and
  * shape from the input): the byte must equal the brute force's for the area samples, or a bad size,
  * M or shape must be refused. And nothing may crash or read out of bounds (ASan, UBSan). */
 #include <float.h>
