@@ -383,11 +383,11 @@ static void shadow_samples_key(app *a)
     bool any_hard = false; /* the lights N applies to (render_izb_lights) */
     for (int i = 0; i < a->lights.set.count; i++) {
         const light *l = &a->lights.set.l[i];
-        any_hard |= (l->type == LIGHT_DIRECTIONAL && !(l->angle_deg > 0.0f)) ||
+        any_hard |= (l->type == LIGHT_DIRECTIONAL && !(l->angle_deg > 0.0f)) || l->type == LIGHT_POINT ||
                     (l->type == LIGHT_SPOT && !(l->size[0] > 0.0f) && !(l->size[1] > 0.0f));
     }
     if (a->opt.shadow_samples > 1 && !any_hard)
-        printf("izb-shadows: %d shadow samples per pixel: for hard directional and spot lights only so far (T, -)\n",
+        printf("izb-shadows: %d shadow samples per pixel: for hard directional, spot and point lights only so far (T, -)\n",
                a->opt.shadow_samples);
     else
         printf("izb-shadows: %d shadow samples per pixel%s\n", a->opt.shadow_samples,

@@ -806,23 +806,25 @@ options_result parse_options(int argc, char **argv, app_options *o, char *err, s
     if (!options_check_memory(o->width, o->height, NULL, err, err_size)) return OPTIONS_ERROR;
     const options_light last = latest_light(o);
     if (!light_consistent(&last, o->earlier_count + 1, err, err_size)) return OPTIONS_ERROR;
-    /* sub-samples per pixel apply to the hard directional and spot lights (render_izb_lights); a
-     * light list without one is refused, as a single point, area or soft light is */
+    /* sub-samples per pixel apply to the hard directional, spot and point lights (render_izb_lights);
+     * a light list without one is refused, as a single area or soft light is */
     if (o->shadow_samples > 1 && o->earlier_count == 0 &&
-        !(o->light == LIGHT_DIRECTIONAL || (o->light == LIGHT_SPOT && !o->light_area && !o->has_light_size)))
-        return fail(err, err_size, "--shadow-samples %d: for directional and spot lights only so far (--light %s%s given)",
+        !(o->light == LIGHT_DIRECTIONAL || o->light == LIGHT_POINT ||
+          (o->light == LIGHT_SPOT && !o->light_area && !o->has_light_size)))
+        return fail(err, err_size, "--shadow-samples %d: for directional, spot and point lights only so far (--light %s%s given)",
                     o->shadow_samples, light_type_names[o->light], o->light_area || o->has_light_size ? " with a size" : "");
     if (o->shadow_samples > 1 && o->earlier_count == 0 && o->light_angle > 0.0f)
         return fail(err, err_size, "--shadow-samples %d: not with --light-angle yet (soft shadows' edges are soft)",
                     o->shadow_samples);
     if (o->shadow_samples > 1 && o->earlier_count > 0) {
-        bool hard = (last.light == LIGHT_DIRECTIONAL && !(last.light_angle > 0.0f)) ||
+        bool hard = (last.light == LIGHT_DIRECTIONAL && !(last.light_angle > 0.0f)) || last.light == LIGHT_POINT ||
                     (last.light == LIGHT_SPOT && !last.light_area && !last.has_light_size);
         for (int i = 0; i < o->earlier_count; i++)
             hard |= (o->earlier[i].light == LIGHT_DIRECTIONAL && !(o->earlier[i].light_angle > 0.0f)) ||
+                    o->earlier[i].light == LIGHT_POINT ||
                     (o->earlier[i].light == LIGHT_SPOT && !o->earlier[i].light_area && !o->earlier[i].has_light_size);
         if (!hard)
-            return fail(err, err_size, "--shadow-samples %d: for hard directional and spot lights only so far (none "
+            return fail(err, err_size, "--shadow-samples %d: for hard directional, spot and point lights only so far (none "
                         "of the %d lights is one)", o->shadow_samples, o->earlier_count + 1);
     }
     if (!check_scene(o->scene, err, err_size)) {

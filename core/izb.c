@@ -301,8 +301,11 @@ bool izb_aa_frame_ok(const izb_recon *f)
         fprintf(stderr, "izb: %d shadow samples: must be 1, 4, 8, 16 or 32\n", n);
         return false;
     }
-    if (f->light_is_spot && f->light_is_spot != IZB_LIGHT_SPOT) {
-        fprintf(stderr, "izb: shadow samples are for directional and spot lights only so far (point lights: issue 19)\n");
+    /* every light kind: directional, spot, and a point light's cube faces (IZB_LIGHT_FACE, and the
+     * IZB_LIGHT_CUBE frames izb_shade_arrays_faces makes of them), each face a projective frame like
+     * a spot's (izb_aa.h, "Point lights") */
+    if (f->light_is_spot < 0 || f->light_is_spot > IZB_LIGHT_CUBE) {
+        fprintf(stderr, "izb: light kind %d: must be 0 .. %d\n", f->light_is_spot, IZB_LIGHT_CUBE);
         return false;
     }
     if (f->light_angle > 0.0f) {

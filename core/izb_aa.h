@@ -8,7 +8,22 @@
  * bit: backends never come here for it. Directional and spot lights: a directional light's clip
  * space is affine to view space, so a footprint maps to a parallelogram; a spot light's is
  * projective, so each sub-sample divides by its own w (izb_aa_sample_pos) and the footprint's
- * extents bound the projected quad (izb_aa_footprint_sel). Point lights' cube faces: later.
+ * extents bound the projected quad (izb_aa_footprint_sel). Point lights: see "Point lights" below.
+ *
+ * Point lights (IZB_LIGHT_FACE, six cube faces; izb_faces.c): every point belongs to the one face
+ * izb_face_owner gives it, and its footprint and all its sub-samples are answered in that face's
+ * frame, a 90-degree perspective frustum: geometrically a spot light's frame, so the spot's
+ * projective footprint serves unchanged (each sub-sample divided by its own w; its axes shrunk so
+ * that w stays >= half the point's, izb_aa_persp_bound, against that face's w row). Each face is
+ * one ordinary pass over the depth image with the other faces' pixels made sky, so the footprint's
+ * secants never cross a face seam: a neighbour owned by another face counts as sky, as one across
+ * a depth discontinuity does (izb_aa_face_depth, the one rule; the truth and the brute force ask
+ * it). Exact at the seams: a sub-sample of a seam point may lie a little outside its face's square
+ * (clip |x| or |y| > 1), but it stays in front of the face (w > 0) and its test is the hard test
+ * at that projective position, against every triangle set up in the face's frame: the face's
+ * culling and cell ranges are its points' bbox grown by their largest extent, as a spot's, with no
+ * square or cone test, so a triangle lying in the neighbouring face's frustum that hides the
+ * sub-sample is set up and visited there too.
  *
  * The footprint (izb_aa_footprint): the receiver's plane at the pixel comes from DEPTH
  * DERIVATIVES, not a normal target: every backend already has the depth image (the CPU array path
@@ -397,6 +412,18 @@ IZB_AA_HD void izb_aa_footprint(const izb_recon *r, int px, int py, float d, con
 {
     const float none[3] = {0.0f, 0.0f, 0.0f};
     izb_aa_footprint_sel(r, px, py, d, nb, nv != NULL, nv ? nv : none, out);
+}
+
+/* A point light's depth image as the face `face` of faces[0 .. count) sees it (izb_faces.c's
+ * per-face pass): pixel (px, py)'s depth d where izb_face_owner gives the point that face, sky (0)
+ * elsewhere. The footprint of a point light's pixel takes its neighbours' depths through it, so a
+ * neighbour owned by another face is no neighbour (izb_aa_secant: as across a discontinuity). */
+IZB_AA_HD float izb_aa_face_depth(const izb_recon *faces, int count, int face, int px, int py, float d)
+{
+    if (izb_depth_is_sky(d)) return 0.0f;
+    float vx, vy, vz;
+    izb_view_point(&faces[0], px, py, d, &vx, &vy, &vz);
+    return izb_face_owner(faces, count, vx, vy, vz) == face ? d : 0.0f;
 }
 
 /* Can triangle t hide a sub-sample of the point at (x, y) with footprint extent (ex, ey)? Its bbox

@@ -33,7 +33,8 @@ typedef struct izb_backend_vtbl {
     /* izb_shade_arrays_faces of a point light's cube, checked by izb_faces.c: faces[0 .. count) are
      * IZB_LIGHT_CUBE frames (count <= IZB_CUBE_FACES, the bias resolved), each shading exactly the
      * points izb_face_owner gives it, into one mask. NULL: izb_faces.c runs one shade_arrays per
-     * face with the other faces' pixels made sky (the same bits, each pixel reconstructed per face). */
+     * face with the other faces' pixels made sky (the same bits, each pixel reconstructed per face),
+     * as it always does for anti-aliased faces (shadow_samples > 1: never called with those). */
     bool (*shade_faces)(izb_backend *b, const izb_recon *faces, int count, const izb_settings *s,
                         const float *depth, const uint32_t *ids, uint8_t *mask, izb_stats *stats);
     /* shades frames with light_angle > 0 (izb_soft.h); izb.c refuses them, with one line, to a

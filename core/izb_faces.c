@@ -2,8 +2,10 @@
  * partition the points: each point belongs to the one face izb_face_owner gives it (the major axis
  * of its direction from the light) and is shaded there only, so a face with no points costs
  * nothing and no seam point is answered twice or dropped. A backend with a partition of its own
- * (izb_backend_vtbl.shade_faces: the CPU backend reconstructs once) gets the faces whole; any other
- * runs one ordinary pass per face that has points, the other faces' pixels made sky. Frames that
+ * (izb_backend_vtbl.shade_faces: the CPU backend reconstructs once) gets the faces whole; any other,
+ * and every anti-aliased light (shadow_samples > 1: a face's footprints are those of its own pixels,
+ * izb_aa.h "Point lights"), runs one ordinary pass per face that has points, the other faces'
+ * pixels made sky. Frames that
  * are not cube faces keep the rule of several lights: one pass each, combined by max. */
 #include "izb.h"
 #include "izb_backend.h"
@@ -22,6 +24,10 @@ static void add_face_stats(izb_stats *sum, const izb_stats *face)
     sum->tris_after_cull += face->tris_after_cull;
     sum->overflows += face->overflows;
     sum->frame_bytes = face->frame_bytes > sum->frame_bytes ? face->frame_bytes : sum->frame_bytes;
+    /* an anti-aliased point light's faces: every face's work */
+    sum->aa_tests_global += face->aa_tests_global;
+    sum->aa_tests += face->aa_tests;
+    sum->aa_pairs += face->aa_pairs;
 }
 
 /* one pass per frame, combined by max: a point is lit when any frame lights it (several lights) */
@@ -138,7 +144,15 @@ bool izb_shade_arrays_faces(izb_backend *b, const izb_recon *frames, int count, 
         faces[i].light_is_spot = IZB_LIGHT_CUBE;
         faces[i].bias = r.bias;
     }
-    if (!b->vt->shade_faces)
+    /* anti-aliased faces (shadow_samples > 1) take one pass per face on every backend: a backend's
+     * own partition (the CPU's single pass, cpu/faces.c) has no footprints yet, and a face's pass
+     * is an ordinary projective aa frame whose culling and cell ranges are already grown by its
+     * points' footprints, so a sub-sample whose ray leaves the face's square still meets every
+     * triangle, whichever face that triangle lies in (izb_aa.h, "Point lights") */
+    bool aa = false;
+    for (int i = 0; i < count; i++)
+        aa |= frames[i].shadow_samples > 1;
+    if (!b->vt->shade_faces || aa)
         return shade_cube_passes(b, faces, count, &r, depth, ids, mask, scratch, stats);
     const bool ok = b->vt->shade_faces(b, faces, count, &r, depth, ids, mask, stats);
     if (ok && stats) { /* what izb.c knows of the scene (izb_shade_arrays_ids adds the same) */

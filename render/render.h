@@ -64,7 +64,7 @@ typedef struct render_frame_desc {
     render_view view;
     bool hud; /* draw the text of render_set_hud_text over the image */
     int shadow_samples; /* sub-samples per pixel for the IZB (izb_recon.shadow_samples); 0 = 1; used
-                         * for a directional light without a light angle only (izb_aa_frame_ok) */
+                         * for hard directional, spot and point lights (izb_aa_frame_ok) */
 } render_frame_desc;
 
 /* Compile the shaders and make the targets. NULL with a one-line reason in err (shader errors

@@ -90,7 +90,7 @@ void render_fill_light_mask(render *r, int which, uint8_t value);
  * into tex_mask, last (the backend's debug data and the frame's grid are light 0's), the others
  * into their layers. sum: the frame's numbers (one light: its own);
  * per_light[i] each light's (zero where skipped); either may be NULL. shadow_samples: sub-samples
- * per pixel (izb_recon.shadow_samples) for the hard directional lights; the others get 0. False
+ * per pixel (izb_recon.shadow_samples) for the hard directional, spot and point lights; the others get 0. False
  * when the backend fails. */
 bool render_izb_lights(render *r, const camera *c, const light_set *ls, izb_backend *b, const izb_settings *s,
                        int shadow_samples, izb_stats *sum, izb_stats per_light[IZB_MAX_LIGHTS]);

@@ -100,13 +100,14 @@ bool render_izb_lights(render *r, const camera *c, const light_set *ls, izb_back
         } else {
             izb_recon fr[LIGHT_CUBE_FACES];
             const int n = izb_frame_make_faces(c, &ls->l[i], r->bounds_min, r->bounds_max, r->width, r->height, fr);
-            /* anti-aliased edges: for hard directional and spot lights only so far (izb_aa_frame_ok
-             * refuses the rest); the keys T and = can make a light a point, area or soft one while
-             * N > 1, and such frames take the path they took before (like a light angle, which spot
+            /* anti-aliased edges: for hard directional, spot and point lights (izb_aa_frame_ok
+             * refuses the rest); the keys T and = can make a light an area or soft one while N > 1,
+             * and such frames take the path they took before (like a light angle, which spot
              * frames ignore) */
             for (int f = 0; f < n; f++)
                 fr[f].shadow_samples = (ls->l[i].type == LIGHT_DIRECTIONAL && !(fr[f].light_angle > 0.0f)) ||
-                                               (ls->l[i].type == LIGHT_SPOT && !izb_area_on(&fr[f]))
+                                               (ls->l[i].type == LIGHT_SPOT && !izb_area_on(&fr[f])) ||
+                                               ls->l[i].type == LIGHT_POINT
                                            ? shadow_samples
                                            : 0;
             if (i == 0) { /* the one-light path, unchanged (it sets transfer_ms: keep the others') */

@@ -269,6 +269,40 @@ static inline void izb_brute_force_faces_cut(const izb_recon *faces, int count, 
     }
 }
 
+/* izb_brute_force_faces for anti-aliased faces (shadow_samples > 1): each face the anti-aliased
+ * brute force (izb_brute_force_aa_cut, near and cut as there) over a depth image of its own pixels,
+ * the others sky (izb_aa_face_depth, the rule the footprints' neighbours follow), as izb_faces.c's
+ * per-face passes promise. */
+static inline void izb_brute_force_faces_aa_cut(const izb_recon *faces, int count, const float *depth,
+                                                const uint32_t *ids, const float *xyz, int nt,
+                                                const izb_cull_view *cull, bool near, const izb_cutout_set *cut,
+                                                uint8_t *mask, izb_point *pts, int *pix, float *face_depth,
+                                                uint8_t *face_mask)
+{
+    const int W = faces[0].width, H = faces[0].height;
+    for (int i = 0; i < W * H; i++)
+        mask[i] = 255;
+    for (int f = 0; f < count; f++) {
+        izb_recon fr = faces[f];
+        fr.light_is_spot = IZB_LIGHT_CUBE;
+        for (int py = 0; py < H; py++)
+            for (int px = 0; px < W; px++)
+                face_depth[py * W + px] = izb_aa_face_depth(faces, count, f, px, py, depth[py * W + px]);
+        izb_brute_force_aa_cut(&fr, face_depth, ids, xyz, nt, cull, near, cut, face_mask, pts, pix);
+        for (int i = 0; i < W * H; i++)
+            if (face_depth[i] != 0.0f) mask[i] = face_mask[i];
+    }
+}
+
+static inline void izb_brute_force_faces_aa(const izb_recon *faces, int count, const float *depth,
+                                            const uint32_t *ids, const float *xyz, int nt,
+                                            const izb_cull_view *cull, bool near, uint8_t *mask, izb_point *pts,
+                                            int *pix, float *face_depth, uint8_t *face_mask)
+{
+    izb_brute_force_faces_aa_cut(faces, count, depth, ids, xyz, nt, cull, near, NULL, mask, pts, pix, face_depth,
+                                 face_mask);
+}
+
 static inline void izb_brute_force_faces(const izb_recon *faces, int count, const float *depth, const uint32_t *ids,
                                          const float *xyz, int nt, const izb_cull_view *cull, uint8_t *mask,
                                          izb_point *pts, int *pix, float *face_depth, uint8_t *face_mask)

@@ -31,7 +31,7 @@
  * emitter, M samples); the penumbra counts as for --light-angle, and the area frame alternated with
  * the same spot's hard frame on one backend (min / median, ratio). Embree's columns stay hard.
  *
- * --shadow-samples-sweep: for a directional or spot light, anti-aliased frames (izb_aa.h) with N = 1, 4, 8,
+ * --shadow-samples-sweep: for a directional, spot or point light, anti-aliased frames (izb_aa.h) with N = 1, 4, 8,
  * 32 sub-samples per pixel, interleaved round by round on one backend (N = 1 is the hard path), then
  * Embree's rtcOccluded16 casting the same N rays per pixel (from the same sub-sample positions,
  * the footprint axes mapped back to world space) --frames times per N; ratios to N = 1 and to
@@ -384,7 +384,6 @@ static const int aa_counts[AA_COUNTS] = {1, 4, 8, 32};
 static int aa_sweep(const bench_opts *o, bench_case *bc, izb_backend *b, bench_bvh *bvh, int T)
 {
     const size_t npix = (size_t)bc->W * bc->H;
-    const izb_recon *f = &bc->f[0];
     float *axes = malloc(6 * sizeof(float) * npix);
     uint8_t *mask[AA_COUNTS], *em = malloc(npix);
     double *tot[AA_COUNTS], *ras[AA_COUNTS], *emb[AA_COUNTS], *set[AA_COUNTS];
@@ -401,13 +400,16 @@ static int aa_sweep(const bench_opts *o, bench_case *bc, izb_backend *b, bench_b
         return 1;
     }
     /* the footprint axes in world space, as the backend's footprints (with --ids the facet's plane) */
-    sample_rays_aa_axes(f, &bc->cam, bc->depth, o->ids ? bc->ids : NULL, bc->s->xyz, bc->s->tri_count, axes);
+    sample_rays_aa_axes_faces(bc->f, bc->faces, &bc->cam, bc->depth, o->ids ? bc->ids : NULL, bc->s->xyz,
+                              bc->s->tri_count, axes);
     izb_stats st[AA_COUNTS];
     for (int round = 0; round < o->warmup + o->frames; round++)
         for (int c = 0; c < AA_COUNTS; c++) {
-            izb_recon fc = *f;
-            fc.shadow_samples = aa_counts[c];
-            if (!izb_shade_arrays_ids(b, &fc, &(izb_settings){0}, bc->depth, o->ids ? bc->ids : NULL, mask[c], &st[c]))
+            izb_recon fc[LIGHT_CUBE_FACES]; /* one frame, or a point light's faces */
+            for (int i = 0; i < bc->faces; i++)
+                fc[i] = bc->f[i], fc[i].shadow_samples = aa_counts[c];
+            if (!izb_shade_arrays_faces(b, fc, bc->faces, &(izb_settings){0}, bc->depth, o->ids ? bc->ids : NULL,
+                                        mask[c], bc->face_mask, &st[c]))
                 return 1;
             if (round >= o->warmup)
                 tot[c][round - o->warmup] = st[c].total_ms, ras[c][round - o->warmup] = st[c].stage_ms[IZB_STAGE_RASTER],
@@ -560,7 +562,9 @@ static int run_static(const bench_opts *o, bench_case *bc, int threads, csv_out 
     if (izb_get_debug(b, &dbg) && dbg.tris)
         tests = bench_raster_tests(dbg.tris, dbg.tri_count, dbg.cell_start, dbg.cell_end, &dbg.grid);
     mask_diff d = mask_compare(bc->depth, bc->mask, bc->ray_mask, (long)npix);
-    if (o->aa_sweep && (bc->l.type == LIGHT_DIRECTIONAL || (bc->l.type == LIGHT_SPOT && !izb_area_on(&bc->f[0]))) &&
+    if (o->aa_sweep &&
+        (bc->l.type == LIGHT_DIRECTIONAL || bc->l.type == LIGHT_POINT ||
+         (bc->l.type == LIGHT_SPOT && !izb_area_on(&bc->f[0]))) &&
         !(bc->f[0].light_angle > 0.0f) && aa_sweep(o, bc, b, bvh, T))
         return 1;
     if (bc->f[0].light_angle > 0.0f) {

@@ -279,9 +279,26 @@ static bool sample_view_maps(quality_run *q, const char *view, const camera *cam
     return ok;
 }
 
+/* A point light's answers (quality_izb_face_bits), which must be the frame's (q->mask) */
+static bool point_izb_bits(quality_run *q, const izb_recon *faces, int count, int n)
+{
+    long differ = 0;
+    if (!quality_izb_face_bits(q->backends[0], faces, count, n, q->depth, q->ids, q->mask, q->n, q->izb_bits,
+                               &differ)) {
+        fprintf(stderr, "izb-quality: a point light's faces, run one by one: no sample masks\n");
+        return false;
+    }
+    if (differ)
+        fprintf(stderr, "izb-quality: a point light's faces, run one by one, differ from the frame on %ld pixels\n",
+                differ);
+    return differ == 0;
+}
+
 /* One IZB frame of the CPU backend (q->backends[0]) with n sub-samples per pixel (0: as the light
- * says), its mask in q->mask and its answers in q->izb_bits; depth and ids read back. */
-static bool sample_izb_frame(quality_run *q, const camera *cam, const light *l, int n, int m)
+ * says), its mask in q->mask and its answers in q->izb_bits; depth and ids read back. faces: the
+ * light's frames (izb_frame_make_faces), count of them. */
+static bool sample_izb_frame(quality_run *q, const camera *cam, const light *l, int n, int m,
+                             const izb_recon *faces, int count)
 {
     char err[1024];
     render_set_shadow_mode(q->r, SHADOW_MODE_IZB, err, sizeof err);
@@ -295,6 +312,7 @@ static bool sample_izb_frame(quality_run *q, const camera *cam, const light *l, 
         quality_hard_bits(q->mask, q->n, q->izb_bits);
         return true;
     }
+    if (count > 1) return point_izb_bits(q, faces, count, m);
     izb_debug d;
     if (!izb_get_debug(q->backends[0], &d) || d.sample_bits != m ||
         !quality_izb_bits(&d, q->n, q->izb_bits)) {
@@ -308,9 +326,11 @@ static bool sample_view(quality_run *q, const quality_view *qv, const scene *s, 
                         const camera *cam, const light *l)
 {
     const izb_recon f0 = izb_frame_make(cam, l, s->bounds_min, s->bounds_max, q->opt.width, q->opt.height);
+    izb_recon faces[LIGHT_CUBE_FACES]; /* one frame, or a point light's cube faces */
+    const int count = izb_frame_make_faces(cam, l, s->bounds_min, s->bounds_max, q->opt.width, q->opt.height, faces);
     if (!qv->aa) { /* a soft light: M light samples, each its own ray from the point */
         const int m = f0.light_samples;
-        if (!sample_izb_frame(q, cam, l, 0, m)) return false;
+        if (!sample_izb_frame(q, cam, l, 0, m, faces, count)) return false;
         quality_truth_soft(orc, &f0, cam, l, q->depth, q->truth_bits, q->truth_vis);
         quality_soft_horizon(&f0, cam, l, q->depth, q->ids, s->xyz, s->tri_count, q->n, q->unsure);
         const quality_sample_counts c = quality_sample_compare(q->izb_bits, q->mask, q->truth_bits,
@@ -331,9 +351,9 @@ static bool sample_view(quality_run *q, const quality_view *qv, const scene *s, 
     bool ok = true;
     for (int c = 0; c < 3 && ok; c++) {
         const int n = counts[c];
-        if (!sample_izb_frame(q, cam, l, n, n)) return false;
+        if (!sample_izb_frame(q, cam, l, n, n, faces, count)) return false;
         if (c == 0) {
-            sample_rays_aa_axes(&f0, cam, q->depth, q->ids, s->xyz, s->tri_count, q->axes);
+            sample_rays_aa_axes_faces(faces, count, cam, q->depth, q->ids, s->xyz, s->tri_count, q->axes);
             quality_truth_aa(orc, &f0, cam, l, q->depth, q->axes, ru, rv,
                              QUALITY_AA_REF_SIDE * QUALITY_AA_REF_SIDE, NULL, q->ref_vis);
         }

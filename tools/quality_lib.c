@@ -47,6 +47,8 @@ const quality_view quality_views[] = {
      .base = "default-spot", .aa = true},
     {.name = "aa-foliage-near", .scene = "builtin:foliage", .what = "cut-out leaf cards from 1 m, N = 1, 8, 32",
      .base = "foliage-near", .aa = true},
+    {.name = "aa-room-point", .scene = "builtin:room",
+     .what = "room, point light under the ceiling (6 cube faces), N = 1, 8, 32", .base = "room-point", .aa = true},
     {.name = "aa-fence-grazing", .scene = "builtin:foliage",
      .what = "a cut-out fence's shadow, light 8 deg above the ground, N = 1, 8, 32", .base = "fence-grazing",
      .aa = true},

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "izb_aa.h"
 #include "izb_area.h"
 #include "izb_mask.h"
 #include "sample_rays.h"
@@ -144,6 +145,40 @@ bool quality_izb_bits(const izb_debug *d, long npix, uint32_t *bits)
                 d->sample_masks[(size_t)j * words + w] & izb_mask_word_bits(d->sample_bits, w);
     }
     return true;
+}
+
+bool quality_izb_face_bits(izb_backend *b, const izb_recon *faces, int count, int n, const float *depth,
+                           const uint32_t *ids, const uint8_t *mask, long npix, uint32_t *bits, long *differ)
+{
+    const int W = faces[0].width, H = faces[0].height, words = izb_mask_words(n);
+    float *fd = malloc((size_t)npix * sizeof *fd);
+    uint8_t *fm = malloc((size_t)npix);
+    uint32_t *fb = malloc((size_t)npix * (size_t)words * sizeof *fb);
+    bool ok = fd && fm && fb && (long)W * H == npix;
+    memset(bits, 0, (size_t)npix * (size_t)words * sizeof *bits);
+    *differ = 0;
+    for (int f = 0; f < count && ok; f++) {
+        izb_recon c = faces[f];
+        c.light_is_spot = IZB_LIGHT_CUBE, c.shadow_samples = n;
+        bool any = false;
+        for (int py = 0; py < H; py++)
+            for (int px = 0; px < W; px++) {
+                const long i = (long)py * W + px;
+                fd[i] = izb_aa_face_depth(faces, count, f, px, py, depth[i]);
+                any |= fd[i] != 0.0f;
+            }
+        if (!any) continue;
+        izb_debug d;
+        ok = izb_shade_arrays_ids(b, &c, NULL, fd, ids, fm, NULL) && izb_get_debug(b, &d) && d.sample_bits == n &&
+             quality_izb_bits(&d, npix, fb);
+        for (long i = 0; ok && i < npix; i++) {
+            if (fd[i] == 0.0f) continue;
+            memcpy(bits + i * words, fb + i * words, (size_t)words * sizeof *fb);
+            *differ += fm[i] != mask[i];
+        }
+    }
+    free(fd), free(fm), free(fb);
+    return ok;
 }
 
 void quality_hard_bits(const uint8_t *mask, long npix, uint32_t *bits)

@@ -56,6 +56,15 @@ void quality_soft_horizon(const izb_recon *f, const camera *c, const light *l, c
 /* The IZB's answers per pixel from its debug view (d->sample_masks; bits zero where no point), npix
  * pixels of izb_mask_words(d->sample_bits) words. False when the frame kept no sample masks. */
 bool quality_izb_bits(const izb_debug *d, long npix, uint32_t *bits);
+
+/* A point light's anti-aliased answers (faces: its cube faces, izb_frame_make_faces, count > 1; n
+ * sub-samples): backend b keeps the points of its last pass only, one face's, so each face's pass
+ * is run again as izb_faces.c runs it (the face's own pixels, the others sky: izb_aa_face_depth;
+ * default settings) and its sub-sample masks taken for its own pixels, into bits as
+ * quality_izb_bits. *differ: the pixels whose byte differs from mask's (the frame's: else the
+ * answers would not be its). False when a pass fails or keeps no masks, or out of memory. */
+bool quality_izb_face_bits(izb_backend *b, const izb_recon *faces, int count, int n, const float *depth,
+                           const uint32_t *ids, const uint8_t *mask, long npix, uint32_t *bits, long *differ);
 /* Hard frame (N = 1): bit 0 set where the 8-bit mask is 0. */
 void quality_hard_bits(const uint8_t *mask, long npix, uint32_t *bits);
 

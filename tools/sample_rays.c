@@ -60,6 +60,25 @@ void sample_rays_area_points(const izb_recon *f, double *pts)
     }
 }
 
+/* pixel i's axes (view space, izb_aa_axes on frame f with neighbours nb) turned to world space by
+ * the view matrix m's rotation */
+static void axes_at(const izb_recon *f, const izb_aa_view *V, const float m[16], int px, int py, float d,
+                    const float nb[4], const uint32_t *ids, const float *xyz, int tri_count, float *out)
+{
+    const int i = py * f->width + px;
+    float A[3] = {0, 0, 0}, B[3] = {0, 0, 0};
+    if (!izb_depth_is_sky(d)) {
+        float nv[3];
+        const bool facet = ids && ids[i] < (uint32_t)tri_count;
+        if (facet) izb_aa_facet_normal(V, xyz + 9 * (size_t)ids[i], nv);
+        izb_aa_axes(f, px, py, d, nb, facet ? nv : NULL, A, B);
+    }
+    for (int k = 0; k < 3; k++) {
+        out[k] = m[4 * k] * A[0] + m[4 * k + 1] * A[1] + m[4 * k + 2] * A[2];
+        out[3 + k] = m[4 * k] * B[0] + m[4 * k + 1] * B[1] + m[4 * k + 2] * B[2];
+    }
+}
+
 void sample_rays_aa_axes(const izb_recon *f, const camera *cam, const float *depth, const uint32_t *ids,
                          const float *xyz, int tri_count, float *axes)
 {
@@ -72,19 +91,39 @@ void sample_rays_aa_axes(const izb_recon *f, const camera *cam, const float *dep
     for (int py = 0; py < H; py++)
         for (int px = 0; px < W; px++) {
             const int i = py * W + px;
+            const float nb[4] = {px > 0 ? depth[i - 1] : 0.0f, px + 1 < W ? depth[i + 1] : 0.0f,
+                                 py > 0 ? depth[i - W] : 0.0f, py + 1 < H ? depth[i + W] : 0.0f};
+            axes_at(f, &V, m, px, py, depth[i], nb, ids, xyz, tri_count, axes + 6 * i);
+        }
+}
+
+void sample_rays_aa_axes_faces(const izb_recon *faces, int count, const camera *cam, const float *depth,
+                               const uint32_t *ids, const float *xyz, int tri_count, float *axes)
+{
+    if (count <= 1 || faces[0].light_is_spot != IZB_LIGHT_FACE) {
+        sample_rays_aa_axes(&faces[0], cam, depth, ids, xyz, tri_count, axes);
+        return;
+    }
+    const int W = faces[0].width, H = faces[0].height;
+    float m[16];
+    camera_view(cam, m);
+    izb_aa_view V[IZB_CUBE_FACES];
+    for (int f = 0; f < count; f++)
+        izb_aa_view_make(&faces[f], &V[f]);
+    for (int py = 0; py < H; py++)
+        for (int px = 0; px < W; px++) {
+            const int i = py * W + px;
             const float d = depth[i];
-            float A[3] = {0, 0, 0}, B[3] = {0, 0, 0};
+            int o = 0;
             if (!izb_depth_is_sky(d)) {
-                const float nb[4] = {px > 0 ? depth[i - 1] : 0.0f, px + 1 < W ? depth[i + 1] : 0.0f,
-                                     py > 0 ? depth[i - W] : 0.0f, py + 1 < H ? depth[i + W] : 0.0f};
-                float nv[3];
-                const bool facet = ids && ids[i] < (uint32_t)tri_count;
-                if (facet) izb_aa_facet_normal(&V, xyz + 9 * (size_t)ids[i], nv);
-                izb_aa_axes(f, px, py, d, nb, facet ? nv : NULL, A, B);
+                float vx, vy, vz;
+                izb_view_point(&faces[0], px, py, d, &vx, &vy, &vz);
+                o = izb_face_owner(faces, count, vx, vy, vz);
             }
-            for (int k = 0; k < 3; k++) {
-                axes[6 * i + k] = m[4 * k] * A[0] + m[4 * k + 1] * A[1] + m[4 * k + 2] * A[2];
-                axes[6 * i + 3 + k] = m[4 * k] * B[0] + m[4 * k + 1] * B[1] + m[4 * k + 2] * B[2];
-            }
+            const float nb[4] = {px > 0 ? izb_aa_face_depth(faces, count, o, px - 1, py, depth[i - 1]) : 0.0f,
+                                 px + 1 < W ? izb_aa_face_depth(faces, count, o, px + 1, py, depth[i + 1]) : 0.0f,
+                                 py > 0 ? izb_aa_face_depth(faces, count, o, px, py - 1, depth[i - W]) : 0.0f,
+                                 py + 1 < H ? izb_aa_face_depth(faces, count, o, px, py + 1, depth[i + W]) : 0.0f};
+            axes_at(&faces[o], &V[o], m, px, py, d, nb, ids, xyz, tri_count, axes + 6 * i);
         }
 }

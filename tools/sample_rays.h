@@ -28,4 +28,11 @@ void sample_rays_area_points(const izb_recon *f, double *pts);
 void sample_rays_aa_axes(const izb_recon *f, const camera *cam, const float *depth, const uint32_t *ids,
                          const float *xyz, int tri_count, float *axes);
 
+/* sample_rays_aa_axes for a light of `count` frames (izb_frame_make_faces): one frame, that; a
+ * point light's cube faces (IZB_LIGHT_FACE), each pixel's footprint in the frame of the face
+ * izb_face_owner gives it, its neighbours owned by other faces counting as sky
+ * (izb_aa_face_depth), as the backends' per-face passes build it (izb_aa.h "Point lights"). */
+void sample_rays_aa_axes_faces(const izb_recon *faces, int count, const camera *cam, const float *depth,
+                               const uint32_t *ids, const float *xyz, int tri_count, float *axes);
+
 #endif

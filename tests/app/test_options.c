@@ -107,7 +107,9 @@ int main(void)
     REJECT("--shadow-samples", "--shadow-samples", "-4");
     CHECK(parse("--light", "spot", "--shadow-samples", "4", NULL) == OPTIONS_OK && o.shadow_samples == 4,
           "--light spot --shadow-samples 4: %s", err);
-    REJECT("--shadow-samples", "--light", "point", "--shadow-samples", "4");
+    CHECK(parse("--light", "point", "--shadow-samples", "32", NULL) == OPTIONS_OK && o.shadow_samples == 32,
+          "--light point --shadow-samples 32: %s", err);
+    REJECT("--shadow-samples", "--light", "point", "--shadow-samples", "3");
     REJECT("--shadow-samples", "--light", "area", "--shadow-samples", "4");
     REJECT("--shadow-samples", "--shadow-samples", "4", "--light-angle", "2");
 

@@ -22,8 +22,9 @@
  * sub-samples per pixel (anti-aliased edges, izb_aa.h): for N in {4, 8, 16, 32} on a directional
  * light without an angle the byte must equal izb_brute_force_aa (every point x triangle x
  * sub-sample, the footprints from the same depth; a cut-out's alpha test per sub-sample at its own
- * position, izb_aa_sample_keeps), and N = 2 or 64, or N > 1 with a spot, a point light or a light angle, must
- * be refused. Last (the input's last bytes) a spot may be an area light (izb_area.h: a size, M and
+ * position, izb_aa_sample_keeps; for a point light's cube faces izb_brute_force_faces_aa_cut, each
+ * face over its own pixels), and N = 2 or 64, or N > 1 with a light angle or a light size, must be
+ * refused. Last (the input's last bytes) a spot may be an area light (izb_area.h: a size, M and
  * shape from the input): the byte must equal the brute force's for the area samples, or a bad size,
  * M or shape must be refused. And nothing may crash or read out of bounds (ASan, UBSan). */
 #include <float.h>
@@ -220,7 +221,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const izb_recon f = faces[0]; /* soft frames are directional, area frames spots: one face */
     const bool soft_frame = f.light_angle > 0.0f || izb_area_on(&f);
     /* soft: past the maximum, M not in the set, not directional; area: a bad size, M or shape;
-     * anti-aliased: N not in the set, not a directional light without an angle */
+     * anti-aliased: N not in the set, with a light angle or size */
     if ((f.light_angle > 0.0f && !izb_soft_frame_ok(&f)) || !izb_area_frame_ok(&f) || !izb_aa_frame_ok(&f)) {
         FUZZ_ASSERT(!izb_shade_arrays_faces(b, faces, count, &s, depth, NULL, mask, scratch, &st),
                     "a bad frame (%g rad, size %g x %g, shape %d, M %d, N %d) accepted", (double)f.light_angle,
@@ -247,7 +248,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     izb_cull_view cv = {.mode = rs.cull, .comp = closed.comp, .boxes = closed.boxes,
                         .light_is_spot = fb[0].light_is_spot, .light_reach = izb_area_reach(&fb[0])};
     if (fb[0].light_is_spot) izb_light_origin(fb[0].light, cv.light_origin);
-    if (count > 1) {
+    if (count > 1 && fb[0].shadow_samples > 1) { /* a point light's anti-aliased faces: the byte */
+        float face_depth[MAX_SIDE * MAX_SIDE];
+        izb_brute_force_faces_aa_cut(fb, count, depth, NULL, xyz, nt, &cv, true, &cset, want, pts, pix, face_depth,
+                                     scratch);
+    } else if (count > 1) {
         float face_depth[MAX_SIDE * MAX_SIDE];
         izb_brute_force_faces_cut(fb, count, depth, NULL, xyz, nt, &cv, &cset, want, pts, pix, face_depth, scratch);
     } else if (soft_frame) { /* soft (angle or area): the byte itself, the lit fraction, must be equal */

@@ -18,7 +18,7 @@
  *  - an anti-aliased frame (shadow_samples 8, a small size: the emulator's time) through this
  *    backend's GL path equals a CPU backend's array path on the depth and ids read back, byte for
  *    byte, with partly lit pixels (with "cuda": cuda/raster_aa.cu on GL's depth texture and mask
- *    surface).
+ *    surface); and a point light's (six faces through the host arrays, izb_shade_arrays_faces).
  * Run with "cuda" it checks the CUDA-GL interop path instead (skipped without a CUDA device).
  * Skipped (77) without a GL 4.5 context or without Embree. */
 #undef NDEBUG
@@ -184,9 +184,13 @@ static void aa_round(render *r, izb_backend *b, const scene *s, const camera *ca
     izb_backend *cpu = izb_create(&(izb_desc){.backend = IZB_BACKEND_CPU, .quiet = true});
     CHECK(cpu && izb_set_scene(cpu, s->xyz, s->tri_count), "aa: a CPU backend with the scene");
     if (cpu) {
-        izb_recon f = izb_frame_make(&cam, l, s->bounds_min, s->bounds_max, w, h);
-        f.shadow_samples = N;
-        CHECK(izb_shade_arrays_ids(cpu, &f, NULL, gl_depth, gl_ids, arr_mask, NULL), "aa: the CPU's frame");
+        izb_recon f[LIGHT_CUBE_FACES]; /* one frame, or a point light's faces */
+        static uint8_t scratch[W * H];
+        const int count = izb_frame_make_faces(&cam, l, s->bounds_min, s->bounds_max, w, h, f);
+        for (int i = 0; i < count; i++)
+            f[i].shadow_samples = N;
+        CHECK(izb_shade_arrays_faces(cpu, f, count, NULL, gl_depth, gl_ids, arr_mask, scratch, NULL),
+              "aa: the CPU's frame");
         izb_destroy(cpu);
         long diff = 0, partial = 0;
         for (int i = 0; i < w * h; i++) {
@@ -266,6 +270,9 @@ int main(int argc, char **argv)
     two_lights(r, b, &s, &cam, &spot, &dir);
     resize_round(r, b, &s, &cam, &dir);
     aa_round(r, b, &s, &cam, &dir);
+    light point = spot; /* a point light takes N too (render_izb_lights: every face) */
+    point.type = LIGHT_POINT;
+    aa_round(r, b, &s, &cam, &point);
 
     frame_fixture_free(&fx);
     return test_done();

@@ -13,6 +13,9 @@
  *   (izb_area.h's A-space); the truth casts each segment to the sample's world point
  *   (sample_rays_area_points, the affine map inverted in double): a mis-scaled emitter, a swapped
  *   axis or a sample pattern that differs between the two shows as penumbrae wrong.
+ * - Point lights, anti-aliased: a light above the scene's centre, N = 32 or 8, its six cube faces;
+ *   each pixel's footprint in its owner face's frame (sample_rays_aa_axes_faces), the IZB's answers
+ *   from each face's pass (quality_izb_face_bits, which must give the frame's bytes).
  * The two sides agree but for float rounding at shadow edges: at most 0.01% of the answers may
  * differ, and at most 0.005% off the pixels where the light straddles the drawn facet's horizon
  * (quality_soft_horizon: the terminator band, where the receiver bias applied along the light's
@@ -39,7 +42,7 @@
 #include "quality_samples.h"
 #include "sample_rays.h"
 
-enum { W = 160, H = 100, VIEWS = 8, AREA_VIEWS = 4 };
+enum { W = 160, H = 100, VIEWS = 8, AREA_VIEWS = 4, POINT_VIEWS = 2 };
 
 static void test_counters(void)
 {
@@ -226,6 +229,49 @@ static void test_area_views(truth_run *r)
     }
 }
 
+/* Anti-aliased point lights: a light above the scene's centre, its six cube faces; the IZB's answers
+ * per face (quality_izb_face_bits, which must give the frame's bytes) against the sub-sample rays
+ * from the footprints sample_rays_aa_axes_faces rebuilds (each pixel's in its owner face's frame) */
+static void test_point_views(truth_run *r)
+{
+    const scene s = r->s;
+    static uint8_t scratch[W * H];
+    for (int v = 0; r->o && r->b && v < POINT_VIEWS; v++) {
+        camera cam = {
+            .pos = {s.cam_pos[0], s.cam_pos[1], s.cam_pos[2]}, .yaw = s.cam_yaw, .pitch = s.cam_pitch};
+        camera_fit_clip(&cam, s.bounds_min, s.bounds_max);
+        light l = {.type = LIGHT_POINT};
+        for (int k = 0; k < 3; k++)
+            l.pos[k] = 0.5f * (s.bounds_min[k] + s.bounds_max[k]) + (float)rnd_in(-2.0, 2.0);
+        l.pos[1] = (float)rnd_in(2.5, 4.0);
+        const bool with_ids = v % 2;
+        const int m = v % 2 ? 8 : 32;
+        const uint32_t *ids = with_ids ? r->ids : NULL;
+        oracle_depth_ids(r->o, &cam, W, H, r->depth, r->ids);
+        izb_recon faces[LIGHT_CUBE_FACES];
+        const int count = izb_frame_make_faces(&cam, &l, s.bounds_min, s.bounds_max, W, H, faces);
+        for (int i = 0; i < count; i++)
+            faces[i].shadow_samples = m;
+        long differ = -1;
+        const bool shaded =
+            izb_shade_arrays_faces(r->b, faces, count, &(izb_settings){0}, r->depth, ids, r->mask, scratch, NULL) &&
+            quality_izb_face_bits(r->b, faces, count, m, r->depth, ids, r->mask, W * H, r->izb_bits, &differ);
+        CHECK(shaded && differ == 0, "point view %d: the IZB frame and its faces' sample masks (%ld bytes differ)", v,
+              differ);
+        if (!shaded) continue;
+        izb_aa_samples S;
+        izb_aa_samples_make(m, &S);
+        sample_rays_aa_axes_faces(faces, count, &cam, r->depth, ids, s.xyz, s.tri_count, r->axes);
+        quality_truth_aa(r->o, &faces[0], &cam, &l, r->depth, r->axes, S.u, S.v, m, r->truth_bits, r->vis);
+        const quality_sample_counts c =
+            quality_sample_compare(r->izb_bits, r->mask, r->truth_bits, r->vis, NULL, NULL, m, W * H);
+        char what[160];
+        snprintf(what, sizeof what, "point view %d (aa N %d, %s ids, light at %.1f, %.1f, %.1f)", v, m,
+                 with_ids ? "with" : "no", (double)l.pos[0], (double)l.pos[1], (double)l.pos[2]);
+        check_view(what, &c, r->vis, false);
+    }
+}
+
 int main(void)
 {
     test_counters();
@@ -233,6 +279,7 @@ int main(void)
     if (run_open(&r)) {
         test_views(&r);
         test_area_views(&r);
+        test_point_views(&r);
     }
     run_close(&r);
     return test_done();
