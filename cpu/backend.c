@@ -290,7 +290,7 @@ static bool cpu_shade_arrays(izb_backend *base, const izb_recon *f, const izb_se
     t[0] = izb_cpu_now_ms();
     izb_bbox bbox;
     izb_cpu_runs runs; /* the points stay where each thread wrote them: binning reads them there */
-    const int n = izb_cpu_reconstruct_runs(f, depth, b->points.data, mask, &bbox, &runs, T, IZB_CPU_ISA_AUTO);
+    const int n = izb_cpu_reconstruct_tiles(f, depth, b->points.data, mask, &bbox, &runs, T, IZB_CPU_ISA_AUTO);
     izb_grid g = {0};
     if (n > 0)
         g = izb_grid_make(bbox, n, s->grid_w, s->grid_h);
