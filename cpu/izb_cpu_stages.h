@@ -63,6 +63,11 @@ typedef struct izb_cpu_points {
     size_t cap;
 } izb_cpu_points;
 
+/* bytes of memory for the backend's buffers, free()d as usual: 64-byte aligned, and from 2 MB on
+ * aligned to 2 MB and asked for on transparent huge pages (cpu/alloc.c says why). NULL when out of
+ * memory. */
+void *izb_cpu_alloc(size_t bytes);
+
 /* Make p hold at least n points (keeps p when it does, else reallocates: contents lost). False,
  * with a message naming `what`, when out of memory (p is then empty). */
 bool izb_cpu_points_reserve(izb_cpu_points *p, size_t n, const char *what);
