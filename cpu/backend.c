@@ -24,8 +24,8 @@ bool izb_cpu_reserve(buffer *buf, size_t need, size_t size, const char *what)
         return true;
     free(buf->data);
     /* 64-byte aligned: an izb_tri (64 bytes) is then one cache line, and the vector loops start
-     * on a line */
-    buf->data = aligned_alloc(64, ((need ? need : 1) * size + 63) / 64 * 64);
+     * on a line; the large ones on huge pages (izb_cpu_alloc) */
+    buf->data = need > SIZE_MAX / (size ? size : 1) ? NULL : izb_cpu_alloc((need ? need : 1) * size);
     buf->cap = buf->data ? need : 0;
     buf->bytes = buf->data ? (need ? need : 1) * size : 0;
     if (!buf->data)
@@ -290,7 +290,7 @@ static bool cpu_shade_arrays(izb_backend *base, const izb_recon *f, const izb_se
     t[0] = izb_cpu_now_ms();
     izb_bbox bbox;
     izb_cpu_runs runs; /* the points stay where each thread wrote them: binning reads them there */
-    const int n = izb_cpu_reconstruct_runs(f, depth, b->points.data, mask, &bbox, &runs, T, IZB_CPU_ISA_AUTO);
+    const int n = izb_cpu_reconstruct_tiles(f, depth, b->points.data, mask, &bbox, &runs, T, IZB_CPU_ISA_AUTO);
     izb_grid g = {0};
     if (n > 0)
         g = izb_grid_make(bbox, n, s->grid_w, s->grid_h);

@@ -35,7 +35,20 @@
  * 4-byte pixel indices alone (scattered straight into the pixel array), x, y, z then made again
  * from each pixel's depth (izb_reconstruct_w; the depth a scalar gather), against the unchanged
  * sort: default 0.97 (1 thread) / 0.89 (2), spheres:4K 0.95 (1); not kept, no better than the
- * transpose within the noise, and binning would need the frame and depth. */
+ * transpose within the noise, and binning would need the frame and depth.
+ *
+ * Issue 22, round 6 (1080p dir, 1 thread, load 8-15; docs/bench-cpu/issue22-binning.md). Kept,
+ * outside this loop: the points arrive in screen tiles of 128x16 (recon.c,
+ * izb_cpu_reconstruct_tiles), so the ~250 cells a tile reaches fill while their lines are in L1:
+ * this sort 0.80-0.89 of pixel order on huge pages (0.88-0.92 on 4 KB pages); and every large
+ * buffer on huge pages (alloc.c): the random stores over 14 MB walked ~3,500 4 KB pages, past the
+ * TLB: 0.83-0.93 (tiles both). Not kept: each chunk
+ * counting into two histograms (odd and even points, summed before the scan) to break the chain
+ * of increments of one cell's count along a run, bench-binning-ab 1.04 (default) / 1.07
+ * (spheres:4K): the count pass is not bound by that chain; the scatter straight into the four
+ * arrays again, now on tile-ordered points (no transpose), 1.27-1.28 (1.14-1.18 with each array's
+ * line 64 bytes ahead prefetched), in pixel order 1.20-1.25: the tiles' locality does not make up
+ * for four store streams. */
 #include "izb_cpu_isa.h"
 
 #include <stdio.h>
@@ -61,7 +74,7 @@ bool izb_cpu_points_reserve(izb_cpu_points *p, size_t n, const char *what)
         fprintf(stderr, "izb cpu: %zu points for %s: too many\n", n, what);
         return false;
     }
-    float *all = aligned_alloc(64, 16 * len); /* 4 arrays of 4-byte entries */
+    float *all = izb_cpu_alloc(16 * len); /* 4 arrays of 4-byte entries */
     if (!all) {
         fprintf(stderr, "izb cpu: out of memory for %s (%zu points)\n", what, n);
         return false;

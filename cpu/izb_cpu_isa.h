@@ -14,7 +14,7 @@
 typedef struct izb_cpu_kernels {
     izb_cpu_isa isa;
     const char *name;
-    uint32_t (*recon_rows)(const izb_recon *f, const float *depth, int y0, int y1, uint8_t *mask,
+    uint32_t (*recon_rows)(const izb_recon *f, const float *depth, int y0, int y1, int tile_w, uint8_t *mask,
                            izb_point *points, izb_bbox *box);
     void (*face_count_rows)(const izb_recon *f, const float (*m)[16], const float *depth, int y0, int y1,
                             uint32_t *count, int8_t *block_face);

@@ -63,6 +63,11 @@ typedef struct izb_cpu_points {
     size_t cap;
 } izb_cpu_points;
 
+/* bytes of memory for the backend's buffers, free()d as usual: 64-byte aligned, and from 2 MB on
+ * aligned to 2 MB and asked for on transparent huge pages (cpu/alloc.c says why). NULL when out of
+ * memory. */
+void *izb_cpu_alloc(size_t bytes);
+
 /* Make p hold at least n points (keeps p when it does, else reallocates: contents lost). False,
  * with a message naming `what`, when out of memory (p is then empty). */
 bool izb_cpu_points_reserve(izb_cpu_points *p, size_t n, const char *what);
@@ -90,6 +95,15 @@ int izb_cpu_reconstruct(const izb_recon *f, const float *depth, izb_point *point
  * not run here (nothing written). */
 int izb_cpu_reconstruct_runs(const izb_recon *f, const float *depth, izb_point *points, uint8_t *mask,
                              izb_bbox *bbox, izb_cpu_runs *runs, int threads, izb_cpu_isa isa);
+/* izb_cpu_reconstruct_runs with the points in screen tiles of IZB_CPU_TILE_W x IZB_CPU_TILE_H
+ * pixels: the bands of IZB_CPU_TILE_H rows in order, a band's tiles left to right (the last one
+ * narrower where the width is not a multiple), a tile's pixels row by row; each run (chunk) whole
+ * bands. The same points, mask and bbox, in that order: the backend's, for binning's sake
+ * (cpu/recon.c says why). */
+#define IZB_CPU_TILE_W 128 /* a multiple of the kernels' block of 16 pixels */
+#define IZB_CPU_TILE_H 16
+int izb_cpu_reconstruct_tiles(const izb_recon *f, const float *depth, izb_point *points, uint8_t *mask,
+                              izb_bbox *bbox, izb_cpu_runs *runs, int threads, izb_cpu_isa isa);
 
 /* Scratch words izb_cpu_bin needs for n points, grid g and `threads` threads. */
 size_t izb_cpu_bin_scratch(int n, const izb_grid *g, int threads);

@@ -1,9 +1,10 @@
 /* bench_binning_ab.c — the harness of scripts/bench-binning-ab (compiled by it, not by meson): two
  * copies of cpu/binning.c, linked with their public names prefixed old_ and new_, sort the same
  * frame's points (a built-in scene's view at WxH, directional light, reconstructed by the CPU
- * backend's own stage) in alternating order, ROUNDS times after 2 warm-ups each. Prints min, q25 and
- * median per copy, the median of the per-round ratios new / old, and whether both wrote the same
- * bytes (cell ranges and the four arrays); exit 1 when they differ.
+ * backend's own stage: in pixel order, or with AB_TILES set in the backend's screen tiles,
+ * izb_cpu_reconstruct_tiles) in alternating order, ROUNDS times after 2 warm-ups each. Prints min,
+ * q25 and median per copy, the median of the per-round ratios new / old, and whether both wrote
+ * the same bytes (cell ranges and the four arrays); exit 1 when they differ.
  *
  * Time: CPU time, which leaves out the time a thread waits descheduled, so that on a loaded machine
  * the two copies compare within a few per cent (the wall clock of the same runs swings 2x): with
@@ -95,7 +96,8 @@ int main(int argc, char **argv)
     izb_frame_make_faces(&cam, &l, s.bounds_min, s.bounds_max, W, H, f);
     izb_bbox bbox;
     izb_cpu_runs runs;
-    const int n = izb_cpu_reconstruct_runs(&f[0], depth, points, mask, &bbox, &runs, T, IZB_CPU_ISA_AUTO);
+    const int n = (getenv("AB_TILES") ? izb_cpu_reconstruct_tiles : izb_cpu_reconstruct_runs)(
+        &f[0], depth, points, mask, &bbox, &runs, T, IZB_CPU_ISA_AUTO);
     if (n <= 0) {
         fprintf(stderr, "bench_binning_ab: no points in the view\n");
         return 2;

@@ -44,6 +44,23 @@
 typedef uint32_t rows_fn(const izb_recon *f, const float *depth, int y0, int y1, uint8_t *mask,
                          izb_point *points, izb_bbox *box);
 
+/* Both copies in pixel order: recon_rows takes a tile width from issue 22's screen tiles on (the
+ * script defines OLD_TILE_W when REV's copy does), the frame's width for pixel order. */
+static uint32_t rows_old(const izb_recon *f, const float *depth, int y0, int y1, uint8_t *mask, izb_point *points,
+                         izb_bbox *box)
+{
+#ifdef OLD_TILE_W
+    return recon_rows_old(f, depth, y0, y1, f->width, mask, points, box);
+#else
+    return recon_rows_old(f, depth, y0, y1, mask, points, box);
+#endif
+}
+static uint32_t rows_new(const izb_recon *f, const float *depth, int y0, int y1, uint8_t *mask, izb_point *points,
+                         izb_bbox *box)
+{
+    return recon_rows_new(f, depth, y0, y1, f->width, mask, points, box);
+}
+
 static double now_ms(void)
 {
     struct timespec t;
@@ -104,7 +121,7 @@ int main(int argc, char **argv)
     oracle_depth_ids(o, &cam, W, H, depth, ids);
     izb_recon f[6];
     izb_frame_make_faces(&cam, &l, s.bounds_min, s.bounds_max, W, H, f);
-    rows_fn *fn[2] = {recon_rows_old, recon_rows_new};
+    rows_fn *fn[2] = {rows_old, rows_new};
     uint32_t n[2];
     izb_bbox box[2];
     for (int r = 0; r < R + 2; r++)

@@ -2,7 +2,8 @@
  * kernels_recon.h): reconstruction + bbox reduction against a plain serial loop of izb_reconstruct
  * (core/izb_math.h) on the same depth image, at 1, 2, 3 and 7 threads and for every copy this CPU
  * runs (base, AVX2, AVX-512; the others must refuse). The mirror of tests/cuda/test_cuda_recon.c,
- * the same contract: the points bit for bit in pixel order (here; the GPU's come in block order),
+ * the same contract: the points bit for bit in pixel order (here; the GPU's come in block order;
+ * izb_cpu_reconstruct_tiles's in screen tiles, against the plain loop run tile by tile),
  * the mask (0 unlit, 255 the rest), the bbox (exact min/max; empty when there are no points), and
  * the grid the next stage derives from bbox and count (izb_grid_make over the plain loop's bbox
  * and count; every point inside it). Depths: sky (0), NaN, +-Inf, negative, 3e38 (overflows to
@@ -80,7 +81,8 @@ static void test_reconstruct(void)
             if (i / 40 % 6 == 1 || i / 40 % 6 == 4)
                 depth[i] = i / 40 % 6 == 1 ? 0.0f : 8.0f + (float)(i % 17) * 0.25f;
         if (N == 1) depth[0] = 5.0f;
-        izb_point *want = test_xcalloc((size_t)N, sizeof *want), *got = test_xcalloc((size_t)N, sizeof *got);
+        izb_point *want = test_xcalloc((size_t)N, sizeof *want), *got = test_xcalloc((size_t)N, sizeof *got),
+                  *want_tiles = test_xcalloc((size_t)N, sizeof *want_tiles);
         uint8_t *want_mask = test_xcalloc((size_t)N, 1), *got_mask = test_xcalloc((size_t)N, 1);
         for (int li = 0; li < 2; li++) {
             izb_recon f = izb_frame_make(&cam, &lights[li], bmin, bmax, W, H);
@@ -93,6 +95,16 @@ static void test_reconstruct(void)
                     unlit += k == IZB_UNLIT;
                 }
             izb_bbox wb = bbox_of(want, n);
+            /* the same points in the backend's screen tiles (izb_cpu_reconstruct_tiles): bands of
+             * IZB_CPU_TILE_H rows, their tiles left to right, each tile row by row */
+            int tn = 0;
+            for (int y0 = 0; y0 < H; y0 += IZB_CPU_TILE_H)
+                for (int x0 = 0; x0 < W; x0 += IZB_CPU_TILE_W)
+                    for (int py = y0; py < y0 + IZB_CPU_TILE_H && py < H; py++)
+                        for (int px = x0; px < x0 + IZB_CPU_TILE_W && px < W; px++)
+                            tn += izb_reconstruct(&f, px, py, depth[py * W + px], &want_tiles[tn]) ==
+                                  IZB_SAMPLE;
+            CHECK(tn == n, "%dx%d light %d: %d points in tile order, %d in pixel order", W, H, li, tn, n);
             for (int ti = 0; ti < NTHREADS; ti++) {
                 memset(got_mask, 0x55, (size_t)N);
                 izb_bbox gb;
@@ -108,38 +120,41 @@ static void test_reconstruct(void)
                 if (n == 0) CHECK(gb.min_x > gb.max_x && gb.min_y > gb.max_y, "empty bbox when no points");
                 snprintf(what, sizeof what, "%dx%d light %d threads %d", W, H, li, thread_counts[ti]);
                 if (ti == 0 || ti == NTHREADS - 1) check_grid(what, want, n, wb, gb);
-                /* every instruction set's copy, its runs read in place */
-                for (int isa = IZB_CPU_ISA_BASE; isa < IZB_CPU_ISA_COUNT; isa++) {
-                    izb_cpu_runs runs;
-                    memset(got_mask, 0x55, (size_t)N);
-                    memset(got, 0xff, (size_t)N * sizeof *got);
-                    gn = izb_cpu_reconstruct_runs(&f, depth, got, got_mask, &gb, &runs, thread_counts[ti],
-                                                  (izb_cpu_isa)isa);
-                    if (!izb_cpu_isa_available((izb_cpu_isa)isa)) {
-                        CHECK(gn == -1, "%s: refused where it does not run",
-                              izb_cpu_isa_name((izb_cpu_isa)isa));
-                        continue;
+                /* every instruction set's copy, its runs read in place, in pixel order and in tiles */
+                for (int isa = IZB_CPU_ISA_BASE; isa < IZB_CPU_ISA_COUNT; isa++)
+                    for (int tiles = 0; tiles < 2; tiles++) {
+                        izb_cpu_runs runs;
+                        memset(got_mask, 0x55, (size_t)N);
+                        memset(got, 0xff, (size_t)N * sizeof *got);
+                        gn = (tiles ? izb_cpu_reconstruct_tiles : izb_cpu_reconstruct_runs)(
+                            &f, depth, got, got_mask, &gb, &runs, thread_counts[ti], (izb_cpu_isa)isa);
+                        const izb_point *order = tiles ? want_tiles : want;
+                        if (!izb_cpu_isa_available((izb_cpu_isa)isa)) {
+                            CHECK(gn == -1, "%s: refused where it does not run",
+                                  izb_cpu_isa_name((izb_cpu_isa)isa));
+                            continue;
+                        }
+                        int64_t at = 0;
+                        bool same = gn == n && runs.count >= 1 && runs.count <= IZB_CPU_MAX_THREADS &&
+                                    runs.count <= H;
+                        for (int r = 0; r < runs.count && same; r++) {
+                            same = runs.len[r] >= 0 && at + runs.len[r] <= n &&
+                                   memcmp(runs.at[r], order + at, (size_t)runs.len[r] * sizeof *got) == 0;
+                            at += runs.len[r];
+                        }
+                        CHECK(same && at == n,
+                              "%dx%d light %d %s threads %d: runs hold izb_reconstruct's points in %s order",
+                              W, H, li, izb_cpu_isa_name((izb_cpu_isa)isa), thread_counts[ti],
+                              tiles ? "tile" : "pixel");
+                        CHECK(memcmp(got_mask, want_mask, (size_t)N) == 0 && memcmp(&gb, &wb, sizeof gb) == 0,
+                              "%dx%d light %d %s threads %d %s: mask and bbox", W, H, li,
+                              izb_cpu_isa_name((izb_cpu_isa)isa), thread_counts[ti],
+                              tiles ? "tiles" : "rows");
                     }
-                    int64_t at = 0;
-                    bool same =
-                        gn == n && runs.count >= 1 && runs.count <= IZB_CPU_MAX_THREADS && runs.count <= H;
-                    for (int r = 0; r < runs.count && same; r++) {
-                        same = runs.len[r] >= 0 && at + runs.len[r] <= n &&
-                               memcmp(runs.at[r], want + at, (size_t)runs.len[r] * sizeof *got) == 0;
-                        at += runs.len[r];
-                    }
-                    CHECK(same && at == n,
-                          "%dx%d light %d %s threads %d: runs hold izb_reconstruct's points in order", W, H,
-                          li, izb_cpu_isa_name((izb_cpu_isa)isa), thread_counts[ti]);
-                    CHECK(memcmp(got_mask, want_mask, (size_t)N) == 0 && memcmp(&gb, &wb, sizeof gb) == 0,
-                          "%dx%d light %d %s threads %d: mask and bbox", W, H, li,
-                          izb_cpu_isa_name((izb_cpu_isa)isa), thread_counts[ti]);
-                }
             }
-            if (N > 1000)
-                /* the spot's round cone keeps about a quarter of this view */
-                CHECK(n > (li == 0 ? N / 4 : N / 8) && (li == 0 || unlit > 0), "%dx%d light %d: %d points, %d unlit", W, H, li, n,
-                      unlit);
+            if (N > 1000) /* the spot's round cone keeps about a quarter of this view */
+                CHECK(n > (li == 0 ? N / 4 : N / 8) && (li == 0 || unlit > 0),
+                      "%dx%d light %d: %d points, %d unlit", W, H, li, n, unlit);
         }
         /* all sky */
         for (int i = 0; i < N; i++)
@@ -151,7 +166,7 @@ static void test_reconstruct(void)
         for (int i = 0; i < N; i++)
             all255 &= got_mask[i] == 255;
         CHECK(gn == 0 && all255 && gb.min_x > gb.max_x, "all sky: no points, mask 255, empty bbox");
-        free(depth), free(want), free(got), free(want_mask), free(got_mask);
+        free(depth), free(want), free(got), free(want_mask), free(got_mask), free(want_tiles);
     }
 }
 
