@@ -42,6 +42,10 @@ typedef struct cpu_backend {
     buffer face_points; /* izb_point, one per pixel: a cube frame's points grouped by face per chunk */
     buffer face_blocks; /* int8_t, one per 16 pixels of a row: the one face of a cube frame's block, or -1 */
     buffer reach;       /* uint8_t, one per triangle: the cube faces it may shadow (izb_face_reach) */
+    /* faces.c: the last cube frame's samples per chunk of rows and face (room for this frame's
+     * without a count pass), for frames of guess_w x guess_h in guess_chunks chunks (0: none) */
+    uint32_t face_guess[IZB_CPU_MAX_THREADS][IZB_CUBE_FACES];
+    int guess_w, guess_h, guess_chunks;
     float xyz_maxabs;   /* the largest |coordinate| of the scene's vertices (NaN ignored), faces.c's
                          * scale; < 0 until a point light's frame measures it after a set/update */
     bool reach_ok;      /* reach holds izb_face_reach of these triangles for reach_w, reach_margin */
