@@ -47,10 +47,39 @@ static size_t chunk_at(size_t before, int64_t r)
     return before + before / 8u + (size_t)r * GUESS_SLACK * IZB_CUBE_FACES;
 }
 
+/* The counts to take the places from for a frame of w x h in `chunks` chunks with the light at
+ * origin: those of the nearest light of such a frame kept (the same light in the last frame, still
+ * or moved a little, in a frame of up to IZB_FACE_GUESSES lights), NULL when none. */
+static izb_face_guess *pick_guess(cpu_backend *b, const float origin[3], int w, int h, int64_t chunks)
+{
+    izb_face_guess *best = NULL;
+    float best_d = INFINITY;
+    for (int s = 0; s < IZB_FACE_GUESSES; s++) {
+        izb_face_guess *g = &b->face_guess[s];
+        if (g->chunks != chunks || g->w != w || g->h != h) continue;
+        const float dx = g->origin[0] - origin[0], dy = g->origin[1] - origin[1], dz = g->origin[2] - origin[2];
+        const float d = dx * dx + dy * dy + dz * dz;
+        if (d < best_d || (!best && d == INFINITY)) best = g, best_d = d; /* NaN: never */
+    }
+    return best;
+}
+
+/* Where this frame's counts are kept: over `last` when it is this light's (at the same place),
+ * else over the oldest, so that the other lights of a frame keep theirs. */
+static izb_face_guess *keep_guess(cpu_backend *b, const float origin[3], izb_face_guess *last)
+{
+    if (last && !memcmp(last->origin, origin, sizeof last->origin)) return last;
+    izb_face_guess *old = &b->face_guess[0];
+    for (int s = 1; s < IZB_FACE_GUESSES; s++)
+        if (b->face_guess[s].stamp < old->stamp) old = &b->face_guess[s];
+    return old;
+}
+
 /* Stage 1: reconstruction into faces and the partition (the mask's sky and unlit pixels set).
  *
- * Each chunk's places come from the last frame's counts in that chunk when the frame has the
- * same size and chunks (a still or slowly moving view: nearly every frame), and recon_faces_rows
+ * Each chunk's places come from the counts of the same light's last frame in that chunk when it
+ * had the same size and chunks (pick_guess: a still or slowly moving view and light, nearly every
+ * frame), and recon_faces_rows
  * then finds each pixel's face as it goes: one pass over the depth. When a face outgrows its room
  * (or there is no last frame) the chunk is done again as before: face_count_rows counts the
  * pixels each face owns, and recon_faces_rows writes into places of that size. The points, their
@@ -68,10 +97,13 @@ static void partition(cpu_backend *b, const izb_recon *faces, int count, const f
     }
     const int T = b->threads, w = f0->width;
     const int64_t chunks = face_chunks(b, f0);
-    const bool guess = b->guess_chunks == chunks && b->guess_w == w && b->guess_h == f0->height;
-    b->guess_chunks = 0; /* until this frame's counts are in */
+    float origin[3];
+    izb_light_origin(f0->light, origin);
+    izb_face_guess *last = pick_guess(b, origin, w, f0->height, chunks), *keep = keep_guess(b, origin, last);
+    const uint32_t (*guess)[IZB_CUBE_FACES] = last ? (const uint32_t (*)[IZB_CUBE_FACES])last->count : NULL;
+    keep->chunks = 0; /* until this frame's counts are in (keep may be last: chunk r reads then writes row r) */
+    uint32_t (*cnt)[IZB_CUBE_FACES] = keep->count;
     izb_bbox box[IZB_CPU_MAX_THREADS][IZB_CUBE_FACES]; /* per chunk and face (24 KB) */
-    uint32_t (*cnt)[IZB_CUBE_FACES] = b->face_guess; /* read as the guess, then overwritten with the count */
     uint32_t place[IZB_CPU_MAX_THREADS][IZB_CUBE_FACES]; /* where each face's samples start in its chunk */
     izb_point *grouped = b->face_points.data;
     int8_t *blocks = b->face_blocks.data; /* per block of 16 pixels: its one face, or -1 */
@@ -85,7 +117,7 @@ static void partition(cpu_backend *b, const izb_recon *faces, int count, const f
         izb_point *out[IZB_CUBE_FACES];
         if (guess) {
             for (int i = 0; i < IZB_CUBE_FACES; i++)
-                room[i] = guess_cap(cnt[r][i]);
+                room[i] = guess_cap(guess[r][i]);
             for (uint32_t i = 0, o = 0; i < IZB_CUBE_FACES; o += room[i], i++)
                 place[r][i] = o, out[i] = grouped + at + o;
             if (kern->recon_faces_rows(f0, (const float (*)[16])m, depth, (int)y0, (int)y1, NULL, mask, out, room,
@@ -101,7 +133,8 @@ static void partition(cpu_backend *b, const izb_recon *faces, int count, const f
         kern->recon_faces_rows(f0, (const float (*)[16])m, depth, (int)y0, (int)y1, bf, mask, out, room, cnt[r],
                                box[r]);
     }
-    b->guess_w = w, b->guess_h = f0->height, b->guess_chunks = (int)chunks;
+    memcpy(keep->origin, origin, sizeof origin);
+    keep->w = w, keep->h = f0->height, keep->chunks = (int)chunks, keep->stamp = ++b->guess_clock;
     for (int i = 0; i < count; i++) {
         izb_bbox bb = {INFINITY, INFINITY, -INFINITY, -INFINITY};
         int n = 0, runs = 0;
