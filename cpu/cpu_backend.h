@@ -13,6 +13,18 @@ typedef struct buffer {
     size_t bytes; /* allocated */
 } buffer;
 
+/* A point light's samples per chunk of rows and cube face in a frame of w x h in `chunks` chunks (0:
+ * none) with the light at `origin`, kept so that the next frame of that light finds room for its
+ * samples without a count pass (faces.c). One per light of a frame (IZB_MAX_LIGHTS, scene/view.h);
+ * stamp: when it was written (the oldest makes room). */
+#define IZB_FACE_GUESSES 8
+typedef struct izb_face_guess {
+    float origin[3];
+    int w, h, chunks;
+    uint64_t stamp;
+    uint32_t count[IZB_CPU_MAX_THREADS][IZB_CUBE_FACES];
+} izb_face_guess;
+
 typedef struct cpu_backend {
     izb_backend base;
     int threads;
@@ -42,6 +54,8 @@ typedef struct cpu_backend {
     buffer face_points; /* izb_point, one per pixel: a cube frame's points grouped by face per chunk */
     buffer face_blocks; /* int8_t, one per 16 pixels of a row: the one face of a cube frame's block, or -1 */
     buffer reach;       /* uint8_t, one per triangle: the cube faces it may shadow (izb_face_reach) */
+    izb_face_guess face_guess[IZB_FACE_GUESSES]; /* faces.c: the last cube frames' counts */
+    uint64_t guess_clock;                         /* face_guess' stamps */
     float xyz_maxabs;   /* the largest |coordinate| of the scene's vertices (NaN ignored), faces.c's
                          * scale; < 0 until a point light's frame measures it after a set/update */
     bool reach_ok;      /* reach holds izb_face_reach of these triangles for reach_w, reach_margin */

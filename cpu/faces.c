@@ -16,6 +16,14 @@
 
 #define FACE_CHUNKS_PER_THREAD 8 /* as recon.c: sky rows are cheap, so chunks are taken as threads free up */
 
+/* the chunks of rows of a frame (one run of each face's points per chunk) */
+static int64_t face_chunks(const cpu_backend *b, const izb_recon *f0)
+{
+    int64_t chunks = (int64_t)FACE_CHUNKS_PER_THREAD * b->threads;
+    chunks = chunks < IZB_CPU_MAX_THREADS ? chunks : IZB_CPU_MAX_THREADS;
+    return chunks < f0->height ? chunks : f0->height;
+}
+
 /* The points of each face, as runs over the chunks (izb_cpu_runs, in chunk order) */
 typedef struct face_parts {
     izb_cpu_runs runs[IZB_CUBE_FACES];
@@ -23,7 +31,59 @@ typedef struct face_parts {
     izb_bbox bbox[IZB_CUBE_FACES];
 } face_parts;
 
-/* Stage 1: reconstruction into faces and the partition (the mask's sky and unlit pixels set). */
+/* Room for a face's samples in a chunk, from the last frame's count there: the count and an
+ * eighth more, and GUESS_SLACK for a face the chunk did not have. The counts of a chunk are at
+ * most its pixels, so its places fit in its pixels, an eighth more and GUESS_SLACK per face
+ * (chunk_at): either way, the count pass's places too. */
+#define GUESS_SLACK 64u
+static uint32_t guess_cap(uint32_t last)
+{
+    return last + last / 8u + GUESS_SLACK;
+}
+/* where chunk r, whose first pixel is `before`, starts in face_points (r = chunks, before = all
+ * pixels: the points face_points must hold) */
+static size_t chunk_at(size_t before, int64_t r)
+{
+    return before + before / 8u + (size_t)r * GUESS_SLACK * IZB_CUBE_FACES;
+}
+
+/* The counts to take the places from for a frame of w x h in `chunks` chunks with the light at
+ * origin: those of the nearest light of such a frame kept (the same light in the last frame, still
+ * or moved a little, in a frame of up to IZB_FACE_GUESSES lights), NULL when none. */
+static izb_face_guess *pick_guess(cpu_backend *b, const float origin[3], int w, int h, int64_t chunks)
+{
+    izb_face_guess *best = NULL;
+    float best_d = INFINITY;
+    for (int s = 0; s < IZB_FACE_GUESSES; s++) {
+        izb_face_guess *g = &b->face_guess[s];
+        if (g->chunks != chunks || g->w != w || g->h != h) continue;
+        const float dx = g->origin[0] - origin[0], dy = g->origin[1] - origin[1], dz = g->origin[2] - origin[2];
+        const float d = dx * dx + dy * dy + dz * dz;
+        if (d < best_d || (!best && d == INFINITY)) best = g, best_d = d; /* NaN: never */
+    }
+    return best;
+}
+
+/* Where this frame's counts are kept: over `last` when it is this light's (at the same place),
+ * else over the oldest, so that the other lights of a frame keep theirs. */
+static izb_face_guess *keep_guess(cpu_backend *b, const float origin[3], izb_face_guess *last)
+{
+    if (last && !memcmp(last->origin, origin, sizeof last->origin)) return last;
+    izb_face_guess *old = &b->face_guess[0];
+    for (int s = 1; s < IZB_FACE_GUESSES; s++)
+        if (b->face_guess[s].stamp < old->stamp) old = &b->face_guess[s];
+    return old;
+}
+
+/* Stage 1: reconstruction into faces and the partition (the mask's sky and unlit pixels set).
+ *
+ * Each chunk's places come from the counts of the same light's last frame in that chunk when it
+ * had the same size and chunks (pick_guess: a still or slowly moving view and light, nearly every
+ * frame), and recon_faces_rows
+ * then finds each pixel's face as it goes: one pass over the depth. When a face outgrows its room
+ * (or there is no last frame) the chunk is done again as before: face_count_rows counts the
+ * pixels each face owns, and recon_faces_rows writes into places of that size. The points, their
+ * order and the bboxes are the same either way; only where each run starts differs. */
 static void partition(cpu_backend *b, const izb_recon *faces, int count, const float *depth, uint8_t *mask,
                       const izb_cpu_kernels *kern, face_parts *fp)
 {
@@ -36,11 +96,14 @@ static void partition(cpu_backend *b, const izb_recon *faces, int count, const f
             m[i][15] = -INFINITY; /* w = -inf: a missing face never takes a point */
     }
     const int T = b->threads, w = f0->width;
-    int64_t chunks = (int64_t)FACE_CHUNKS_PER_THREAD * T;
-    chunks = chunks < IZB_CPU_MAX_THREADS ? chunks : IZB_CPU_MAX_THREADS;
-    chunks = chunks < f0->height ? chunks : f0->height;
+    const int64_t chunks = face_chunks(b, f0);
+    float origin[3];
+    izb_light_origin(f0->light, origin);
+    izb_face_guess *last = pick_guess(b, origin, w, f0->height, chunks), *keep = keep_guess(b, origin, last);
+    const uint32_t (*guess)[IZB_CUBE_FACES] = last ? (const uint32_t (*)[IZB_CUBE_FACES])last->count : NULL;
+    keep->chunks = 0; /* until this frame's counts are in (keep may be last: chunk r reads then writes row r) */
+    uint32_t (*cnt)[IZB_CUBE_FACES] = keep->count;
     izb_bbox box[IZB_CPU_MAX_THREADS][IZB_CUBE_FACES]; /* per chunk and face (24 KB) */
-    uint32_t cnt[IZB_CPU_MAX_THREADS][IZB_CUBE_FACES];
     uint32_t place[IZB_CPU_MAX_THREADS][IZB_CUBE_FACES]; /* where each face's samples start in its chunk */
     izb_point *grouped = b->face_points.data;
     int8_t *blocks = b->face_blocks.data; /* per block of 16 pixels: its one face, or -1 */
@@ -49,17 +112,29 @@ static void partition(cpu_backend *b, const izb_recon *faces, int count, const f
     for (int64_t r = 0; r < chunks; r++) {
         int64_t y0, y1;
         izb_cpu_chunk(f0->height, (int)r, (int)chunks, &y0, &y1);
-        const size_t at = (size_t)y0 * (size_t)w;
-        /* room for each face's samples, in face order where the chunk's pixels start: a face's
-         * samples are at most the pixels it owns (the count), so the places do not overlap */
+        const size_t at = chunk_at((size_t)y0 * (size_t)w, r);
         uint32_t room[IZB_CUBE_FACES];
+        izb_point *out[IZB_CUBE_FACES];
+        if (guess) {
+            for (int i = 0; i < IZB_CUBE_FACES; i++)
+                room[i] = guess_cap(guess[r][i]);
+            for (uint32_t i = 0, o = 0; i < IZB_CUBE_FACES; o += room[i], i++)
+                place[r][i] = o, out[i] = grouped + at + o;
+            if (kern->recon_faces_rows(f0, (const float (*)[16])m, depth, (int)y0, (int)y1, NULL, mask, out, room,
+                                       cnt[r], box[r]))
+                continue;
+        }
+        /* room for each face's samples, in face order where the chunk's room starts: a face's
+         * samples are at most the pixels it owns (the count), so the places do not overlap */
         int8_t *bf = blocks + (size_t)y0 * (size_t)row_blocks;
         kern->face_count_rows(f0, (const float (*)[16])m, depth, (int)y0, (int)y1, room, bf);
-        izb_point *out[IZB_CUBE_FACES];
         for (uint32_t i = 0, o = 0; i < IZB_CUBE_FACES; o += room[i], i++)
             place[r][i] = o, out[i] = grouped + at + o;
-        kern->recon_faces_rows(f0, (const float (*)[16])m, depth, (int)y0, (int)y1, bf, mask, out, cnt[r], box[r]);
+        kern->recon_faces_rows(f0, (const float (*)[16])m, depth, (int)y0, (int)y1, bf, mask, out, room, cnt[r],
+                               box[r]);
     }
+    memcpy(keep->origin, origin, sizeof origin);
+    keep->w = w, keep->h = f0->height, keep->chunks = (int)chunks, keep->stamp = ++b->guess_clock;
     for (int i = 0; i < count; i++) {
         izb_bbox bb = {INFINITY, INFINITY, -INFINITY, -INFINITY};
         int n = 0, runs = 0;
@@ -67,7 +142,7 @@ static void partition(cpu_backend *b, const izb_recon *faces, int count, const f
             int64_t y0, y1;
             izb_cpu_chunk(f0->height, (int)r, (int)chunks, &y0, &y1);
             if (!cnt[r][i]) continue;
-            fp->runs[i].at[runs] = grouped + (size_t)y0 * (size_t)w + place[r][i];
+            fp->runs[i].at[runs] = grouped + chunk_at((size_t)y0 * (size_t)w, r) + place[r][i];
             fp->runs[i].len[runs++] = cnt[r][i];
             n += (int)cnt[r][i];
             bb.min_x = izb_minf(bb.min_x, box[r][i].min_x);
@@ -152,7 +227,8 @@ bool izb_cpu_shade_faces(izb_backend *base, const izb_recon *faces, int count, c
     }
     const izb_cpu_kernels *kern = izb_cpu_kernels_get(IZB_CPU_ISA_AUTO);
     const size_t npix = (size_t)faces[0].width * (size_t)faces[0].height;
-    if (!kern || !izb_cpu_reserve(&b->face_points, npix, sizeof(izb_point), "points by face") ||
+    if (!kern || !izb_cpu_reserve(&b->face_points, chunk_at(npix, face_chunks(b, &faces[0])), sizeof(izb_point),
+                                  "points by face") ||
         !izb_cpu_reserve(&b->face_blocks, (size_t)faces[0].height * (size_t)((faces[0].width + 15) / 16), 1,
                          "blocks' faces") ||
         !izb_cpu_points_reserve(&b->binned, npix, "binned points") ||

@@ -18,9 +18,9 @@ typedef struct izb_cpu_kernels {
                            izb_point *points, izb_bbox *box);
     void (*face_count_rows)(const izb_recon *f, const float (*m)[16], const float *depth, int y0, int y1,
                             uint32_t *count, int8_t *block_face);
-    void (*recon_faces_rows)(const izb_recon *f, const float (*m)[16], const float *depth, int y0, int y1,
-                             const int8_t *block_face, uint8_t *mask, izb_point *const *out, uint32_t *count,
-                             izb_bbox *box);
+    bool (*recon_faces_rows)(const izb_recon *f, const float (*m)[16], const float *depth, int y0, int y1,
+                             const int8_t *block_face, uint8_t *mask, izb_point *const *out, const uint32_t *cap,
+                             uint32_t *count, izb_bbox *box);
     void (*cell_hash)(const izb_point *in, int64_t n, const izb_grid *g, uint32_t *hash);
     void (*k1_tris)(const izb_tri *tris, int i0, int i1, const izb_cpu_points *p, const uint32_t *cell_start,
                     const uint32_t *cell_end, const izb_grid *g, const izb_own *own, const izb_cut *cut,

@@ -1,6 +1,6 @@
 /* kernels_faces.h — a point light's cube faces (cpu/faces.c): reconstruction into the face
- * izb_face_owner gives each pixel (a count per face, then each face's samples written where its
- * count made room), and culling's pre-test of which faces a triangle can reach
+ * izb_face_owner gives each pixel (each face's samples written where a count per face, or the last
+ * frame's, made room), and culling's pre-test of which faces a triangle can reach
  * (izb_face_reach). One copy per instruction set (see kernels.h): baseline x86-64 has no fmaf
  * instruction, and these run a few dozen per pixel or triangle. */
 #if !defined(KERN) || !defined(KERN_BLOCK)
@@ -81,6 +81,25 @@ static inline int32_t KERN(face_only_lane)(const izb_recon *f0, const float (*m)
     return izb_depth_is_sky(depth) ? -1 : best;
 }
 
+/* face_only_lane keeping the view-space point in v[0..2][k] and the owner's clip w in v[3][k] (the
+ * izb_clip_row izb_clip_point's divisor is, so the same bits): recon_faces_rows' lanes when no
+ * count pass gave it the blocks' faces. */
+static inline int32_t KERN(face_w_lane)(const izb_recon *f0, const float (*m)[16], int px, int py, float depth,
+                                        float (*v)[KERN_BLOCK], int k)
+{
+    float vx, vy, vz;
+    izb_view_point(f0, px, py, depth, &vx, &vy, &vz);
+    float cw = izb_clip_row(m[0], 3, vx, vy, vz);
+    int best = 0;
+    izb_face_take(izb_clip_row(m[1], 3, vx, vy, vz), 1, &cw, &best);
+    izb_face_take(izb_clip_row(m[2], 3, vx, vy, vz), 2, &cw, &best);
+    izb_face_take(izb_clip_row(m[3], 3, vx, vy, vz), 3, &cw, &best);
+    izb_face_take(izb_clip_row(m[4], 3, vx, vy, vz), 4, &cw, &best);
+    izb_face_take(izb_clip_row(m[5], 3, vx, vy, vz), 5, &cw, &best);
+    v[0][k] = vx, v[1][k] = vy, v[2][k] = vz, v[3][k] = cw;
+    return izb_depth_is_sky(depth) ? -1 : best;
+}
+
 /* count[i] = how many pixels of rows [y0, y1) that are not sky face i owns: an upper bound of the
  * face's samples there (a pixel behind the light is no sample), so that recon_faces_rows can write
  * each face's samples straight into a place of that size; and per block of KERN_BLOCK pixels, in
@@ -129,16 +148,19 @@ static void KERN(face_count_rows)(const izb_recon *fp, const float (*mp)[16], co
 }
 
 /* recon_rows for a point light's cube: the same mask, and each face's samples of rows [y0, y1) in
- * pixel order from out[i] (room for face_count_rows' count[i] of them), how many in count[i], their
- * bbox in box[i] (izb_minf / izb_maxf: NaN ignored; an empty face's is (inf, inf, -inf, -inf)). m:
+ * pixel order from out[i] (room for cap[i] of them), how many in count[i], their bbox in box[i] (izb_minf / izb_maxf: NaN ignored; an empty face's is (inf, inf, -inf, -inf)). m:
  * the faces' cam_to_light, IZB_CUBE_FACES of them (a missing face's w row gives -inf: it never takes
  * a point); f0: the faces' camera, kind (IZB_LIGHT_CUBE) and bias; block_face: face_count_rows'.
  * A block of one face (most: a face is a large region of the image) is projected with that face's
  * matrix alone and its samples stored as in recon_rows; a block across a seam takes every face's
- * w row per pixel and is stored lane by lane. */
-static void KERN(recon_faces_rows)(const izb_recon *fp, const float (*mp)[16], const float *depth, int y0, int y1,
-                                   const int8_t *block_face, uint8_t *mask, izb_point *const *out, uint32_t *count,
-                                   izb_bbox *box)
+ * w row per pixel and is stored lane by lane. block_face NULL (no count pass before): each block's
+ * pixels find their faces first (face_w_lane, the six w rows), and a block of one face is then
+ * projected with its x, y, z rows and the owner's w at hand. False as soon as a face would take
+ * more than cap[i] samples (nothing stored past a place; the caller starts the rows again with the
+ * count pass's caps, which always fit). */
+static bool KERN(recon_faces_rows)(const izb_recon *fp, const float (*mp)[16], const float *depth, int y0, int y1,
+                                   const int8_t *block_face, uint8_t *mask, izb_point *const *out,
+                                   const uint32_t *cap, uint32_t *count, izb_bbox *box)
 {
     const izb_recon f = *fp; /* local copies: the stores cannot alias them */
     float m[IZB_CUBE_FACES][16];
@@ -168,17 +190,49 @@ static void KERN(recon_faces_rows)(const izb_recon *fp, const float (*mp)[16], c
                     tail[k] = k < len ? d[k] : 0.0f; /* past the row: sky */
                 d = tail;
             }
-            const int32_t known = *block_face++;
-            if (known >= 0) {
-                const float *mk = m[known];
+            int32_t known;
+            if (block_face) {
+                known = *block_face++;
+                if (known >= 0) {
+                    const float *mk = m[known];
 #pragma omp simd
-                for (int k = 0; k < KERN_BLOCK; k++) {
-                    kind[k] = KERN(recon_known_lane)(&f, mk, x0 + k, py, d[k], x, y, z, pixel, k);
-                    face[k] = known;
-                    sample[k] = -(int32_t)(kind[k] == IZB_SAMPLE);
-                    unlit[k] = -(int32_t)(kind[k] == IZB_UNLIT);
+                    for (int k = 0; k < KERN_BLOCK; k++) {
+                        kind[k] = KERN(recon_known_lane)(&f, mk, x0 + k, py, d[k], x, y, z, pixel, k);
+                        face[k] = known;
+                        sample[k] = -(int32_t)(kind[k] == IZB_SAMPLE);
+                        unlit[k] = -(int32_t)(kind[k] == IZB_UNLIT);
+                    }
                 }
             } else {
+                float v[4][KERN_BLOCK] __attribute__((aligned(64)));
+                int32_t lo = IZB_CUBE_FACES, hi = -1;
+#pragma omp simd reduction(min : lo) reduction(max : hi)
+                for (int k = 0; k < KERN_BLOCK; k++) {
+                    const int32_t fk = KERN(face_w_lane)(&f, (const float (*)[16])m, x0 + k, py, d[k], v, k);
+                    lo = fk >= 0 && fk < lo ? fk : lo;
+                    hi = fk > hi ? fk : hi;
+                }
+                /* face_count_rows' block face: one face for every pixel that is not sky (all sky: 0) */
+                known = hi < 0 ? 0 : lo == hi ? hi : -1;
+                if (known >= 0) {
+                    const float *mk = m[known];
+#pragma omp simd
+                    for (int k = 0; k < KERN_BLOCK; k++) {
+                        const float vx = v[0][k], vy = v[1][k], vz = v[2][k];
+                        izb_point p;
+                        /* v[3][k]: izb_clip_row(mk, 3, ...) for a pixel that is not sky (the owner's w) */
+                        const izb_sample_kind pk =
+                            izb_clip_point(&f, izb_clip_row(mk, 0, vx, vy, vz), izb_clip_row(mk, 1, vx, vy, vz),
+                                           izb_clip_row(mk, 2, vx, vy, vz), v[3][k], (uint32_t)(py * w + x0 + k), &p);
+                        x[k] = p.x, y[k] = p.y, z[k] = p.z, pixel[k] = p.pixel;
+                        kind[k] = izb_depth_is_sky(d[k]) ? IZB_SKY : (int32_t)pk;
+                        face[k] = known;
+                        sample[k] = -(int32_t)(kind[k] == IZB_SAMPLE);
+                        unlit[k] = -(int32_t)(kind[k] == IZB_UNLIT);
+                    }
+                }
+            }
+            if (known < 0) {
 #pragma omp simd
                 for (int k = 0; k < KERN_BLOCK; k++) {
                     kind[k] = KERN(recon_face_lane)(&f, (const float (*)[16])m, x0 + k, py, d[k], x, y, z, pixel,
@@ -201,6 +255,7 @@ static void KERN(recon_faces_rows)(const izb_recon *fp, const float (*mp)[16], c
             for (int k = 0; k < KERN_BLOCK; k++)
                 other[k] = -(int32_t)((face[k] != f1) & (kind[k] == IZB_SAMPLE));
             if (!KERN_MOVEMASK(other)) { /* every sample face f1's */
+                if (c[f1] + (uint32_t)__builtin_popcount(bits) > cap[f1]) return false;
                 izb_point *o = out[f1] + c[f1];
                 if (bits == 0xffffu) {
                     KERN(recon_store16)(x, y, z, pixel, o); /* kernels_recon.h's transpose */
@@ -222,6 +277,7 @@ static void KERN(recon_faces_rows)(const izb_recon *fp, const float (*mp)[16], c
             } else {
                 for (uint32_t b = bits; b; b &= b - 1) { /* across a seam: lane by lane */
                     const int k = __builtin_ctz(b), i = face[k];
+                    if (c[i] == cap[i]) return false;
                     out[i][c[i]++] = (izb_point){x[k], y[k], z[k], pixel[k]};
                     lo_x[i][k] = izb_minf(lo_x[i][k], x[k]), lo_y[i][k] = izb_minf(lo_y[i][k], y[k]);
                     hi_x[i][k] = izb_maxf(hi_x[i][k], x[k]), hi_y[i][k] = izb_maxf(hi_y[i][k], y[k]);
@@ -237,6 +293,7 @@ static void KERN(recon_faces_rows)(const izb_recon *fp, const float (*mp)[16], c
         }
         count[i] = c[i], box[i] = bb;
     }
+    return true;
 }
 
 /* reach[i] = izb_face_reach(w, triangle i, margin) for i in [i0, i1) (w: IZB_CUBE_FACES rows). The

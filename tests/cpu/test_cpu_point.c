@@ -334,6 +334,28 @@ static void moved_case(izb_backend *b, const room *r, const izb_recon *faces, in
           count_diff(mask, brute));
 }
 
+/* A smaller frame of the same light right after frames of W x H on the same backend: the backend
+ * keeps each light's samples per chunk and face to place the next frame's without a count pass
+ * (cpu/faces.c), and counts of a larger frame's chunks would give places past a small chunk's room.
+ * The mask must equal the brute force. */
+static void resized_case(izb_backend *b, const room *r, int seed)
+{
+    static float depth[W * H];
+    static uint32_t ids[W * H];
+    static uint8_t mask[W * H], scratch[W * H], brute[W * H];
+    const int w = W / 2 + 8 * (seed % 3), h = H / 2 + 5 * (seed % 4); /* rows per chunk: 2 or 3, not 4 */
+    izb_recon f[LIGHT_CUBE_FACES];
+    const int n = izb_frame_make_faces(&r->cam, &r->light, r->bmin, r->bmax, w, h, f);
+    ray_cast_depth(&r->cam, &f[0], r->xyz, r->nt, depth, ids);
+    memset(mask, 0, sizeof mask), memset(brute, 0, sizeof brute); /* the pixels past w * h: equal */
+    izb_closed none = {0};
+    CHECK(izb_shade_arrays_faces(b, f, n, &(izb_settings){.cull = IZB_CULL_OFF}, depth, NULL, mask, scratch, NULL),
+          "seed %d: %dx%d", seed, w, h);
+    brute_faces(f, n, depth, NULL, r, &none, IZB_CULL_OFF, brute);
+    CHECK(count_diff(mask, brute) == 0, "seed %d: %dx%d after %dx%d: %d pixels differ from the brute force", seed, w,
+          h, W, H, count_diff(mask, brute));
+}
+
 int main(void)
 {
     izb_backend *b = izb_create(&(izb_desc){.backend = IZB_BACKEND_CPU, .threads = 2});
@@ -429,6 +451,7 @@ int main(void)
         }
         /* the tie rule, on this room without culling (the same triangles in both orders) */
         tie_case(b, g, &r, &faces[seed % count], depth, seed);
+        resized_case(b, &r, seed);
         if (seed % 3 == 0) moved_case(b, &r, faces, count, seed); /* 8 of the seeds: ~0.1 s each */
     }
     CHECK(moved_shadowed > (SEEDS / 3) * W * H / 20, "the moved clusters shadow only %ld pixels", moved_shadowed);
