@@ -155,7 +155,7 @@ static __attribute__((noinline)) uint32_t KERN(aa_run)(
 }
 
 /* Triangle t (scene index scene_id) against the cells (cx, cy) of its bbox grown by (ex, ey) (the
- * frame's largest extent, or 0 over the footprint copies) with cx = gx, cy = gy (mod side) (kernel1:
+ * frame's largest extent) with cx = gx, cy = gy (mod side) (kernel1:
  * side 1), skipping a cell whose reach box (cell_box: x0, y0, x1, y1 per cell) misses t's bbox or
  * lies wholly outside an edge (izb_aa_rect_may_hide); n: the counts, added to.
  * The whole range in one call, the triangle in registers (raster_aa.c called a row per cell); the
