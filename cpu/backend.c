@@ -50,7 +50,6 @@ static void cpu_destroy(izb_backend *base)
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         free(all[i]->data);
     izb_cpu_points_free(&b->binned);
-    izb_cpu_aa_dup_free(&b->aa_dup);
     izb_cutout_set_free(&b->cut);
     free(b);
 }
@@ -151,7 +150,7 @@ void izb_cpu_finish_frame(cpu_backend *b, const izb_settings *s, izb_stats *stat
         const buffer *scene[] = {&b->xyz, &b->tris, &b->tri_id, &b->comp, &b->boxes, &b->soft_tris};
         stats->scene_bytes = b->cut.pool_bytes + (size_t)b->cut.texture_count * sizeof(izb_alpha_tex) +
                              (size_t)(b->cut.uv ? b->cut.tri_count : 0) * (6 * sizeof(float) + sizeof(uint32_t));
-        stats->frame_bytes = b->binned.cap * (sizeof(float) * 3 + sizeof(uint32_t)) + izb_cpu_aa_dup_bytes(&b->aa_dup);
+        stats->frame_bytes = b->binned.cap * (sizeof(float) * 3 + sizeof(uint32_t));
         for (size_t i = 0; i < sizeof frame / sizeof frame[0]; i++)
             stats->frame_bytes += frame[i]->bytes;
         for (size_t i = 0; i < sizeof scene / sizeof scene[0]; i++)
@@ -249,7 +248,7 @@ static bool aa_frame(cpu_backend *b, const izb_recon *f, const izb_settings *s, 
                           ids ? &(izb_own){b->tri_id.data, ids, b->xyz.data, (uint32_t)b->tri_count} : NULL,
                           b->cut.cut_count ? &(izb_cut){NULL, b->cut.tex, b->cut.uv, b->cut.textures, b->cut.pool}
                                            : NULL,
-                          b->aa_masks.data, mask, T, IZB_CPU_ISA_AUTO, &b->aa_dup, &counts);
+                          b->aa_masks.data, mask, T, IZB_CPU_ISA_AUTO, &counts);
     t[4] = izb_cpu_now_ms();
     izb_cpu_finish_frame(b, s, stats, n, nt, g, bbox, t);
     b->sample_bits = S.n, b->soft_samples = false;

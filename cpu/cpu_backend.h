@@ -46,7 +46,6 @@ typedef struct cpu_backend {
     buffer aa_foot;    /* float, IZB_CPU_AA_FEET_FLOATS(n): anti-aliased frames' footprints (izb_cpu_aa_feet) */
     buffer aa_masks;   /* uint32_t, one per point: anti-aliased frames' sub-sample masks */
     buffer cell_ext;   /* float, four per cell: anti-aliased frames' footprint box per cell (izb_cpu_aa_cell_boxes) */
-    izb_cpu_aa_dup aa_dup; /* anti-aliased frames' footprint copies (cpu/binning_aa.c) */
     buffer comp;       /* uint32_t, one per triangle: closed component (izb_closed.h) */
     buffer boxes;      /* float, 6 per closed component */
     size_t box_floats; /* in use in boxes */

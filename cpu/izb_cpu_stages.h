@@ -273,22 +273,6 @@ typedef struct izb_cpu_aa_counts {
     uint64_t global, visited, pairs;
 } izb_cpu_aa_counts;
 
-/* The binned points with wide footprints copied into every cell their footprint's box touches
- * (cpu/binning_aa.c): the anti-aliased raster's other traversal, where a triangle meets them over
- * its own bbox's cells and the other points over its bbox grown by the threshold. Cell c
- * holds copies [start[c], end[c]) of `entries`, copy e being binned point orig[e] (p, F: its
- * position, pixel and footprint; masks: its own word during the raster) on the frame's grid; box:
- * 4 per cell, the cells' reach boxes (izb_cpu_aa_cell_boxes). The buffers persist between frames;
- * zero-initialise, free with izb_cpu_aa_dup_free. */
-typedef struct izb_cpu_aa_dup {
-    izb_cpu_points p;
-    izb_cpu_aa_feet F;
-    float *foot, *box;
-    uint32_t *orig, *masks, *start, *end, *hist;
-    size_t foot_cap, orig_cap, mask_cap, start_cap, end_cap, box_cap, hist_cap; /* (elements) */
-    size_t entries;
-} izb_cpu_aa_dup;
-
 /* How far point (x, y) with footprint extent ex reaches in x (y: the same with y, ey): ex widened
  * by ~1e-5 of the magnitudes, against the rounding of izb_aa_near's t->x0 - ex (~6e-8 of them), so
  * a triangle near the point meets [x - reach, x + reach] in float too (cpu/binning_aa.c). */
@@ -299,17 +283,10 @@ static inline float izb_cpu_aa_reach(float x, float ex)
 
 /* The reach box of each cell c < cells (inside a parallel region: an omp for): box[4c..4c+3] = x0,
  * y0, x1, y1, the union of the boxes [x - reach, x + reach] x [y - reach_y, y + reach_y] of points
- * [start[c], end[c]) of p, F (NaN ignored; empty: an inverted box). It holds their sub-samples. */
+ * [start[c], end[c]) of p, F whose extents are at most tx, ty (INFINITY: all; NaN ignored; empty: an
+ * inverted box). It holds their sub-samples. */
 void izb_cpu_aa_cell_boxes(const izb_cpu_points *p, const izb_cpu_aa_feet *F, const uint32_t *start,
                            const uint32_t *end, int64_t cells, float tx, float ty, float *box);
-
-/* Fill d with the n binned points p whose footprints F are wider than tx or ty, each copied into
- * every cell of grid g its reach box touches: 1 done; 0 when the copies would exceed max_entries
- * (d->entries is then 0: take the dilated traversal); -1 out of memory (said). */
-int izb_cpu_aa_dup_bin(const izb_cpu_points *p, const izb_cpu_aa_feet *F, int n, const izb_grid *g, float tx,
-                       float ty, size_t max_entries, izb_cpu_aa_dup *d, int threads);
-void izb_cpu_aa_dup_free(izb_cpu_aa_dup *d);
-size_t izb_cpu_aa_dup_bytes(const izb_cpu_aa_dup *d);
 
 /* Stage 4 for an anti-aliased frame: every set-up triangle against the points of the cells its
  * bbox grown by the frame's largest extent (ex, ey) covers, skipping the cells whose reach box
@@ -318,13 +295,12 @@ size_t izb_cpu_aa_dup_bytes(const izb_cpu_aa_dup *d);
  * masks (one word per point, cleared here), then mask[pixel] = izb_mask_value for every point. own
  * as izb_cpu_raster_own's (NULL: no ids); tri_id: the triangles' scene indices. cut: cut-outs
  * (NULL: every triangle opaque; its tri_id is not read, tri_id above names the scene triangle): a
- * cut-out hides a sub-sample only where izb_aa_sample_keeps keeps it. dup (NULL: the dilated
- * traversal always): the footprint binning's buffers, used with IZB_CPU_AA_TRAVERSAL=copies
- * (raster_aa.c). *counts may be NULL. False when isa does not run here. */
+ * cut-out hides a sub-sample only where izb_aa_sample_keeps keeps it. *counts may be NULL. False
+ * when isa does not run here. */
 bool izb_cpu_aa_raster(const izb_tri *tris, const uint32_t *tri_id, int nt, const izb_aa_samples *S,
                        const izb_cpu_points *p, const izb_cpu_aa_feet *F, int n, const uint32_t *cell_start,
                        const uint32_t *cell_end, const izb_grid *g, float ex, float ey, float *cell_box,
                        izb_kernel kernel, const izb_own *own, const izb_cut *cut, uint32_t *masks, uint8_t *mask,
-                       int threads, izb_cpu_isa isa, izb_cpu_aa_dup *dup, izb_cpu_aa_counts *counts);
+                       int threads, izb_cpu_isa isa, izb_cpu_aa_counts *counts);
 
 #endif

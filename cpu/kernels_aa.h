@@ -39,6 +39,14 @@ typedef struct KERN(aa_cut) {
     const uint8_t *pool;
 } KERN(aa_cut);
 
+/* With ids: the last own triangle seen by t's pairs and its verdict (izb_hit_is_own depends on the
+ * two triangles alone). Neighbouring points mostly show one facet, and the test (two triangles'
+ * vertices, random loads, double math) was ~15% of the raster on spheres:4000 with ids (perf). */
+typedef struct KERN(aa_memo) {
+    uint32_t own;
+    bool is_own;
+} KERN(aa_memo);
+
 /* Point j (near t: izb_aa_near) against t: its hidden sub-samples OR-ed into its mask word mk,
  * unless the mask is full already (the early-out) or, with ids, t is its own (izb_hit_is_own).
  * ct: t's cut-out inputs, NULL (a constant in the opaque copy: always inlined) when opaque; then
@@ -46,8 +54,8 @@ typedef struct KERN(aa_cut) {
  * sample: a texel read is a gather). Returns whether the samples ran. */
 static inline __attribute__((always_inline)) uint32_t KERN(aa_point)(
     const izb_tri *t, uint32_t scene_id, const izb_aa_samples *S, const izb_cpu_points *p,
-    const izb_cpu_aa_feet *F, uint32_t j, uint32_t *mk, const izb_own *own, const KERN(aa_cut) *ct, bool shared,
-    const bool persp)
+    const izb_cpu_aa_feet *F, uint32_t j, uint32_t *mk, const izb_own *own, KERN(aa_memo) *memo,
+    const KERN(aa_cut) *ct, bool shared, const bool persp)
 {
     const uint32_t full = izb_mask_word_bits(S->n, 0);
     const uint32_t cur = shared ? __atomic_load_n(mk, __ATOMIC_RELAXED) : *mk;
@@ -59,8 +67,15 @@ static inline __attribute__((always_inline)) uint32_t KERN(aa_point)(
     if (S->n > 16)
         bits |= KERN(aa_word16)(t, x, y, z, &fj, S->u + 16, S->v + 16, persp) << 16;
     bits &= full & ~cur;
-    if (!bits || (own && izb_hit_is_own(own->xyz, 9, 1, own->tri_count, own->pixel_id[p->pixel[j]], scene_id)))
+    if (!bits)
         return 1;
+    if (own) {
+        const uint32_t o = own->pixel_id[p->pixel[j]];
+        if (o != memo->own)
+            memo->own = o, memo->is_own = izb_hit_is_own(own->xyz, 9, 1, own->tri_count, o, scene_id);
+        if (memo->is_own)
+            return 1;
+    }
     if (ct && !(bits = izb_aa_keep_bits(t, x, y, &fj, S, bits, ct->uv, ct->pool, ct->tex)))
         return 1;
     if (shared)
@@ -79,45 +94,72 @@ static inline __attribute__((always_inline)) uint32_t KERN(aa_point)(
  * whose samples ran, for the statistics. */
 static inline __attribute__((always_inline)) uint32_t KERN(aa_row)(
     const izb_tri *t, uint32_t scene_id, const izb_aa_samples *S, const izb_cpu_points *p, const izb_cpu_aa_feet *F,
-    uint32_t j0, uint32_t j1, uint32_t *masks, const izb_own *own, const KERN(aa_cut) *ct, bool shared,
-    const bool persp)
+    uint32_t j0, uint32_t j1, uint32_t *masks, const izb_own *own, KERN(aa_memo) *memo, const KERN(aa_cut) *ct,
+    bool shared, const bool persp)
 {
     uint32_t pairs = 0;
     for (uint32_t b = j0; b < j1; b += 16) {
         const int len = (int)(j1 - b);
         int32_t flag[16] __attribute__((aligned(64)));
+        /* the block's fields through pointers at b, indexed by the lane: indexed by b + k (a 32-bit
+         * sum that may wrap, so not contiguous to GCC) every field was 16 scalar loads and inserts
+         * a block (vinsertps), most of the raster's time (perf, spheres:4000) */
+        const float *x = p->x + b, *y = p->y + b, *z = p->z + b;
+        izb_cpu_aa_feet Fb = *F;
+        for (int i = 0; i < 3; i++)
+            Fb.a[i] += b, Fb.b[i] += b;
+        Fb.ex += b, Fb.ey += b, Fb.aw += b, Fb.bw += b, Fb.ez += b;
         /* izb_aa_near alone first (four loads, four compares): where triangles are small next to
          * the cells (spheres:1M), most blocks of the dilated ranges end here */
 #pragma omp simd
         for (int k = 0; k < 16; k++)
-            flag[k] = -(int32_t)(izb_aa_near(t, p->x[b + k], p->y[b + k], F->ex[b + k], F->ey[b + k]) & (k < len));
+            flag[k] = -(int32_t)(izb_aa_near(t, x[k], y[k], Fb.ex[k], Fb.ey[k]) & (k < len));
         if (!KERN_MOVEMASK(flag)) continue;
         if (persp) { /* (the projected quad: its bbox and key range) */
 #pragma omp simd
             for (int k = 0; k < 16; k++) {
-                const izb_aa_foot fk = izb_cpu_aa_foot_at(F, b + k);
-                flag[k] = flag[k] & -(int32_t)izb_aa_may_hide_box(t, p->x[b + k], p->y[b + k], p->z[b + k], &fk);
+                const izb_aa_foot fk = izb_cpu_aa_foot_at(&Fb, (size_t)k);
+                flag[k] = flag[k] & -(int32_t)izb_aa_may_hide_box(t, x[k], y[k], z[k], &fk);
             }
         } else {
 #pragma omp simd
             for (int k = 0; k < 16; k++) {
-                const izb_aa_foot fk = izb_cpu_aa_foot_at(F, b + k);
-                flag[k] = flag[k] & -(int32_t)izb_aa_may_hide(t, p->x[b + k], p->y[b + k], p->z[b + k], &fk);
+                const izb_aa_foot fk = izb_cpu_aa_foot_at(&Fb, (size_t)k);
+                flag[k] = flag[k] & -(int32_t)izb_aa_may_hide(t, x[k], y[k], z[k], &fk);
             }
         }
         for (uint32_t in = KERN_MOVEMASK(flag); in; in &= in - 1) {
             const uint32_t j = b + (uint32_t)__builtin_ctz(in);
-            pairs += KERN(aa_point)(t, scene_id, S, p, F, j, masks + j, own, ct, shared, persp);
+            pairs += KERN(aa_point)(t, scene_id, S, p, F, j, masks + j, own, memo, ct, shared, persp);
         }
     }
     return pairs;
 }
 
+/* aa_row's four copies: opaque or cut-out (ct NULL or not), a directional light's footprints or a
+ * spot's (S->persp). An empty run: nothing. Out of line (an ISA copy still): aa_tri calls it twice,
+ * and eight inlined copies of the rows pushed GCC's inliner past its limits (izb_tri_occludes out of
+ * line: cpu_aa_kernels_inlined); a call per run of ~100 points costs nothing measurable. */
+static __attribute__((noinline)) uint32_t KERN(aa_run)(
+    const izb_tri *t, uint32_t scene_id, const izb_aa_samples *S, const izb_cpu_points *p, const izb_cpu_aa_feet *F,
+    uint32_t j0, uint32_t j1, uint32_t *masks, const izb_own *own, KERN(aa_memo) *memo, const KERN(aa_cut) *ct,
+    bool shared)
+{
+    if (j0 >= j1)
+        return 0;
+    if (S->persp)
+        return ct ? KERN(aa_row)(t, scene_id, S, p, F, j0, j1, masks, own, memo, ct, shared, true)
+                  : KERN(aa_row)(t, scene_id, S, p, F, j0, j1, masks, own, memo, NULL, shared, true);
+    return ct ? KERN(aa_row)(t, scene_id, S, p, F, j0, j1, masks, own, memo, ct, shared, false)
+              : KERN(aa_row)(t, scene_id, S, p, F, j0, j1, masks, own, memo, NULL, shared, false);
+}
+
 /* Triangle t (scene index scene_id) against the cells (cx, cy) of its bbox grown by (ex, ey) (the
- * frame's largest extent, or 0 over the footprint copies) with cx = gx, cy = gy (mod side) (kernel1:
+ * frame's largest extent) with cx = gx, cy = gy (mod side) (kernel1:
  * side 1), skipping a cell whose reach box (cell_box: x0, y0, x1, y1 per cell) misses t's bbox or
  * lies wholly outside an edge (izb_aa_rect_may_hide); n: the counts, added to.
- * The whole range in one call, the triangle in registers (raster_aa.c called a row per cell).
+ * The whole range in one call, the triangle in registers (raster_aa.c called a row per cell); the
+ * visited cells' contiguous points in runs (aa_run).
  * cut: the scene's cut-outs (NULL: none; its tri_id unused, scene_id names t): a cut-out t takes
  * the rows' copy with the alpha test, an opaque one the copy without (today's instructions). */
 void KERN(izb_cpu_aa_tri)(const izb_tri *t, uint32_t scene_id, const izb_aa_samples *S, const izb_cpu_points *p,
@@ -135,6 +177,8 @@ void KERN(izb_cpu_aa_tri)(const izb_tri *t, uint32_t scene_id, const izb_aa_samp
     izb_aa_tri_cells(&tt, ex, ey, &gg, &cx0, &cy0, &cx1, &cy1);
     const int cx_first = izb_cpu_first_congruent(cx0, gx, side);
     uint64_t global = 0, visited = 0, pairs = 0;
+    KERN(aa_memo) memo = {IZB_NO_ID, false};
+    uint32_t r0 = 0, r1 = 0; /* the pending run of points [r0, r1) */
     for (int cy = izb_cpu_first_congruent(cy0, gy, side); cy <= cy1; cy += side)
         for (int cx = cx_first; cx <= cx1; cx += side) {
             const int c = cy * gg.w + cx;
@@ -148,13 +192,16 @@ void KERN(izb_cpu_aa_tri)(const izb_tri *t, uint32_t scene_id, const izb_aa_samp
             if (!((tt.x0 <= bx[2]) & (tt.x1 >= bx[0]) & (tt.y0 <= bx[3]) & (tt.y1 >= bx[1]))) continue;
             if (!izb_aa_rect_may_hide(&tt, bx[0], bx[1], bx[2], bx[3])) continue;
             visited += j1 - j0;
-            /* four copies: opaque or cut-out, a directional light's footprints or a spot's (S->persp) */
-            if (S->persp)
-                pairs += tex == IZB_OPAQUE ? KERN(aa_row)(&tt, scene_id, S, p, F, j0, j1, masks, own, NULL, shared, true)
-                                           : KERN(aa_row)(&tt, scene_id, S, p, F, j0, j1, masks, own, &ct, shared, true);
-            else
-                pairs += tex == IZB_OPAQUE ? KERN(aa_row)(&tt, scene_id, S, p, F, j0, j1, masks, own, NULL, shared, false)
-                                           : KERN(aa_row)(&tt, scene_id, S, p, F, j0, j1, masks, own, &ct, shared, false);
+            /* consecutive visited cells whose points are contiguous (a row's, kernel1) make one run:
+             * its blocks span cells, as the hard raster's rows do (spheres:4000 at 720p, N = 32: a block
+             * per cell made 97 K blocks a frame of 1.16 M visited points, the runs 77 K) */
+            if (j0 != r1) {
+                pairs += KERN(aa_run)(&tt, scene_id, S, p, F, r0, r1, masks, own, &memo, tex == IZB_OPAQUE ? NULL : &ct,
+                                      shared);
+                r0 = j0;
+            }
+            r1 = j1;
         }
+    pairs += KERN(aa_run)(&tt, scene_id, S, p, F, r0, r1, masks, own, &memo, tex == IZB_OPAQUE ? NULL : &ct, shared);
     n->global += global, n->visited += visited, n->pairs += pairs;
 }

@@ -7,8 +7,6 @@
 
 #include <math.h>
 #include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
 
 void izb_cpu_aa_footprints(const izb_recon *f, const float *depth, const uint32_t *ids, const float *xyz,
                            uint32_t tri_count, const izb_cpu_points *p, int n, const izb_cpu_aa_feet *F,
@@ -32,25 +30,11 @@ void izb_cpu_aa_footprints(const izb_recon *f, const float *depth, const uint32_
 /* kernel1's dynamic batches of triangles (as raster_soft.c's) */
 #define K1_BATCH 16
 
-/* A footprint is "wide" when its extent passes AA_WIDE cells in x or y (grazing views). */
-#define AA_WIDE 0.5f
-
-/* Whether the wide footprints' points take their copies (binning_aa.c): only with
- * IZB_CPU_AA_TRAVERSAL=copies, read each frame (test_cpu_aa switches it). Measured against the
- * dilated ranges alone on spheres:1M and spheres:4000 (docs/benchmarks.md): no gain that the shared
- * machine's noise resolves (the ranges' cells halved on 1M, the point tests not; the pairs met twice
- * +13%), so the dilated ranges stay the default. */
-static bool copies_wanted(void)
-{
-    const char *e = getenv("IZB_CPU_AA_TRAVERSAL");
-    return e && !strcmp(e, "copies");
-}
-
 bool izb_cpu_aa_raster(const izb_tri *tris, const uint32_t *tri_id, int nt, const izb_aa_samples *S,
                        const izb_cpu_points *p, const izb_cpu_aa_feet *F, int n, const uint32_t *cell_start,
                        const uint32_t *cell_end, const izb_grid *g, float ex, float ey, float *cell_box,
                        izb_kernel kernel, const izb_own *own, const izb_cut *cut, uint32_t *masks, uint8_t *mask,
-                       int threads, izb_cpu_isa isa, izb_cpu_aa_dup *dup, izb_cpu_aa_counts *counts)
+                       int threads, izb_cpu_isa isa, izb_cpu_aa_counts *counts)
 {
     const izb_cpu_kernels *k = izb_cpu_kernels_get(isa);
     if (!k) return false;
@@ -76,36 +60,16 @@ bool izb_cpu_aa_raster(const izb_tri *tris, const uint32_t *tri_id, int nt, cons
     /* The traversal: each triangle over the cells of its bbox grown by the frame's largest extent,
      * skipping a cell whose reach box (izb_cpu_aa_cell_boxes: the union of its points' footprint
      * boxes) misses the bbox or lies outside an edge (spheres:1M: 32.6 M point tests -> 25.4 M
-     * against the cells' rectangles grown by their largest extents). With copies (copies_wanted):
-     * the points whose footprints are narrow (extent <= tx, ty) over the bboxes grown by tx, ty (or
-     * the frame's extent when smaller), the wide ones, copied into every cell their footprint
-     * reaches (binning_aa.c), over the bboxes alone; each cell's reach box counts only the points
-     * its traversal is for. A wide point in a visited cell of the narrow ones is tested there too:
-     * the same bits again. */
-    float tx = INFINITY, ty = INFINITY;
-    bool copies = false;
-    if (dup && copies_wanted() && cells > 0 && nt > 0) {
-        tx = AA_WIDE / g->inv_cell_w, ty = AA_WIDE / g->inv_cell_h; /* (Inf when flat: nothing is wide) */
-        if (ex > tx || ey > ty)
-            copies = izb_cpu_aa_dup_bin(p, F, n, g, tx, ty, SIZE_MAX, dup, threads) > 0;
-        if (!copies) /* (out of memory: the dilated ranges alone) */
-            tx = ty = INFINITY;
-    }
-    const float rex = izb_minf(ex, tx), rey = izb_minf(ey, ty);
-    const int64_t E = copies ? (int64_t)dup->entries : 0;
+     * against the cells' rectangles grown by their largest extents). The issue's other option, the
+     * wide footprints' points copied into every cell they reach (the ranges grown less), was slower
+     * in every measurement (docs/benchmarks.md) and is gone. */
 #pragma omp parallel num_threads(threads) reduction(+ : global, visited, pairs)
     {
         izb_cpu_aa_counts mine = {0};
 #pragma omp for schedule(static)
         for (int j = 0; j < n; j++)
             masks[j] = 0;
-        izb_cpu_aa_cell_boxes(p, F, cell_start, cell_end, cells, tx, ty, cell_box);
-        if (copies) {
-#pragma omp for schedule(static)
-            for (int64_t e = 0; e < E; e++)
-                dup->masks[e] = 0;
-            izb_cpu_aa_cell_boxes(&dup->p, &dup->F, dup->start, dup->end, cells, INFINITY, INFINITY, dup->box);
-        }
+        izb_cpu_aa_cell_boxes(p, F, cell_start, cell_end, cells, INFINITY, INFINITY, cell_box);
         /* kernel1 shares the masks between threads only when there are several */
         const bool shared = !k2 && threads > 1;
         if (cells > 0 && nt > 0) {
@@ -114,38 +78,19 @@ bool izb_cpu_aa_raster(const izb_tri *tris, const uint32_t *tri_id, int nt, cons
                 for (int grp = 0; grp < side * side; grp++) {
                     const int gx = grp % side, gy = grp / side;
                     if (gx >= g->w || gy >= g->h) continue;
-                    for (int i = 0; i < nt; i++) {
-                        k->aa_tri(&tris[i], tri_id[i], S, p, F, cell_start, cell_end, cell_box, g, rex, rey, own,
-                                  cut, masks, false, gx, gy, side, &mine);
-                        if (copies)
-                            k->aa_tri(&tris[i], tri_id[i], S, &dup->p, &dup->F, dup->start, dup->end, dup->box, g,
-                                      0.0f, 0.0f, own, cut, dup->masks, false, gx, gy, side, &mine);
-                    }
+                    for (int i = 0; i < nt; i++)
+                        k->aa_tri(&tris[i], tri_id[i], S, p, F, cell_start, cell_end, cell_box, g, ex, ey, own, cut,
+                                  masks, false, gx, gy, side, &mine);
                 }
             } else {
 #pragma omp for schedule(dynamic, K1_BATCH)
-                for (int i = 0; i < nt; i++) {
-                    k->aa_tri(&tris[i], tri_id[i], S, p, F, cell_start, cell_end, cell_box, g, rex, rey, own, cut,
-                              masks, shared, 0, 0, 1, &mine);
-                    if (copies)
-                        k->aa_tri(&tris[i], tri_id[i], S, &dup->p, &dup->F, dup->start, dup->end, dup->box, g, 0.0f,
-                                  0.0f, own, cut, dup->masks, shared, 0, 0, 1, &mine);
-                }
+                for (int i = 0; i < nt; i++)
+                    k->aa_tri(&tris[i], tri_id[i], S, p, F, cell_start, cell_end, cell_box, g, ex, ey, own, cut, masks,
+                              shared, 0, 0, 1, &mine);
             }
         }
         global += mine.global, visited += mine.visited, pairs += mine.pairs;
         /* (the for's closing barrier: every mask is complete) */
-        if (copies) { /* a point's copies lie in other threads' cells: atomic ORs when there are several */
-            const uint32_t *orig = dup->orig, *dm = dup->masks;
-            if (threads > 1) {
-#pragma omp for schedule(static)
-                for (int64_t e = 0; e < E; e++)
-                    if (dm[e]) __atomic_fetch_or(&masks[orig[e]], dm[e], __ATOMIC_RELAXED);
-            } else {
-                for (int64_t e = 0; e < E; e++)
-                    masks[orig[e]] |= dm[e];
-            }
-        }
 #pragma omp for schedule(static)
         for (int j = 0; j < n; j++)
             mask[p->pixel[j]] = value[izb_popcount32(masks[j] & full)];

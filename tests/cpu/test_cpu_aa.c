@@ -4,8 +4,8 @@
  *      shadow_samples 1 gives the bytes of one with 0 on every mode;
  *  (b) the backend's byte EQUALS the brute force over every (sub-sample, triangle) pair
  *      (tests/izb_brute.h, no grid) on random scenes (tests/differential_gen.h; even seeds directional,
- *      odd ones spot: diff_aa_light), N in {4, 8, 16, 32}, kernel 1/2 x radix/atomic x ids on/off, 1 and 3 threads,
- *      each CPU traversal in turn (the dilated ranges; the wide footprints' copies, cpu/binning_aa.c); and
+ *      odd ones spot: diff_aa_light), N in {4, 8, 16, 32}, kernel 1/2 x radix/atomic x ids on/off, 1 and 3 threads;
+ *      and
  *      the brute force with its pair pre-test (izb_aa_near, the footprint's extent) equals the one
  *      without, so the dilation holds every hit; also on a fine grid (cells smaller than a
  *      footprint), and around a ground's edge where an occluder reaches only sub-samples past the
@@ -372,20 +372,16 @@ static void run_seed(izb_backend *b1, izb_backend *b3, uint64_t seed, int n)
                                 .grid_h = fine ? 2 * H : c.rand_grid ? c.gh : 0, .bias = c.bias};
         for (int with_ids = 0; with_ids < 2; with_ids++) {
             izb_backend *b = (mode + with_ids) % 2 ? b3 : b1;
-            /* the CPU raster's traversals in turn (cpu/raster_aa.c): the dilated ranges, and the
-             * wide footprints' points copied into every cell they reach (on the fine grid all of
-             * them, several cells each) */
-            setenv("IZB_CPU_AA_TRAVERSAL", (seed + (uint64_t)mode + (uint64_t)with_ids) % 2 ? "copies" : "dilate", 1);
             memset(got, 7, sizeof got);
             izb_stats st;
             const bool ok = izb_shade_arrays_ids(b, &f, &s, c.depth, with_ids ? c.ids : NULL, got, &st);
             bad = mismatching(got, want[with_ids], W * H, &first);
             CHECK(ok && bad == 0,
-                  "seed %llu (isa %s, N %d, kernel %s, %s, grid %dx%d, %s, %s traversal, %d tris, %dx%d): %d pixels "
+                  "seed %llu (isa %s, N %d, kernel %s, %s, grid %dx%d, %s, %d tris, %dx%d): %d pixels "
                   "differ (first %d: %d, want %d)",
                   (unsigned long long)seed, all_isas ? isas[isa] : "auto", n, izb_kernel_name(s.kernel),
                   izb_binning_name(s.binning), s.grid_w, s.grid_h,
-                  with_ids ? "ids" : "no ids", getenv("IZB_CPU_AA_TRAVERSAL"), c.g.nt, W, H, bad, first,
+                  with_ids ? "ids" : "no ids", c.g.nt, W, H, bad, first,
                   first >= 0 ? got[first] : 0,
                   first >= 0 ? want[with_ids][first] : 0);
             CHECK(st.aa_pairs > 0 && st.aa_tests <= st.aa_tests_global, "seed %llu: counts %g pairs, %g of %g tests",
@@ -395,7 +391,6 @@ static void run_seed(izb_backend *b1, izb_backend *b3, uint64_t seed, int n)
     }
     }
     if (all_isas) unsetenv("IZB_CPU_ISA");
-    unsetenv("IZB_CPU_AA_TRAVERSAL");
 
     /* (a) N = 1 is the hard path: 0 and 1 give the same bytes, and they are the hard brute force's */
     izb_recon f0 = f, f1 = f, f0b = fb;
