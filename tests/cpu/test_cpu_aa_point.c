@@ -5,7 +5,7 @@
  *  (a) izb_shade_arrays_faces' byte EQUALS the brute force of each face over its own pixels
  *      (tests/izb_brute.h izb_brute_force_faces_aa: every sub-sample against every triangle, no
  *      grid), N = 4 and 32, kernel 1/2 x radix/atomic x ids on/off x cull auto/off, 1 and 3
- *      threads, the dilated and the copies traversal; and that brute force with the pair pre-test
+ *      threads; and that brute force with the pair pre-test
  *      (izb_aa_near) equals the one without (the footprints' extent holds every hit);
  *  (b) a double ray cast from every sub-sample's world position toward the light (the footprint of
  *      the pixel's owner face: izb_aa_axes on that face's frame, its neighbours through
@@ -353,23 +353,21 @@ static void run_seed(izb_backend *b1, izb_backend *b3, int seed)
                                 .cull = cull ? IZB_CULL_OFF : IZB_CULL_AUTO};
         for (int with_ids = 0; with_ids < 2; with_ids++) {
             izb_backend *b = (mode + with_ids) % 2 ? b3 : b1;
-            setenv("IZB_CPU_AA_TRAVERSAL", (seed + mode + with_ids) % 2 ? "copies" : "dilate", 1);
             memset(got, 7, sizeof got);
             izb_stats st;
             const bool ok = izb_shade_arrays_faces(b, faces, count, &s, depth, with_ids ? ids : NULL, got, scratch, &st);
             int first;
             const int bad = mismatching(got, want[cull][with_ids], W * H, &first);
             CHECK(ok && bad == 0,
-                  "seed %d (%s, N %d, kernel %s, %s, cull %s, %s, %s traversal, %d tris): %d pixels differ (first %d: "
+                  "seed %d (%s, N %d, kernel %s, %s, cull %s, %s, %d tris): %d pixels differ (first %d: "
                   "%d, want %d)",
                   seed, seam ? "seam" : "room", n, izb_kernel_name(s.kernel), izb_binning_name(s.binning),
-                  cull ? "off" : "auto", with_ids ? "ids" : "no ids", getenv("IZB_CPU_AA_TRAVERSAL"), r.nt, bad,
+                  cull ? "off" : "auto", with_ids ? "ids" : "no ids", r.nt, bad,
                   first, first >= 0 ? got[first] : 0, first >= 0 ? want[cull][with_ids][first] : 0);
             CHECK(st.aa_pairs > 0, "seed %d: no sub-sample pairs counted", seed);
             if (mode == 0 && with_ids) check_truth(seed, &r, faces, count, &cl, depth, ids, bias, got);
         }
     }
-    unsetenv("IZB_CPU_AA_TRAVERSAL");
     /* (c) N = 1 and 0: the hard path (the backend's own partition), the same bytes */
     static uint8_t hard[W * H];
     izb_recon f1[LIGHT_CUBE_FACES], f0[LIGHT_CUBE_FACES];
