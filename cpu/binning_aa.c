@@ -18,15 +18,8 @@
 void izb_cpu_aa_cell_boxes(const izb_cpu_points *p, const izb_cpu_aa_feet *F, const uint32_t *start,
                            const uint32_t *end, int64_t cells, float tx, float ty, float *box)
 {
+    enum { CELLS = 256 }; /* (cells per call of the per-ISA loop) */
 #pragma omp for schedule(static)
-    for (int64_t c = 0; c < cells; c++) {
-        float x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
-        for (uint32_t j = start[c]; j < end[c]; j++) {
-            if (!((F->ex[j] <= tx) & (F->ey[j] <= ty))) continue;
-            const float rx = izb_cpu_aa_reach(p->x[j], F->ex[j]), ry = izb_cpu_aa_reach(p->y[j], F->ey[j]);
-            x0 = izb_minf(x0, p->x[j] - rx), x1 = izb_maxf(x1, p->x[j] + rx);
-            y0 = izb_minf(y0, p->y[j] - ry), y1 = izb_maxf(y1, p->y[j] + ry);
-        }
-        box[4 * c] = x0, box[4 * c + 1] = y0, box[4 * c + 2] = x1, box[4 * c + 3] = y1;
-    }
+    for (int64_t c = 0; c < cells; c += CELLS)
+        izb_cpu_aa_cell_boxes_range(p, F, start, end, c, c + CELLS < cells ? c + CELLS : cells, tx, ty, box);
 }

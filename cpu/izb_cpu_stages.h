@@ -287,6 +287,10 @@ static inline float izb_cpu_aa_reach(float x, float ex)
  * inverted box). It holds their sub-samples. */
 void izb_cpu_aa_cell_boxes(const izb_cpu_points *p, const izb_cpu_aa_feet *F, const uint32_t *start,
                            const uint32_t *end, int64_t cells, float tx, float ty, float *box);
+/* Its cells [c0, c1), in the best instruction set this CPU runs (cpu/isa_aa_foot.c: built for the
+ * baseline, each izb_cpu_aa_reach was two libm fmaf calls) */
+void izb_cpu_aa_cell_boxes_range(const izb_cpu_points *p, const izb_cpu_aa_feet *F, const uint32_t *start,
+                                 const uint32_t *end, int64_t c0, int64_t c1, float tx, float ty, float *box);
 
 /* Stage 4 for an anti-aliased frame: every set-up triangle against the points of the cells its
  * bbox grown by the frame's largest extent (ex, ey) covers, skipping the cells whose reach box

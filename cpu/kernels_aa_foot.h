@@ -214,3 +214,20 @@ void KERN(izb_cpu_aa_footprints)(const izb_recon *f, const izb_aa_view *V, const
     else
         KERN(aa_foot_run)(f, V, depth, ids, xyz, tri_count, p, j0, j1, F, ex, ey, false, false);
 }
+
+/* izb_cpu_aa_cell_boxes over cells [c0, c1) (the loop binning_aa.c had; here its fmaf are
+ * instructions, not libm calls: 2 a point, perf) */
+static void KERN(aa_cell_boxes)(const izb_cpu_points *p, const izb_cpu_aa_feet *F, const uint32_t *start,
+                                const uint32_t *end, int64_t c0, int64_t c1, float tx, float ty, float *box)
+{
+    for (int64_t c = c0; c < c1; c++) {
+        float x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
+        for (uint32_t j = start[c]; j < end[c]; j++) {
+            if (!((F->ex[j] <= tx) & (F->ey[j] <= ty))) continue;
+            const float rx = izb_cpu_aa_reach(p->x[j], F->ex[j]), ry = izb_cpu_aa_reach(p->y[j], F->ey[j]);
+            x0 = izb_minf(x0, p->x[j] - rx), x1 = izb_maxf(x1, p->x[j] + rx);
+            y0 = izb_minf(y0, p->y[j] - ry), y1 = izb_maxf(y1, p->y[j] + ry);
+        }
+        box[4 * c] = x0, box[4 * c + 1] = y0, box[4 * c + 2] = x1, box[4 * c + 3] = y1;
+    }
+}

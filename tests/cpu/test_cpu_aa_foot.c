@@ -8,7 +8,9 @@
  * discontinuities, sky (0, NaN, Inf, negative) and tiny or huge depths; ids valid, IZB_NO_ID and
  * out of range, with and without the ids image; triangles degenerate or not; the binned points a
  * random subset of pixels in random order, run over random chunks [j0, j1): the floats outside the
- * chunk stay untouched. */
+ * chunk stay untouched. Also the cells' reach boxes (izb_cpu_aa_cell_boxes_range, each ISA in turn
+ * by IZB_CPU_ISA) against a plain loop of izb_cpu_aa_reach: random points, extents (NaN, 0, wide
+ * ones past the thresholds), empty cells, sub-ranges of cells. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,8 +46,72 @@ static void make_depth(float *depth, int W, int H)
         }
 }
 
+/* izb_cpu_aa_cell_boxes_range == the loop of its contract, bit for bit, under each IZB_CPU_ISA cap */
+static void check_cell_boxes(void)
+{
+    static const char *names[] = {"base", "avx2", "avx512"};
+    long cells_checked = 0;
+    for (int round = 0; round < 30; round++) {
+        const int64_t cells = 1 + (int64_t)(rnd() * 700);
+        uint32_t *start = malloc(sizeof(uint32_t) * (size_t)cells), *end = malloc(sizeof(uint32_t) * (size_t)cells);
+        uint32_t n = 0;
+        for (int64_t c = 0; c < cells; c++) {
+            start[c] = n;
+            n += rnd() < 0.3 ? 0u : (uint32_t)(rnd() * 9);
+            end[c] = n;
+        }
+        float *x = malloc(sizeof(float) * (n + 1)), *y = malloc(sizeof(float) * (n + 1));
+        float *buf = malloc(sizeof(float) * IZB_CPU_AA_FEET_FLOATS(n));
+        const izb_cpu_aa_feet F = izb_cpu_aa_feet_in(buf, (int)n);
+        const double scale = pow(10, rnd_in(-3, 3));
+        for (uint32_t j = 0; j < n; j++) {
+            x[j] = (float)(scale * rnd_in(-1, 1)), y[j] = (float)(scale * rnd_in(-1, 1));
+            const double r = rnd();
+            F.ex[j] = r < 0.05 ? NAN : r < 0.1 ? 0.0f : (float)(scale * 1e-3 * rnd_in(0, 3));
+            F.ey[j] = r > 0.95 ? NAN : r > 0.9 ? 0.0f : (float)(scale * 1e-3 * rnd_in(0, 3));
+        }
+        const izb_cpu_points p = {.x = x, .y = y};
+        const float tx = round % 2 ? INFINITY : (float)(scale * 2e-3), ty = round % 2 ? INFINITY : (float)(scale * 2e-3);
+        float *want = malloc(sizeof(float) * 4 * (size_t)cells), *got = malloc(sizeof(float) * 4 * (size_t)cells);
+        for (int64_t c = 0; c < cells; c++) {
+            float x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
+            for (uint32_t j = start[c]; j < end[c]; j++) {
+                if (!(F.ex[j] <= tx && F.ey[j] <= ty)) continue;
+                const float rx = izb_cpu_aa_reach(x[j], F.ex[j]), ry = izb_cpu_aa_reach(y[j], F.ey[j]);
+                x0 = izb_minf(x0, x[j] - rx), x1 = izb_maxf(x1, x[j] + rx);
+                y0 = izb_minf(y0, y[j] - ry), y1 = izb_maxf(y1, y[j] + ry);
+            }
+            want[4 * c] = x0, want[4 * c + 1] = y0, want[4 * c + 2] = x1, want[4 * c + 3] = y1;
+        }
+        for (int a = 0; a < 3; a++) {
+            if (!izb_cpu_kernels_get(isas[a])) continue;
+            setenv("IZB_CPU_ISA", names[a], 1);
+            const int64_t c0 = (int64_t)(rnd() * (double)cells * 0.5), c1 = c0 + (int64_t)(rnd() * (double)(cells - c0 + 1));
+            memset(got, 0x7b, sizeof(float) * 4 * (size_t)cells);
+            izb_cpu_aa_cell_boxes_range(&p, &F, start, end, c0, c1 > cells ? cells : c1, tx, ty, got);
+            long wrong = 0, touched = 0;
+            for (int64_t c = 0; c < cells; c++) {
+                if (c >= c0 && c < c1)
+                    wrong += memcmp(got + 4 * c, want + 4 * c, 4 * sizeof(float)) != 0, cells_checked++;
+                else
+                    for (int i = 0; i < 4; i++) {
+                        uint32_t u;
+                        memcpy(&u, got + 4 * c + i, sizeof u);
+                        touched += u != 0x7b7b7b7bu;
+                    }
+            }
+            CHECK(wrong == 0 && touched == 0, "cell boxes round %d (%s) [%lld, %lld) of %lld: %ld differ, %ld outside written",
+                  round, names[a], (long long)c0, (long long)c1, (long long)cells, wrong, touched);
+        }
+        unsetenv("IZB_CPU_ISA");
+        free(want), free(got), free(buf), free(x), free(y), free(start), free(end);
+    }
+    CHECK(cells_checked > 5000, "cell boxes: only %ld cells checked", cells_checked);
+}
+
 int main(void)
 {
+    check_cell_boxes();
     long compared = 0, facets = 0, edges = 0;
     for (int fr = 0; fr < FRAMES; fr++) {
         const int W = 1 + (int)(rnd() * 70), H = 1 + (int)(rnd() * 50), npix = W * H;
