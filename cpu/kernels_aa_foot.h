@@ -86,14 +86,20 @@ static inline __attribute__((always_inline)) void KERN(aa_foot_run)(
                 __builtin_prefetch(depth + (q < last_row ? q + W : q));
                 if (with_ids) __builtin_prefetch(ids + q);
             }
-        if (len == 16) /* (a whole block: one vector copy; a scalar copy is a store-forwarding stall) */
-            memcpy(lpix, p->pixel + b, sizeof lpix);
-        else
+        /* the pixels read straight from the binned points in a whole block (copied into lpix in
+         * narrower stores, then loaded as one vector, they were a store-forwarding stall: most of
+         * the AVX2 copy's time, perf); a tail's last lanes repeat its first point */
+        const uint32_t *src = p->pixel + b;
+        uint32_t tail[16];
+        if (len < 16) {
             for (int k = 0; k < 16; k++)
-                lpix[k] = (int32_t)p->pixel[b + (k < len ? k : 0)];
+                tail[k] = p->pixel[b + (k < len ? k : 0)];
+            src = tail;
+        }
 #pragma omp simd
         for (int k = 0; k < 16; k++) {
-            const int pix = lpix[k];
+            const int pix = (int)src[k];
+            lpix[k] = pix;
             /* pix / W without the integer division (a fifth of this loop, perf): the double
              * quotient's floor, corrected by one either way */
             int py = (int)((double)pix * inv_w);
