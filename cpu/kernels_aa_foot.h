@@ -1,5 +1,5 @@
 /* kernels_aa_foot.h — the anti-aliased frames' footprints (izb_aa.h): each binned point's quad on
- * its surface, 16 points in vector lanes. One copy per instruction set, compiled by
+ * its surface, 16 points in vector lanes; and the cells' reach boxes over them. One copy per instruction set, compiled by
  * cpu/isa_aa_foot.c (a unit of its own, apart from the raster loop's: each can be tuned without
  * moving the other's code); the izb_cpu_kernels table names them. */
 #if !defined(KERN) || !defined(KERN_AA_FOOT_ONLY)
