@@ -308,12 +308,12 @@ static void KERN(k1_tris)(const izb_tri *tris, int i0, int i1, const izb_cpu_poi
         KERN(own_queue) oq;
         oq.n = oq.blocks = 0;
         if (cut) KERN(k1_run)(tris, i0, i1, p, cell_start, cell_end, g, own, cut, &oq, hits, done, zmax);
-        else KERN(k1_run)(tris, i0, i1, p, cell_start, cell_end, g, own, NULL, &oq, hits, NULL, zmax);
+        else KERN(k1_run)(tris, i0, i1, p, cell_start, cell_end, g, own, NULL, &oq, hits, NULL, NULL);
         KERN(own_flush)(own, p->pixel, &oq, hits);
     } else if (cut) {
         KERN(k1_run)(tris, i0, i1, p, cell_start, cell_end, g, NULL, cut, NULL, hits, done, zmax);
     } else {
-        KERN(k1_run)(tris, i0, i1, p, cell_start, cell_end, g, NULL, NULL, NULL, hits, NULL, zmax);
+        KERN(k1_run)(tris, i0, i1, p, cell_start, cell_end, g, NULL, NULL, NULL, hits, NULL, NULL);
     }
 }
 
@@ -366,11 +366,11 @@ static void KERN(k2_group)(const izb_tri *tris, int nt, int gx, int gy, int side
         KERN(own_queue) oq;
         oq.n = oq.blocks = 0;
         if (cut) KERN(k2_run)(tris, nt, gx, gy, side, p, cell_start, cell_end, g, own, cut, &oq, hits, done, zmax);
-        else KERN(k2_run)(tris, nt, gx, gy, side, p, cell_start, cell_end, g, own, NULL, &oq, hits, NULL, zmax);
+        else KERN(k2_run)(tris, nt, gx, gy, side, p, cell_start, cell_end, g, own, NULL, &oq, hits, NULL, NULL);
         KERN(own_flush)(own, p->pixel, &oq, hits);
     } else if (cut) {
         KERN(k2_run)(tris, nt, gx, gy, side, p, cell_start, cell_end, g, NULL, cut, NULL, hits, done, zmax);
     } else {
-        KERN(k2_run)(tris, nt, gx, gy, side, p, cell_start, cell_end, g, NULL, NULL, NULL, hits, NULL, zmax);
+        KERN(k2_run)(tris, nt, gx, gy, side, p, cell_start, cell_end, g, NULL, NULL, NULL, hits, NULL, NULL);
     }
 }

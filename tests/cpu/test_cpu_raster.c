@@ -315,7 +315,9 @@ static float order_float(int64_t k)
  * izb_tri_occludes says occluded, or the greatest at which it says lit (found by bisection on
  * izb_tri_occludes itself, no copy of its formula); a grid of about a point a cell, so that a cell's
  * bound is such a key. A bound that rounds above a key the kernel computes (a margin too small, the
- * wrong corner) drops an occluded point: every copy and both kernels must equal the brute force. */
+ * wrong corner) drops an occluded point: every copy and both kernels must equal the brute force.
+ * The bounds run in cut-out frames (izb_cpu_raster_cut), for their opaque triangles and their
+ * cut-out ones: the triangle is both in turn, its texture keeping every texel. */
 static void check_depth_bound(void)
 {
     enum { TRIALS = 1500, N = 16 };
@@ -352,12 +354,23 @@ static void check_depth_bound(void)
         occluded += brute_raster(&t, 1, pts, N, want);
         for (int ii = 0; ii < NISAS; ii++) {
             if (!izb_cpu_isa_available(isas[ii])) continue;
-            for (int kernel = IZB_KERNEL1; kernel <= IZB_KERNEL2; kernel++) {
-                memset(got, 255, N);
-                izb_cpu_raster_soa(&t, 1, &soa, N, cs, ce, &g, (izb_kernel)kernel, NULL, got, 1, scratch, isas[ii]);
-                CHECK(memcmp(got, want, N) == 0, "depth bound trial %d (z %g %g %g), %s kernel%d", trial,
-                      (double)t.z[0], (double)t.z[1], (double)t.z[2], izb_cpu_isa_name(isas[ii]), kernel);
-            }
+            for (int kernel = IZB_KERNEL1; kernel <= IZB_KERNEL2; kernel++)
+                for (int cutout = 0; cutout < 2; cutout++) {
+                    /* (four copies of the triangle: the raster takes the bounds where the triangles
+                     * are at least a quarter of the points) */
+                    const izb_tri four[4] = {t, t, t, t};
+                    const uint32_t tri_id[4] = {0, 0, 0, 0}, tex = cutout ? 0 : IZB_OPAQUE;
+                    const float uv[6] = {0, 0, 1, 0, 0, 1};
+                    const uint8_t pool[4] = {255, 255, 255, 255};
+                    const izb_alpha_tex image = {.width = 2, .height = 2, .threshold = 128};
+                    const izb_cut cut = {tri_id, &tex, uv, &image, pool};
+                    memset(got, 255, N);
+                    izb_cpu_raster_cut(four, 4, &soa, N, cs, ce, &g, (izb_kernel)kernel, NULL, &cut, got, 1, scratch,
+                                       isas[ii]);
+                    CHECK(memcmp(got, want, N) == 0, "depth bound trial %d (z %g %g %g), %s kernel%d%s", trial,
+                          (double)t.z[0], (double)t.z[1], (double)t.z[2], izb_cpu_isa_name(isas[ii]), kernel,
+                          cutout ? " cut-out" : "");
+                }
         }
     }
     CHECK(occluded > TRIALS * N / 2 && occluded < TRIALS * N, "depth bound: %ld of %d points occluded", occluded,
