@@ -24,10 +24,10 @@ typedef struct izb_cpu_kernels {
     void (*cell_hash)(const izb_point *in, int64_t n, const izb_grid *g, uint32_t *hash);
     void (*k1_tris)(const izb_tri *tris, int i0, int i1, const izb_cpu_points *p, const uint32_t *cell_start,
                     const uint32_t *cell_end, const izb_grid *g, const izb_own *own, const izb_cut *cut,
-                    uint64_t *hits, uint64_t *done, const float *zmax);
+                    uint64_t *hits, uint64_t *done);
     void (*k2_group)(const izb_tri *tris, int nt, int gx, int gy, int side, const izb_cpu_points *p,
                      const uint32_t *cell_start, const uint32_t *cell_end, const izb_grid *g, const izb_own *own,
-                     const izb_cut *cut, uint64_t *hits, uint64_t *done, const float *zmax);
+                     const izb_cut *cut, uint64_t *hits, uint64_t *done);
     void (*cull_bundle)(const float *xyz, int64_t i0, const float *light, const izb_bbox *pb, uint32_t cullable,
                         uint32_t *front, uint32_t *cross, float (*te)[16]);
     void (*cull_emit)(const float (*te)[16], uint32_t keep, int64_t i, izb_tri *out,

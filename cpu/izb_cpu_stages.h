@@ -136,8 +136,8 @@ void izb_cpu_raster_own(const izb_tri *tris, int nt, const izb_point *points, co
                         const uint32_t *cell_end, const izb_grid *g, izb_kernel kernel, const izb_own *own,
                         uint8_t *mask, int threads);
 /* Scratch words (uint64_t) izb_cpu_raster_soa needs for n points on `threads` threads: one hit
- * bitmap and one set of cell flags (cut-out frames) per thread, the cells' depth bounds, plus the
- * slack to start them on a cache line. */
+ * bitmap and one set of cell flags (cut-out frames) per thread, plus the slack to start them on a
+ * cache line. */
 size_t izb_cpu_raster_scratch(int n, int threads);
 /* izb_cpu_raster_own on the n structure-of-arrays points (the cell ranges lie in [0, n)), with the
  * copy of the hot loop for isa and scratch (capacity izb_cpu_raster_scratch(n, threads) words).

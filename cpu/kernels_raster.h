@@ -167,40 +167,6 @@ static inline void KERN(set_done)(uint64_t *done, uint32_t c0, uint32_t c1)
     }
 }
 
-/* The cells' depth bounds (zmax: per cell, the greatest depth key of its points, -inf when empty;
- * cpu/raster.c computes them once a frame). A triangle occludes a point only where its plane's
- * key is below the point's (izb_tri_occludes: key < z) and only inside its bbox, so a cell whose
- * points all lie at or above the least key the plane takes in the bbox needs none of its tests.
- * Under dense foliage most cards lie deeper than the points the camera sees over them (the
- * near side of a bush, the ground seen between bushes): their tests could never hit. The mask is
- * the same. The least key over the bbox is at a corner; the margin (1e-5 of the terms' size,
- * over a hundred times the few roundings of the kernel's fmaf key and of this sum) keeps the
- * bound below every key the kernel can compute in the bbox. NaN or overflow: -inf, no cell
- * skipped. */
-static inline float KERN(tri_key_floor)(const izb_tri *t)
-{
-    const float a = t->z[0], b = t->z[1], c = t->z[2];
-    const float ax0 = a * t->x0, ax1 = a * t->x1, by0 = b * t->y0, by1 = b * t->y1;
-    const float lo = c + izb_minf(ax0, ax1) + izb_minf(by0, by1);
-    const float size = fabsf(c) + izb_maxf(fabsf(ax0), fabsf(ax1)) + izb_maxf(fabsf(by0), fabsf(by1));
-    const float floor = lo - 1e-5f * size;
-    return floor > -INFINITY ? floor : -INFINITY;
-}
-
-/* Cells [*c0, *c1] of one row trimmed to those from the first to the last whose points may lie
- * deeper than key floor lo (zmax[c] > lo); false when none does. */
-static inline bool KERN(depth_trim)(const float *zmax, float lo, uint32_t *c0, uint32_t *c1)
-{
-    uint32_t a = *c0, b = *c1;
-    while (a <= b && !(zmax[a] > lo))
-        a++;
-    if (a > b) return false;
-    while (!(zmax[b] > lo))
-        b--;
-    *c0 = a, *c1 = b;
-    return true;
-}
-
 /* The hits `bits` of cut-out triangle t on the block at x, y that the alpha test keeps: the test
  * runs per hit only (scalar: a texel read is a gather, and most blocks of a card hit few points). */
 static uint32_t KERN(cut_bits)(const izb_tri *t, const KERN(cut_tri) *ct, const float *x, const float *y,
@@ -265,7 +231,7 @@ static inline __attribute__((always_inline)) bool KERN(row_hits)(const izb_tri *
 static inline __attribute__((always_inline)) void
 KERN(k1_run)(const izb_tri *tris, int i0, int i1, const izb_cpu_points *p, const uint32_t *cell_start,
              const uint32_t *cell_end, const izb_grid *g, const izb_own *own, const izb_cut *cut,
-             KERN(own_queue) *oq, uint64_t *hits, uint64_t *done, const float *zmax)
+             KERN(own_queue) *oq, uint64_t *hits, uint64_t *done)
 {
     for (int i = i0; i < i1; i++) {
         const izb_tri t = tris[i]; /* a local copy, kept in registers across the stores */
@@ -276,21 +242,19 @@ KERN(k1_run)(const izb_tri *tris, int i0, int i1, const izb_cpu_points *p, const
          * and that load's miss was half of the alpha test's samples */
         if (cut && i + KERN_UV_AHEAD < i1)
             __builtin_prefetch(cut->uv + 6 * (size_t)cut->tri_id[i + KERN_UV_AHEAD]);
-        const float lo = zmax ? KERN(tri_key_floor)(&t) : 0.0f;
         KERN(cut_tri) ct;
         if (cut && KERN(cut_of)(cut, i, &ct)) {
             for (int cy = cy0; cy <= cy1; cy++) {
-                uint32_t a = (uint32_t)(cy * g->w + cx0), b = (uint32_t)(cy * g->w + cx1);
-                if (zmax && !KERN(depth_trim)(zmax, lo, &a, &b)) continue;
-                if (done && KERN(cells_done)(done, a, b)) continue;
-                const bool all = KERN(row_hits)(&t, i, p, cell_start[a], cell_end[b], own, &ct, oq, hits);
-                if (all && done) KERN(set_done)(done, a, b);
+                const uint32_t row = (uint32_t)(cy * g->w);
+                if (done && KERN(cells_done)(done, row + (uint32_t)cx0, row + (uint32_t)cx1)) continue;
+                const bool all =
+                    KERN(row_hits)(&t, i, p, cell_start[row + cx0], cell_end[row + cx1], own, &ct, oq, hits);
+                if (all && done) KERN(set_done)(done, row + (uint32_t)cx0, row + (uint32_t)cx1);
             }
         } else {
             for (int cy = cy0; cy <= cy1; cy++) {
-                uint32_t a = (uint32_t)(cy * g->w + cx0), b = (uint32_t)(cy * g->w + cx1);
-                if (zmax && !KERN(depth_trim)(zmax, lo, &a, &b)) continue;
-                KERN(row_hits)(&t, i, p, cell_start[a], cell_end[b], own, NULL, oq, hits);
+                const int row = cy * g->w;
+                KERN(row_hits)(&t, i, p, cell_start[row + cx0], cell_end[row + cx1], own, NULL, oq, hits);
             }
         }
         if (own && oq->blocks) KERN(own_drain)(own, p->pixel, own->tri_id[i], oq, hits);
@@ -301,19 +265,18 @@ KERN(k1_run)(const izb_tri *tris, int i0, int i1, const izb_cpu_points *p, const
  * bitmaps into the mask). */
 static void KERN(k1_tris)(const izb_tri *tris, int i0, int i1, const izb_cpu_points *p,
                           const uint32_t *cell_start, const uint32_t *cell_end, const izb_grid *g,
-                          const izb_own *own, const izb_cut *cut, uint64_t *hits, uint64_t *done,
-                          const float *zmax)
+                          const izb_own *own, const izb_cut *cut, uint64_t *hits, uint64_t *done)
 {
     if (own) {
         KERN(own_queue) oq;
         oq.n = oq.blocks = 0;
-        if (cut) KERN(k1_run)(tris, i0, i1, p, cell_start, cell_end, g, own, cut, &oq, hits, done, zmax);
-        else KERN(k1_run)(tris, i0, i1, p, cell_start, cell_end, g, own, NULL, &oq, hits, NULL, NULL);
+        if (cut) KERN(k1_run)(tris, i0, i1, p, cell_start, cell_end, g, own, cut, &oq, hits, done);
+        else KERN(k1_run)(tris, i0, i1, p, cell_start, cell_end, g, own, NULL, &oq, hits, NULL);
         KERN(own_flush)(own, p->pixel, &oq, hits);
     } else if (cut) {
-        KERN(k1_run)(tris, i0, i1, p, cell_start, cell_end, g, NULL, cut, NULL, hits, done, zmax);
+        KERN(k1_run)(tris, i0, i1, p, cell_start, cell_end, g, NULL, cut, NULL, hits, done);
     } else {
-        KERN(k1_run)(tris, i0, i1, p, cell_start, cell_end, g, NULL, NULL, NULL, hits, NULL, NULL);
+        KERN(k1_run)(tris, i0, i1, p, cell_start, cell_end, g, NULL, NULL, NULL, hits, NULL);
     }
 }
 
@@ -324,7 +287,7 @@ static inline __attribute__((always_inline)) void KERN(k2_run)(const izb_tri *tr
                                                                const uint32_t *cell_end, const izb_grid *g,
                                                                const izb_own *own, const izb_cut *cut,
                                                                KERN(own_queue) *oq, uint64_t *hits,
-                                                               uint64_t *done, const float *zmax)
+                                                               uint64_t *done)
 {
     for (int i = 0; i < nt; i++) {
         const izb_tri t = tris[i];
@@ -332,13 +295,11 @@ static inline __attribute__((always_inline)) void KERN(k2_run)(const izb_tri *tr
         izb_tri_cells(&t, g, &cx0, &cy0, &cx1, &cy1);
         const int cx_first = izb_cpu_first_congruent(cx0, gx, side);
         if (cx_first > cx1) continue;
-        const float lo = zmax ? KERN(tri_key_floor)(&t) : 0.0f;
         KERN(cut_tri) ct;
         if (cut && KERN(cut_of)(cut, i, &ct)) {
             for (int cy = izb_cpu_first_congruent(cy0, gy, side); cy <= cy1; cy += side)
                 for (int cx = cx_first; cx <= cx1; cx += side) {
                     const uint32_t c = (uint32_t)(cy * g->w + cx);
-                    if (zmax && !(zmax[c] > lo)) continue;
                     if (done && done[c >> 6] >> (c & 63) & 1) continue;
                     if (KERN(row_hits)(&t, i, p, cell_start[c], cell_end[c], own, &ct, oq, hits) && done)
                         done[c >> 6] |= (uint64_t)1 << (c & 63);
@@ -347,7 +308,6 @@ static inline __attribute__((always_inline)) void KERN(k2_run)(const izb_tri *tr
             for (int cy = izb_cpu_first_congruent(cy0, gy, side); cy <= cy1; cy += side)
                 for (int cx = cx_first; cx <= cx1; cx += side) {
                     const int c = cy * g->w + cx;
-                    if (zmax && !(zmax[c] > lo)) continue;
                     KERN(row_hits)(&t, i, p, cell_start[c], cell_end[c], own, NULL, oq, hits);
                 }
         }
@@ -359,18 +319,17 @@ static inline __attribute__((always_inline)) void KERN(k2_run)(const izb_tri *tr
  * (cx, cy) with cx % side == gx, cy % side == gy. Hits go to this thread's bitmap. */
 static void KERN(k2_group)(const izb_tri *tris, int nt, int gx, int gy, int side, const izb_cpu_points *p,
                            const uint32_t *cell_start, const uint32_t *cell_end, const izb_grid *g,
-                           const izb_own *own, const izb_cut *cut, uint64_t *hits, uint64_t *done,
-                           const float *zmax)
+                           const izb_own *own, const izb_cut *cut, uint64_t *hits, uint64_t *done)
 {
     if (own) {
         KERN(own_queue) oq;
         oq.n = oq.blocks = 0;
-        if (cut) KERN(k2_run)(tris, nt, gx, gy, side, p, cell_start, cell_end, g, own, cut, &oq, hits, done, zmax);
-        else KERN(k2_run)(tris, nt, gx, gy, side, p, cell_start, cell_end, g, own, NULL, &oq, hits, NULL, NULL);
+        if (cut) KERN(k2_run)(tris, nt, gx, gy, side, p, cell_start, cell_end, g, own, cut, &oq, hits, done);
+        else KERN(k2_run)(tris, nt, gx, gy, side, p, cell_start, cell_end, g, own, NULL, &oq, hits, NULL);
         KERN(own_flush)(own, p->pixel, &oq, hits);
     } else if (cut) {
-        KERN(k2_run)(tris, nt, gx, gy, side, p, cell_start, cell_end, g, NULL, cut, NULL, hits, done, zmax);
+        KERN(k2_run)(tris, nt, gx, gy, side, p, cell_start, cell_end, g, NULL, cut, NULL, hits, done);
     } else {
-        KERN(k2_run)(tris, nt, gx, gy, side, p, cell_start, cell_end, g, NULL, NULL, NULL, hits, NULL, NULL);
+        KERN(k2_run)(tris, nt, gx, gy, side, p, cell_start, cell_end, g, NULL, NULL, NULL, hits, NULL);
     }
 }

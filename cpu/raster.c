@@ -6,13 +6,10 @@
  * The mask is the same for both kernels, every thread count and every instruction set: a point
  * is zeroed when any triangle whose range holds its cell occludes it (and, with primitive ids, is
  * not the point's own or in its plane: izb_hit_is_own; and, for a cut-out triangle, where the alpha
- * test keeps it at the point: izb_alpha_tri_keeps), an order-independent OR. Each cell's greatest
- * point depth (cell_zmax, once a frame) lets a triangle skip the cells whose points all lie at or
- * above its plane (kernels_raster.h's tri_key_floor): tests that could not hit.
+ * test keeps it at the point: izb_alpha_tri_keeps), an order-independent OR.
  */
 #include "izb_cpu_isa.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,29 +38,9 @@ static size_t done_words(int n)
     return (((size_t)(n > 0 ? n : 0) / 4 + 64 + 63) / 64 + 7) & ~(size_t)7;
 }
 
-/* Words of the cells' depth bounds (kernels_raster.h's zmax: a float per cell, shared by the
- * threads): room for as many cells as the flags (n / 4 + 64); a finer grid runs without them. */
-static size_t zmax_words(int n)
-{
-    return (((size_t)(n > 0 ? n : 0) / 4 + 64 + 1) / 2 + 7) & ~(size_t)7;
-}
-
 size_t izb_cpu_raster_scratch(int n, int threads)
 {
-    return (size_t)izb_cpu_threads(threads) * (bitmap_words(n) + done_words(n)) + zmax_words(n) + 8;
-}
-
-/* zmax[c] = the greatest depth key of cell c's points (-inf: none; a NaN key, which no triangle
- * passes, is ignored), for cells [c0, c1). */
-static void cell_zmax(const float *z, const uint32_t *cell_start, const uint32_t *cell_end, int64_t c0, int64_t c1,
-                      float *zmax)
-{
-    for (int64_t c = c0; c < c1; c++) {
-        float m = -INFINITY;
-        for (uint32_t j = cell_start[c]; j < cell_end[c]; j++)
-            m = izb_maxf(m, z[j]);
-        zmax[c] = m;
-    }
+    return (size_t)izb_cpu_threads(threads) * (bitmap_words(n) + done_words(n)) + 8;
 }
 
 /* the first 64-byte boundary in scratch (at most 7 words in) */
@@ -97,15 +74,6 @@ static void raster(const izb_cpu_kernels *k, izb_kernel kernel, const izb_tri *t
     const size_t cells = (size_t)g->w * (size_t)g->h, flag_words = (cells + 63) / 64;
     const bool flags = cut && flag_words <= done_words(n);
     scratch = line_aligned(scratch);
-    /* The depth bounds cost a pass over the points (spheres:4000 at 1280x720: some 0.5 ms of a
-     * 1.2 ms raster, 385,000 points under 4,376 triangles) and pay back per triangle: taken where
-     * the triangles are at least a quarter of the points (foliage:1M: 2M triangles, 238,000
-     * points), in cut-out frames only (spheres:1M, opaque, measured no faster with them, under
-     * load: its visible points lie on the nearest spheres' fronts, few rows are skipped, and the
-     * opaque copies stay as they were) */
-    float *zmax = cut && cells <= 2 * zmax_words(n) && (size_t)nt * 4 >= (size_t)n
-                      ? (float *)(scratch + (size_t)threads * stride)
-                      : NULL;
     int side = 2; /* kernel2: the smallest G >= 2 with G * G >= 2 * threads */
     while (side * side < 2 * threads)
         side++;
@@ -118,24 +86,18 @@ static void raster(const izb_cpu_kernels *k, izb_kernel kernel, const izb_tri *t
         const int teams = NUM_THREADS();
         memset(hits, 0, bitmap_words(n) * sizeof *hits);
         if (done) memset(done, 0, flag_words * sizeof *done);
-        if (zmax) {
-            int64_t c0, c1;
-            izb_cpu_chunk((int64_t)cells, THREAD_NUM(), teams, &c0, &c1);
-            cell_zmax(points->z, cell_start, cell_end, c0, c1, zmax);
-#pragma omp barrier
-        }
         if (kernel == IZB_KERNEL2) {
 #pragma omp for schedule(dynamic, 1)
             for (int grp = 0; grp < groups; grp++) {
                 const int gx = grp % side, gy = grp / side;
                 if (gx < g->w && gy < g->h)
-                    k->k2_group(tris, nt, gx, gy, side, points, cell_start, cell_end, g, own, cut, hits, done, zmax);
+                    k->k2_group(tris, nt, gx, gy, side, points, cell_start, cell_end, g, own, cut, hits, done);
             }
         } else {
 #pragma omp for schedule(dynamic, 1)
             for (int bi = 0; bi < batches; bi++) {
                 const int i0 = bi * batch, i1 = nt - i0 > batch ? i0 + batch : nt;
-                k->k1_tris(tris, i0, i1, points, cell_start, cell_end, g, own, cut, hits, done, zmax);
+                k->k1_tris(tris, i0, i1, points, cell_start, cell_end, g, own, cut, hits, done);
             }
         }
         /* (the for's closing barrier: every bitmap is complete) */

@@ -20,7 +20,6 @@
  * every length around the 16-point block, blocks reading past the last point). Triangles: small
  * and large, both windings, some crossing the light's w = 0 plane. The binned input comes from the
  * plain sort of tests/test_points.h, so a binning bug does not show here. */
-#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -292,93 +291,6 @@ static void check_row_lengths(void)
     }
 }
 
-/* The float of order k among the floats (0 for both zeros), and back: consecutive k are
- * neighbouring floats. */
-static int64_t float_order(float f)
-{
-    uint32_t b;
-    memcpy(&b, &f, 4);
-    return b & 0x80000000u ? -(int64_t)(b & 0x7fffffffu) : (int64_t)b;
-}
-static float order_float(int64_t k)
-{
-    const uint32_t b = k < 0 ? 0x80000000u | (uint32_t)(-k) : (uint32_t)k;
-    float f;
-    memcpy(&f, &b, 4);
-    return f;
-}
-
-/* The depth bound (kernels_raster.h: a cell's greatest point key against the least key a
- * triangle's plane takes in its bbox) at its edge. Triangles crafted with edge functions that
- * accept their whole bbox (e = 0, 0, 1) and depth planes of steep slopes of either sign; points at
- * the bbox's corners (where the least key is) and inside, each with the least key at which
- * izb_tri_occludes says occluded, or the greatest at which it says lit (found by bisection on
- * izb_tri_occludes itself, no copy of its formula); a grid of about a point a cell, so that a cell's
- * bound is such a key. A bound that rounds above a key the kernel computes (a margin too small, the
- * wrong corner) drops an occluded point: every copy and both kernels must equal the brute force.
- * The bounds run in cut-out frames (izb_cpu_raster_cut), for their opaque triangles and their
- * cut-out ones: the triangle is both in turn, its texture keeping every texel. */
-static void check_depth_bound(void)
-{
-    enum { TRIALS = 1500, N = 16 };
-    long occluded = 0;
-    izb_point pts[N], binned[N];
-    uint8_t want[N], got[N];
-    uint64_t *scratch = test_xcalloc(izb_cpu_raster_scratch(N, 1), sizeof *scratch);
-    izb_cpu_points soa = {0};
-    if (!izb_cpu_points_reserve(&soa, N, "depth bound points")) exit(1);
-    for (int trial = 0; trial < TRIALS; trial++) {
-        izb_tri t = {.e = {{0, 0, 1}, {0, 0, 1}, {0, 0, 1}}};
-        for (int k = 0; k < 3; k++)
-            t.z[k] = (float)((rnd() < 0.5 ? -1 : 1) * pow(10.0, rnd_in(k < 2 ? -3 : -2, k < 2 ? 4 : 2)));
-        const float xa = (float)rnd_in(-1, 1), xb = (float)rnd_in(-1, 1), ya = (float)rnd_in(-1, 1),
-                    yb = (float)rnd_in(-1, 1);
-        t.x0 = fminf(xa, xb), t.x1 = fmaxf(xa, xb), t.y0 = fminf(ya, yb), t.y1 = fmaxf(ya, yb);
-        for (int i = 0; i < N; i++) {
-            const float x = i < 4 ? (i & 1 ? t.x1 : t.x0) : (float)rnd_in(t.x0, t.x1);
-            const float y = i < 4 ? (i & 2 ? t.y1 : t.y0) : (float)rnd_in(t.y0, t.y1);
-            int64_t lo = float_order(-FLT_MAX), hi = float_order(FLT_MAX); /* lit at lo, occluded at hi */
-            while (hi - lo > 1) {
-                const int64_t mid = lo + (hi - lo) / 2;
-                if (izb_tri_occludes(&t, x, y, order_float(mid))) hi = mid;
-                else lo = mid;
-            }
-            pts[i] = (izb_point){x, y, order_float(rnd() < 0.75 ? hi : lo), (uint32_t)i};
-        }
-        const izb_bbox b = bbox_of(pts, N);
-        const izb_grid g = izb_grid_make(b, N, 4, 4);
-        uint32_t cs[16], ce[16];
-        test_plain_bin(pts, N, &g, binned, cs, ce);
-        izb_cpu_points_from_aos(binned, N, &soa);
-        memset(want, 255, N);
-        occluded += brute_raster(&t, 1, pts, N, want);
-        for (int ii = 0; ii < NISAS; ii++) {
-            if (!izb_cpu_isa_available(isas[ii])) continue;
-            for (int kernel = IZB_KERNEL1; kernel <= IZB_KERNEL2; kernel++)
-                for (int cutout = 0; cutout < 2; cutout++) {
-                    /* (four copies of the triangle: the raster takes the bounds where the triangles
-                     * are at least a quarter of the points) */
-                    const izb_tri four[4] = {t, t, t, t};
-                    const uint32_t tri_id[4] = {0, 0, 0, 0}, tex = cutout ? 0 : IZB_OPAQUE;
-                    const float uv[6] = {0, 0, 1, 0, 0, 1};
-                    const uint8_t pool[4] = {255, 255, 255, 255};
-                    const izb_alpha_tex image = {.width = 2, .height = 2, .threshold = 128};
-                    const izb_cut cut = {tri_id, &tex, uv, &image, pool};
-                    memset(got, 255, N);
-                    izb_cpu_raster_cut(four, 4, &soa, N, cs, ce, &g, (izb_kernel)kernel, NULL, &cut, got, 1, scratch,
-                                       isas[ii]);
-                    CHECK(memcmp(got, want, N) == 0, "depth bound trial %d (z %g %g %g), %s kernel%d%s", trial,
-                          (double)t.z[0], (double)t.z[1], (double)t.z[2], izb_cpu_isa_name(isas[ii]), kernel,
-                          cutout ? " cut-out" : "");
-                }
-        }
-    }
-    CHECK(occluded > TRIALS * N / 2 && occluded < TRIALS * N, "depth bound: %ld of %d points occluded", occluded,
-          TRIALS * N);
-    izb_cpu_points_free(&soa);
-    free(scratch);
-}
-
 int main(void)
 {
     check_row_lengths();
@@ -399,6 +311,5 @@ int main(void)
     check_case(1, PTS_PLAIN, 0, 0, 300, 1.0);
     check_case(2, PTS_PLAIN, 1, 1, 300, 1.0);
     check_case(500, PTS_PLAIN, 37, 3, 300, 1.0);
-    check_depth_bound(); /* (last: its draws leave the cases' random inputs as they were) */
     return test_done();
 }
