@@ -90,10 +90,19 @@ void scene_build_foliage(soup *s, long n, view_desc *v)
         random_rotation(&r, size * rng_range(&r, 0.7f, 1.3f), t[i].m);
         for (int k = 0; k < 3; k++) t[i].t[k] = c[k] + c[3] * d[k];
     }
-    if (mesh && t && centre)
-        soup_emit_batch(s, mesh, t, cards);
+    /* Emitted bush by bush (card i is drawn in bush i % bushes, above; the same cards in another
+     * order): a bush's cards are neighbours in the scene's order, as a modelled plant's triangles
+     * are in a file. Interleaved, every next card lay in another bush, and each of a frame's 2M
+     * cards at 1M sent the raster to points and cells that had left the caches. */
+    xform *by_bush = mesh && t && centre ? malloc((size_t)cards * sizeof *by_bush) : NULL;
+    for (long b = 0, k = 0; by_bush && b < bushes; b++)
+        for (long i = b; i < cards; i += bushes)
+            by_bush[k++] = t[i];
+    if (by_bush)
+        soup_emit_batch(s, mesh, by_bush, cards);
     else
         s->oom = true;
+    free(by_bush);
     free(mesh);
     free(t);
     free(centre);
