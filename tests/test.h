@@ -4,6 +4,7 @@
 #ifndef TEST_H
 #define TEST_H
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -38,6 +39,20 @@ static inline void *test_xcalloc(size_t n, size_t size)
         exit(1);
     }
     return p;
+}
+
+/* how many of the n bytes of a and b differ; *first: the first index that does, or -1 (the masks'
+ * comparison of the random-scene tests) */
+static inline int mismatching(const uint8_t *a, const uint8_t *b, int n, int *first)
+{
+    int bad = 0;
+    *first = -1;
+    for (int i = 0; i < n; i++)
+        if (a[i] != b[i]) {
+            if (*first < 0) *first = i;
+            bad++;
+        }
+    return bad;
 }
 
 static inline int test_done(void)

@@ -12,19 +12,6 @@
 #include "izb.h"
 #include "test.h"
 
-/* pixels where a and b differ; *first: the first of them, or -1 */
-static int mismatching(const uint8_t *a, const uint8_t *b, int n, int *first)
-{
-    int bad = 0;
-    *first = -1;
-    for (int i = 0; i < n; i++)
-        if (a[i] != b[i]) {
-            if (*first < 0) *first = i;
-            bad++;
-        }
-    return bad;
-}
-
 /* want: the brute force's masks, [culling auto, on, off][without ids, with ids], each `stride`
  * bytes apart; light_desc: the light's words in a failure's line (its samples and size). Every mask must
  * equal the one for its culling mode byte for byte. */

@@ -226,17 +226,6 @@ static void check_footprint(void)
 
 /* ---- (b), (c), (a) on random scenes -------------------------------------------------------- */
 
-static int mismatching(const uint8_t *a, const uint8_t *b, int n, int *first)
-{
-    int bad = 0;
-    *first = -1;
-    for (int i = 0; i < n; i++)
-        if (a[i] != b[i]) {
-            if (*first < 0) *first = i;
-            bad++;
-        }
-    return bad;
-}
 
 static long truth_pixels, truth_partial, truth_wrong, truth_unsure, truth_spot_partial;
 

@@ -109,14 +109,6 @@ static void check_sample_keeps(void)
 
 /* ---- (b) the backend against the brute force ----------------------------------------------- */
 
-static int mismatching(const uint8_t *a, const uint8_t *b, int n, int *first)
-{
-    int bad = 0;
-    *first = -1;
-    for (int i = 0; i < n; i++)
-        if (a[i] != b[i] && bad++ == 0) *first = i;
-    return bad;
-}
 
 static long seeds_bite, seeds_partial_cut;
 

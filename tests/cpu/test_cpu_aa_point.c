@@ -128,17 +128,6 @@ static void gen_room(room *r, bool seam)
     camera_fit_clip(&r->cam, r->bmin, r->bmax);
 }
 
-static int mismatching(const uint8_t *a, const uint8_t *b, int n, int *first)
-{
-    int bad = 0;
-    *first = -1;
-    for (int i = 0; i < n; i++)
-        if (a[i] != b[i]) {
-            if (*first < 0) *first = i;
-            bad++;
-        }
-    return bad;
-}
 
 /* view space -> world for camera c */
 static void view_to_world(const camera *c, const double v[3], double w[3])
