@@ -56,12 +56,8 @@ static void shade_both(const pair *p, const char *what, const izb_recon *f, cons
     const bool gok = izb_shade_arrays_ids(p->gpu, f, s, depth, ids, gm, &gs);
     CHECK(cok && gok, "%s: shade failed (cpu %d, cuda %d)", what, cok, gok);
     if (!cok || !gok) return;
-    int bad = 0, first = -1;
-    for (int i = 0; i < npix; i++)
-        if (cm[i] != gm[i]) {
-            if (first < 0) first = i;
-            bad++;
-        }
+    int first;
+    const int bad = mismatching(cm, gm, npix, &first);
     frames_compared++;
     CHECK(bad == 0, "%s: cuda != cpu on %d of %d pixels (first %d (%d, %d): cuda %d, cpu %d)", what, bad,
           npix, first, first % f->width, first / f->width, first >= 0 ? gm[first] : 0,

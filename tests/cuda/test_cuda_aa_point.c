@@ -61,12 +61,8 @@ static void run_seed(izb_backend *cpu, izb_backend *gpu, uint64_t seed)
             CHECK(cok && gok, "seed %llu mode %d: shade failed (cpu %d, cuda %d)", (unsigned long long)seed, mode, cok,
                   gok);
             if (!cok || !gok) continue;
-            int bad = 0, first = -1;
-            for (int i = 0; i < npix; i++)
-                if (cm[i] != gm[i]) {
-                    if (first < 0) first = i;
-                    bad++;
-                }
+            int first;
+            const int bad = mismatching(cm, gm, npix, &first);
             frames_compared++;
             CHECK(bad == 0,
                   "seed %llu N %d kernel%d %s%s unit %d (%d tris, %dx%d): cuda != cpu on %d pixels (first (%d, %d): "
