@@ -66,38 +66,41 @@ static inline int32_t KERN(recon_known_lane)(const izb_recon *f0, const float *m
 }
 
 /* The face izb_face_owner gives pixel (px, py) at `depth` (recon_face_lane's choice, the same
- * izb_face_take steps on the same w rows, so the same face), -1 for sky. */
-static inline int32_t KERN(face_only_lane)(const izb_recon *f0, const float (*m)[16], int px, int py, float depth)
+ * izb_face_take steps on the same w rows, so the same face), -1 for sky; *vx, *vy, *vz: the
+ * view-space point, *cw: the owner's clip w (the izb_clip_row izb_clip_point's divisor is). */
+static inline __attribute__((always_inline)) int32_t KERN(face_pick)(const izb_recon *f0, const float (*m)[16], int px,
+                                                                     int py, float depth, float *vx, float *vy,
+                                                                     float *vz, float *cw)
 {
-    float vx, vy, vz;
-    izb_view_point(f0, px, py, depth, &vx, &vy, &vz);
-    float cw = izb_clip_row(m[0], 3, vx, vy, vz);
+    izb_view_point(f0, px, py, depth, vx, vy, vz);
+    float w = izb_clip_row(m[0], 3, *vx, *vy, *vz);
     int best = 0;
-    izb_face_take(izb_clip_row(m[1], 3, vx, vy, vz), 1, &cw, &best);
-    izb_face_take(izb_clip_row(m[2], 3, vx, vy, vz), 2, &cw, &best);
-    izb_face_take(izb_clip_row(m[3], 3, vx, vy, vz), 3, &cw, &best);
-    izb_face_take(izb_clip_row(m[4], 3, vx, vy, vz), 4, &cw, &best);
-    izb_face_take(izb_clip_row(m[5], 3, vx, vy, vz), 5, &cw, &best);
+    izb_face_take(izb_clip_row(m[1], 3, *vx, *vy, *vz), 1, &w, &best);
+    izb_face_take(izb_clip_row(m[2], 3, *vx, *vy, *vz), 2, &w, &best);
+    izb_face_take(izb_clip_row(m[3], 3, *vx, *vy, *vz), 3, &w, &best);
+    izb_face_take(izb_clip_row(m[4], 3, *vx, *vy, *vz), 4, &w, &best);
+    izb_face_take(izb_clip_row(m[5], 3, *vx, *vy, *vz), 5, &w, &best);
+    *cw = w;
     return izb_depth_is_sky(depth) ? -1 : best;
 }
 
-/* face_only_lane keeping the view-space point in v[0..2][k] and the owner's clip w in v[3][k] (the
- * izb_clip_row izb_clip_point's divisor is, so the same bits): recon_faces_rows' lanes when no
- * count pass gave it the blocks' faces. */
+/* face_pick's face alone */
+static inline int32_t KERN(face_only_lane)(const izb_recon *f0, const float (*m)[16], int px, int py, float depth)
+{
+    float vx, vy, vz, cw;
+    return KERN(face_pick)(f0, m, px, py, depth, &vx, &vy, &vz, &cw);
+}
+
+/* face_pick keeping the view-space point in v[0..2][k] and the owner's clip w in v[3][k] (so the
+ * same bits as izb_clip_point's divisor): recon_faces_rows' lanes when no count pass gave it the
+ * blocks' faces. */
 static inline int32_t KERN(face_w_lane)(const izb_recon *f0, const float (*m)[16], int px, int py, float depth,
                                         float (*v)[KERN_BLOCK], int k)
 {
-    float vx, vy, vz;
-    izb_view_point(f0, px, py, depth, &vx, &vy, &vz);
-    float cw = izb_clip_row(m[0], 3, vx, vy, vz);
-    int best = 0;
-    izb_face_take(izb_clip_row(m[1], 3, vx, vy, vz), 1, &cw, &best);
-    izb_face_take(izb_clip_row(m[2], 3, vx, vy, vz), 2, &cw, &best);
-    izb_face_take(izb_clip_row(m[3], 3, vx, vy, vz), 3, &cw, &best);
-    izb_face_take(izb_clip_row(m[4], 3, vx, vy, vz), 4, &cw, &best);
-    izb_face_take(izb_clip_row(m[5], 3, vx, vy, vz), 5, &cw, &best);
+    float vx, vy, vz, cw;
+    const int32_t face = KERN(face_pick)(f0, m, px, py, depth, &vx, &vy, &vz, &cw);
     v[0][k] = vx, v[1][k] = vy, v[2][k] = vz, v[3][k] = cw;
-    return izb_depth_is_sky(depth) ? -1 : best;
+    return face;
 }
 
 /* count[i] = how many pixels of rows [y0, y1) that are not sky face i owns: an upper bound of the
