@@ -431,6 +431,18 @@ IZB_AA_HD float izb_aa_face_depth(const izb_recon *faces, int count, int face, i
     return izb_face_owner(faces, count, vx, vy, vz) == face ? d : 0.0f;
 }
 
+/* The four neighbours' depths (left, right, up, down: izb_aa_secant's nb) of pixel (px, py) of a
+ * width x height depth image as face `face` sees it (izb_aa_face_depth); outside the image: sky. */
+IZB_AA_HD void izb_aa_face_neighbours(const izb_recon *faces, int count, int face, const float *depth, int px, int py,
+                                      float nb[4])
+{
+    const int W = faces[0].width, H = faces[0].height, i = py * W + px;
+    nb[0] = px > 0 ? izb_aa_face_depth(faces, count, face, px - 1, py, depth[i - 1]) : 0.0f;
+    nb[1] = px + 1 < W ? izb_aa_face_depth(faces, count, face, px + 1, py, depth[i + 1]) : 0.0f;
+    nb[2] = py > 0 ? izb_aa_face_depth(faces, count, face, px, py - 1, depth[i - W]) : 0.0f;
+    nb[3] = py + 1 < H ? izb_aa_face_depth(faces, count, face, px, py + 1, depth[i + W]) : 0.0f;
+}
+
 /* Can triangle t hide a sub-sample of the point at (x, y) with footprint extent (ex, ey)? Its bbox
  * grown by the extent holds the point (NaN: no). The first test of every pair. */
 IZB_AA_HD bool izb_aa_near(const izb_tri *t, float x, float y, float ex, float ey)

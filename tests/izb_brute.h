@@ -256,13 +256,8 @@ static inline void izb_brute_force_faces_cut(const izb_recon *faces, int count, 
         izb_recon fr = faces[f];
         fr.light_is_spot = IZB_LIGHT_CUBE;
         for (int py = 0; py < H; py++)
-            for (int px = 0; px < W; px++) {
-                const int i = py * W + px;
-                float vx, vy, vz;
-                izb_view_point(&faces[0], px, py, depth[i], &vx, &vy, &vz);
-                const bool own = !izb_depth_is_sky(depth[i]) && izb_face_owner(faces, count, vx, vy, vz) == f;
-                face_depth[i] = own ? depth[i] : 0.0f;
-            }
+            for (int px = 0; px < W; px++)
+                face_depth[py * W + px] = izb_aa_face_depth(faces, count, f, px, py, depth[py * W + px]);
         izb_brute_force_cut(&fr, face_depth, ids, xyz, nt, cull, cut, face_mask, pts, pix);
         for (int i = 0; i < W * H; i++)
             if (face_depth[i] != 0.0f) mask[i] = face_mask[i];

@@ -67,4 +67,15 @@ static inline void rand_rotation(double m[3][3])
     m[1][2] = z[0] * m[0][1] - z[1] * m[0][0];
 }
 
+/* an open quad of half sizes a, b at c, in the plane of rot's first two rows (two triangles) */
+static inline void add_quad(room *r, const double c[3], double a, double b, const double rot[3][3])
+{
+    double v[4][3];
+    for (int j = 0; j < 4; j++)
+        for (int k = 0; k < 3; k++)
+            v[j][k] = c[k] + rot[0][k] * (j & 1 ? a : -a) + rot[1][k] * (j & 2 ? b : -b);
+    add_tri(r, v[0], v[1], v[3]);
+    add_tri(r, v[0], v[3], v[2]);
+}
+
 #endif

@@ -120,10 +120,8 @@ void sample_rays_aa_axes_faces(const izb_recon *faces, int count, const camera *
                 izb_view_point(&faces[0], px, py, d, &vx, &vy, &vz);
                 o = izb_face_owner(faces, count, vx, vy, vz);
             }
-            const float nb[4] = {px > 0 ? izb_aa_face_depth(faces, count, o, px - 1, py, depth[i - 1]) : 0.0f,
-                                 px + 1 < W ? izb_aa_face_depth(faces, count, o, px + 1, py, depth[i + 1]) : 0.0f,
-                                 py > 0 ? izb_aa_face_depth(faces, count, o, px, py - 1, depth[i - W]) : 0.0f,
-                                 py + 1 < H ? izb_aa_face_depth(faces, count, o, px, py + 1, depth[i + W]) : 0.0f};
+            float nb[4];
+            izb_aa_face_neighbours(faces, count, o, depth, px, py, nb);
             axes_at(&faces[o], &V[o], m, px, py, d, nb, ids, xyz, tri_count, axes + 6 * i);
         }
 }

@@ -77,13 +77,8 @@ static void gen_room(room *r, bool seam)
                 h[k] = rnd_in(0.03, 0.12) * R;
             add_box(r, c, h, rot, false);
         } else {
-            const double a = rnd_in(0.05, 0.2) * R, b = rnd_in(0.05, 0.2) * R;
-            double v[4][3];
-            for (int j = 0; j < 4; j++)
-                for (int k = 0; k < 3; k++)
-                    v[j][k] = c[k] + rot[0][k] * (j & 1 ? a : -a) + rot[1][k] * (j & 2 ? b : -b);
-            add_tri(r, v[0], v[1], v[3]);
-            add_tri(r, v[0], v[3], v[2]);
+            const double a = rnd_in(0.05, 0.2) * R, b = rnd_in(0.05, 0.2) * R; /* (a, then b: one draw order) */
+            add_quad(r, c, a, b, rot);
         }
     }
     for (int k = 0; k < 3; k++)
@@ -173,10 +168,8 @@ static void check_truth(int seed, const room *r, const izb_recon *faces, int cou
             f.light_is_spot = IZB_LIGHT_CUBE, f.bias = bias;
             izb_point hp;
             if (izb_reconstruct(&f, px, py, d, &hp) != IZB_SAMPLE) continue;
-            const float nb[4] = {px > 0 ? izb_aa_face_depth(faces, count, o, px - 1, py, depth[i - 1]) : 0.0f,
-                                 px + 1 < W ? izb_aa_face_depth(faces, count, o, px + 1, py, depth[i + 1]) : 0.0f,
-                                 py > 0 ? izb_aa_face_depth(faces, count, o, px, py - 1, depth[i - W]) : 0.0f,
-                                 py + 1 < H ? izb_aa_face_depth(faces, count, o, px, py + 1, depth[i + W]) : 0.0f};
+            float nb[4];
+            izb_aa_face_neighbours(faces, count, o, depth, px, py, nb);
             izb_aa_view V;
             izb_aa_view_make(&f, &V);
             float A[3], B[3], P[3], nv[3];

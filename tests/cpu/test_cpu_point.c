@@ -75,13 +75,8 @@ static void gen_room(room *r, int objects)
                 h[k] = rnd_in(0.03, 0.12) * R;
             add_box(r, c, h, rot, false);
         } else { /* an open quad: one face of a flat box */
-            const double a = rnd_in(0.05, 0.2) * R, b = rnd_in(0.05, 0.2) * R;
-            double v[4][3];
-            for (int j = 0; j < 4; j++)
-                for (int k = 0; k < 3; k++)
-                    v[j][k] = c[k] + rot[0][k] * (j & 1 ? a : -a) + rot[1][k] * (j & 2 ? b : -b);
-            add_tri(r, v[0], v[1], v[3]);
-            add_tri(r, v[0], v[3], v[2]);
+            const double a = rnd_in(0.05, 0.2) * R, b = rnd_in(0.05, 0.2) * R; /* (a, then b: one draw order) */
+            add_quad(r, c, a, b, rot);
         }
     }
     for (int k = 0; k < 3; k++)
